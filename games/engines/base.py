@@ -1,0 +1,147 @@
+"""The engine protocol every title implements, and the registry of titles.
+
+Engines are pure Python: nothing below ``games/engines`` imports Django, reads
+the clock or uses global randomness.  State is plain JSON data (dicts with
+string keys, lists, str, int, bool, None) so that a snapshot is the state
+itself and replay is byte-for-byte reproducible.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any, Protocol, runtime_checkable
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+# API name -> module path; titles are imported lazily so a broken or missing
+# title never stops the others from loading.
+KNOWN_TITLES: dict[str, str] = {
+    "havana": "games.engines.havana",
+    "18cuba": "games.engines.cuba",
+    "pointcity": "games.engines.pointcity",
+    "estates": "games.engines.estates",
+}
+
+
+class IllegalAction(Exception):  # noqa: N818 - the contract's name
+    """An action the rules do not allow now; the message is shown to the player."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What DESIGN.md calls a title: one object per title, stateless itself."""
+
+    NAME: str  # API name, e.g. "havana"
+    TITLE: str  # display name
+    VERSION: int  # bumped when a change alters the outcome of existing streams
+    MIN_PLAYERS: int
+    MAX_PLAYERS: int
+    OPTIONS: dict[str, Any]  # option name -> {"default": ..., "choices"|"type": ..., "help": ...}
+
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
+        """Resolve all randomness; the result is the stored `created` setup."""
+        ...
+
+    def to_act(self, state: State) -> set[int]: ...
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]: ...
+
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        """Validate and apply; never mutates `state`; raises IllegalAction."""
+        ...
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
+
+    def text(self, action: Action) -> str: ...
+
+    def parse(self, text: str, state: State, seat: int) -> Action: ...
+
+    def timeout_action(self, state: State, seat: int) -> Action: ...
+
+    def result(self, state: State) -> dict[str, Any] | None: ...
+
+    def public_action(self, state: State, seat: int, action: Action) -> Action | None:
+        """The form of `action` other seats may see while the game runs.
+
+        ``state`` is the state *before* the action.  Return None when the
+        whole action is public; otherwise a redacted copy (e.g. a face-down
+        card choice without the cards).
+        """
+        ...
+
+
+class EngineBase:
+    """Defaults shared by the titles; a title overrides what it needs."""
+
+    NAME = ""
+    TITLE = ""
+    VERSION = 1
+    MIN_PLAYERS = 1
+    MAX_PLAYERS = 1
+    OPTIONS: dict[str, Any] = {}
+
+    def public_action(self, state: State, seat: int, action: Action) -> Action | None:
+        return None
+
+    def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Fill defaults and reject unknown or invalid options."""
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(self.OPTIONS))
+        if unknown:
+            raise IllegalAction(f"unknown option(s) for {self.NAME}: {', '.join(unknown)}")
+        resolved = {}
+        for name, spec in self.OPTIONS.items():
+            value = options.get(name, spec.get("default"))
+            choices = spec.get("choices")
+            if choices is not None and value not in choices:
+                allowed = ", ".join(map(str, choices))
+                raise IllegalAction(f"option {name} must be one of: {allowed}")
+            resolved[name] = value
+        return resolved
+
+
+def clone(state: State) -> State:
+    """A deep copy of JSON state; faster than copy.deepcopy for plain data."""
+    return json.loads(json.dumps(state))
+
+
+def canonical_json(value: Any) -> str:
+    """The one serialisation used for hashing and byte-for-byte comparisons."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+_registry: dict[str, Engine] = {}
+
+
+def register(engine: Engine) -> Engine:
+    """Add a title (tests register their own small engines this way)."""
+    _registry[engine.NAME] = engine
+    return engine
+
+
+def unregister(name: str) -> None:
+    _registry.pop(name, None)
+
+
+def get(name: str) -> Engine:
+    """The engine for an API name; raises KeyError for an unknown title."""
+    if name not in _registry and name in KNOWN_TITLES:
+        module = importlib.import_module(KNOWN_TITLES[name])
+        register(module.ENGINE)
+    return _registry[name]
+
+
+def available() -> dict[str, Engine]:
+    """Every title that imports cleanly, by API name."""
+    for name in KNOWN_TITLES:
+        try:
+            get(name)
+        except ModuleNotFoundError:
+            continue
+    return dict(_registry)
