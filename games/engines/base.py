@@ -25,7 +25,7 @@ KNOWN_TITLES: dict[str, str] = {
 }
 
 
-class IllegalAction(Exception):  # noqa: N818 - the contract's name
+class IllegalAction(Exception):
     """An action the rules do not allow now; the message is shown to the player."""
 
     def __init__(self, message: str) -> None:
@@ -66,6 +66,11 @@ class Engine(Protocol):
 
     def result(self, state: State) -> dict[str, Any] | None: ...
 
+    def resign(self, state: State, seat: int) -> State | None:
+        """The state after `seat` leaves the game under the title's rules for a
+        leaving player, or None when the game cannot continue without it."""
+        ...
+
     def public_action(self, state: State, seat: int, action: Action) -> Action | None:
         """The form of `action` other seats may see while the game runs.
 
@@ -87,6 +92,9 @@ class EngineBase:
     OPTIONS: dict[str, Any] = {}
 
     def public_action(self, state: State, seat: int, action: Action) -> Action | None:
+        return None
+
+    def resign(self, state: State, seat: int) -> State | None:
         return None
 
     def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -142,6 +150,9 @@ def available() -> dict[str, Engine]:
     for name in KNOWN_TITLES:
         try:
             get(name)
-        except ModuleNotFoundError:
-            continue
+        except ModuleNotFoundError as exc:
+            # Only a title whose package is absent is skipped; a title that
+            # fails inside must not disappear silently.
+            if exc.name != KNOWN_TITLES[name]:
+                raise
     return dict(_registry)
