@@ -1,0 +1,127 @@
+"""The Havana engine object: the protocol of games.engines.base, wired to the
+modules that hold the rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import EngineBase, IllegalAction, State, canonical_json
+from . import commands, data, rounds, scoring, setup, view
+
+Action = dict[str, Any]
+
+
+def _copy(state: State) -> State:
+    """A private copy for `apply`; the building table is never written, so it is shared."""
+    import json
+
+    buildings = state["buildings"]
+    rest = {k: v for k, v in state.items() if k != "buildings"}
+    out = json.loads(json.dumps(rest))
+    out["buildings"] = buildings
+    return out
+
+
+def _timeout_key(action: Action) -> tuple:
+    """Optional cards are skipped first; purchases never happen on a timeout."""
+    kind = action["type"]
+    return (0 if kind == "skip" else 2 if kind == "buy" else 1,)
+
+
+class HavanaEngine(EngineBase):
+    NAME = "havana"
+    TITLE = "Havana"
+    VERSION = 1
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 4
+    # The building list is not the printed one yet (see README.md); the API
+    # shows this flag next to the title.
+    PROVISIONAL_DATA = data.PROVISIONAL
+    OPTIONS = {
+        "ages": {
+            "default": None,
+            "type": "list[int] | null",
+            "help": (
+                "Ages of the players in years, one per seat in seat order, e.g. [34, 29, 41]; "
+                "the younger player goes first on a full turn-order tie. "
+                "Omitted: the lower seat number counts as younger."
+            ),
+        },
+    }
+
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
+        return setup.new_game(players, self.resolve_options(options), seed)
+
+    def to_act(self, state: State) -> set[int]:
+        return rounds.to_act(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return rounds.legal(state, seat)
+
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in rounds.to_act(state):
+            raise IllegalAction("it is not your turn to act")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("an action must be an object with a 'type'")
+        try:
+            posted = canonical_json(action)
+        except (TypeError, ValueError) as exc:
+            raise IllegalAction("an action must be plain JSON data") from exc
+        allowed = rounds.candidates(state, seat, action)
+        if not any(canonical_json(a) == posted for a in allowed):
+            raise IllegalAction(self._why_not(state, seat, action))
+        new = _copy(state)
+        rounds.play(new, seat, action)
+        return new
+
+    def _why_not(self, state: State, seat: int, action: Action) -> str:
+        try:
+            line = commands.text(action)
+        except (IllegalAction, KeyError, TypeError, AttributeError, ValueError):
+            line = str(action.get("type"))
+        buying = state["phase"] == "actions" and state["buying"]
+        if buying and action["type"] not in ("buy", "end"):
+            return f"'{line}' is not possible now: your actions are done; buy or end turn"
+        return f"'{line}' is not a legal move now"
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view.view(state, seat)
+
+    def text(self, action: Action) -> str:
+        try:
+            return commands.text(action)
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise IllegalAction("not a Havana action") from exc
+
+    def parse(self, text: str, state: State, seat: int) -> Action:
+        return commands.parse(text, state, seat)
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """Choices: the pair (or replacement) giving the lowest number; optional
+        cards: skip; other cards: the first listed way; buying: end the turn."""
+        actions = rounds.legal(state, seat)
+        if not actions:
+            raise IllegalAction("this seat has nothing to do")
+        if state["phase"] in ("choose", "replace"):
+            return min(actions, key=lambda a: _resulting_number(state, seat, a))
+        return min(actions, key=_timeout_key)
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return scoring.result(state)
+
+    def resign(self, state: State, seat: int) -> State | None:
+        if not isinstance(seat, int) or not 0 <= seat < state["players"]:
+            return None
+        return scoring.resign(_copy(state), seat)
+
+    def public_action(self, state: State, seat: int, action: Action) -> Action | None:
+        return view.public_action(state, seat, action)
+
+
+def _resulting_number(state: State, seat: int, action: Action) -> int:
+    from .order import number
+
+    if action["type"] == "choose":
+        return number(action["cards"])
+    cards = [c for c in state["seats"][seat]["cards"] if c != action["cover"]]
+    return number([*cards, action["card"]])
