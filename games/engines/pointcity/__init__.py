@@ -1,0 +1,13 @@
+"""Point City (Flatout Games / AEG), 1-4 players, solo against an automated opponent.
+
+Modules: data (cards.json), setup, market, payment, turn, solo, scoring, view,
+commands (email text), engine (the contract object).  See README.md.
+"""
+
+from __future__ import annotations
+
+from .engine import PointCity
+
+ENGINE = PointCity()
+
+__all__ = ["ENGINE", "PointCity"]

@@ -1,0 +1,75 @@
+"""Email text commands: one line per action, and the parser that reads them back.
+
+    flip b3                       turn b3 to its building side
+    draw                          take the top two pile cards
+    take a1 b1                    take two adjacent market cards (nothing to pay)
+    take a2 a3 pay energy2 ingenuity
+                                  ... discarding a double energy and an Ingenuity card
+    civic 8                       take civic token 8 from the display
+    pass                          only when no draft is possible on the final turn
+
+``take`` without ``pay`` picks the payment when there is only one way to pay.
+"""
+
+from __future__ import annotations
+
+from ..base import Action, IllegalAction, State
+from .data import STOCK_KINDS
+from .market import INDEX
+from .payment import canonical
+from .turn import take_actions
+
+HELP = "commands: flip b3 | draw | take a1 b1 [pay energy energy2 ingenuity] | civic 8 | pass"
+
+
+def text(action: Action) -> str:
+    kind = action["type"]
+    if kind == "flip":
+        return f"flip {action['space']}"
+    if kind == "take":
+        line = f"take {' '.join(action['spaces'])}"
+        return f"{line} pay {' '.join(action['pay'])}" if action["pay"] else line
+    if kind == "civic":
+        return f"civic {action['token']}"
+    return kind  # draw, pass
+
+
+def _space(word: str) -> str:
+    if word not in INDEX:
+        raise IllegalAction(f"'{word}' is not a market space (a1 to d4)")
+    return word
+
+
+def _parse_take(words: list[str], state: State, seat: int) -> Action:
+    if len(words) < 2 or (len(words) > 2 and words[2] != "pay"):
+        raise IllegalAction("take two market spaces, e.g.: take a1 b1 pay energy")
+    spaces = sorted((_space(w) for w in words[:2]), key=INDEX.__getitem__)
+    if len(words) > 2:
+        unknown = [w for w in words[3:] if w not in STOCK_KINDS]
+        if unknown:
+            kinds = ", ".join(STOCK_KINDS)
+            raise IllegalAction(f"cannot pay with '{unknown[0]}'; card kinds are: {kinds}")
+        return {"type": "take", "spaces": spaces, "pay": canonical(words[3:])}
+    options = [a for a in take_actions(state, seat) if a["spaces"] == spaces]
+    if len(options) > 1:
+        choices = " | ".join(text(a) for a in options)
+        raise IllegalAction(f"say how to pay, one of: {choices}")
+    return options[0] if options else {"type": "take", "spaces": spaces, "pay": []}
+
+
+def parse(line: str, state: State, seat: int) -> Action:
+    if not isinstance(line, str):
+        raise IllegalAction(HELP)
+    words = line.lower().replace(",", " ").split()
+    if not words:
+        raise IllegalAction(HELP)
+    verb, args = words[0], words[1:]
+    if verb in ("draw", "pass") and not args:
+        return {"type": verb}
+    if verb == "flip" and len(args) == 1:
+        return {"type": "flip", "space": _space(args[0])}
+    if verb == "take":
+        return _parse_take(args, state, seat)
+    if verb == "civic" and len(args) == 1 and args[0].isdecimal():
+        return {"type": "civic", "token": int(args[0])}
+    raise IllegalAction(f"cannot read '{line.strip()}'; {HELP}")

@@ -1,0 +1,154 @@
+"""The Point City engine object: the contract of games.engines.base, wired up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Action, EngineBase, IllegalAction, State, canonical_json
+from . import commands, scoring, turn, view
+from .data import TOKENS
+from .market import BUILDING, INDEX, PAIR_SET, flippable
+from .payment import KIND_ORDER, permanent
+from .setup import setup_state
+
+
+def _explain(state: State, seat: int, action: dict[str, Any]) -> str:
+    """Why a well-formed-looking action is not among the legal ones."""
+    kind = action.get("type")
+    if state["phase"] == "civic":
+        tokens = ", ".join(str(t) for t in sorted(state["display"]))
+        return f"first choose a civic token for your civic building: civic <id> ({tokens})"
+    if kind == "flip":
+        space = action.get("space")
+        if state["flipped"]:
+            return "you have already flipped a card this turn"
+        if not isinstance(space, str) or space not in INDEX:
+            return "flip needs a market space, e.g.: flip b3"
+        if state["market"][INDEX[space]]["side"] == BUILDING:
+            return f"{space} already shows its building side"
+        if INDEX[space] not in flippable(state["market"]):
+            return f"{space} can be flipped only when its whole row or column shows resources"
+    if kind == "draw" and len(state["pile"]) < 2:
+        return "the pile has fewer than two cards; take from the market"
+    if kind == "take":
+        return _explain_take(state, seat, action)
+    if kind == "pass":
+        return "you may pass only when no draft is possible"
+    if kind not in ("flip", "draw", "take", "civic", "pass"):
+        return f"unknown action {kind!r}; {commands.HELP}"
+    return "that action is not legal now; " + commands.HELP
+
+
+def _explain_take(state: State, seat: int, action: dict[str, Any]) -> str:
+    spaces = action.get("spaces")
+    if (
+        not isinstance(spaces, list)
+        or len(spaces) != 2
+        or not all(isinstance(s, str) and s in INDEX for s in spaces)
+    ):
+        return "take names two market spaces, e.g.: take a1 b1"
+    if tuple(INDEX[s] for s in spaces) not in PAIR_SET:
+        return "take two orthogonally adjacent cards, first in reading order, e.g.: take a1 b1"
+    options = [a for a in turn.take_actions(state, seat) if a["spaces"] == spaces]
+    if not options:
+        return f"you cannot pay for every building in {' and '.join(spaces)}"
+    pay = action.get("pay")
+    if not isinstance(pay, list) or not all(isinstance(k, str) and k in KIND_ORDER for k in pay):
+        return "pay is a list of card kinds, e.g. ['energy', 'ingenuity']"
+    choices = " | ".join(commands.text(a) for a in options)
+    return f"that payment does not fit; the ways to pay are: {choices}"
+
+
+class PointCity(EngineBase):
+    NAME = "pointcity"
+    TITLE = "Point City"
+    VERSION = 1
+    MIN_PLAYERS = 1
+    MAX_PLAYERS = 4
+    OPTIONS = {
+        "solo_level": {
+            "default": 2,
+            "choices": [1, 2, 3],
+            "help": "solo only: the automated opponent's scoring level in stars "
+            "(1 easiest, 3 hardest); ignored with 2-4 players",
+        }
+    }
+
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
+        return setup_state(players, self.resolve_options(options), seed)
+
+    def to_act(self, state: State) -> set[int]:
+        return set() if state["phase"] == "over" else {state["current"]}
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return turn.legal(state, seat)
+
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        if state["phase"] == "over":
+            raise IllegalAction("the game is over")
+        if seat not in self.to_act(state):
+            raise IllegalAction("it is not your turn")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction('an action is an object with a "type", e.g. {"type": "draw"}')
+        try:
+            wanted = canonical_json(action)
+        except (TypeError, ValueError) as exc:
+            raise IllegalAction("that action is not plain JSON") from exc
+        # Compare as canonical JSON so that True never passes for 1, nor 8.0 for 8;
+        # then apply the engine's own copy of the action, never the caller's.
+        legal = next(
+            (a for a in self.legal_actions(state, seat) if canonical_json(a) == wanted), None
+        )
+        if legal is None:
+            raise IllegalAction(_explain(state, seat, action))
+        new = turn.copy_state(state)
+        turn.APPLY[legal["type"]](new, seat, legal)
+        return new
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view.view(state, seat)
+
+    def text(self, action: Action) -> str:
+        return commands.text(action)
+
+    def parse(self, text: str, state: State, seat: int) -> Action:
+        return commands.parse(text, state, seat)
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """Civic step: the token worth most now.  Turn: draw, else the cheapest take."""
+        actions = self.legal_actions(state, seat)
+        if not actions:
+            raise IllegalAction("this seat has nothing to do")
+        if state["phase"] == "civic":
+            return max(actions, key=lambda a: (self._token_value(state, seat, a), -a["token"]))
+        drafts = [a for a in actions if a["type"] != "flip"]
+        rank = {"draw": 0, "take": 1, "pass": 2}
+        return min(drafts, key=lambda a: (rank[a["type"]], len(a.get("pay", []))))
+
+    @staticmethod
+    def _token_value(state: State, seat: int, action: Action) -> int:
+        player = state["seats"][seat]
+        perm = permanent(player["city"])
+        return scoring.token_points(
+            TOKENS[action["token"]], perm, scoring.ingenuity_cards(player["stock"])
+        )
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return scoring.result(state)
+
+    def resign(self, state: State, seat: int) -> State | None:
+        """Multiplayer: the seat drops out (its cards stay, it cannot win) and the
+        others play on; with one player left the game ends.  Solo cannot go on."""
+        if state["bot"] is not None:
+            return None
+        new = turn.copy_state(state)
+        if new["phase"] == "over" or new["seats"][seat]["resigned"]:
+            return new
+        new["seats"][seat]["resigned"] = True
+        if len(turn.active_seats(new)) < 2:
+            turn.end_game(new, "resignation")
+        elif new["current"] == seat:
+            # A pending civic choice is forfeited; the refill it held back happens.
+            refill = new["pending"]["refill"] if new["phase"] == "civic" else None
+            turn.finish_turn(new, refill)
+        return new

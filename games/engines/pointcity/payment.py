@@ -1,0 +1,100 @@
+"""Paying for buildings: permanent resources first, then resource cards.
+
+A payment plan is the sorted list of stock-card kinds a player discards, e.g.
+``["energy", "energy2", "ingenuity"]``.  Two cards of the same kind are
+interchangeable, so plans that differ only in which energy card goes are one
+plan.  Permanent resources are free and never spent, so they always pay first
+(using one never costs anything); only what they leave over is paid in cards.
+
+A plan must be *minimal*: dropping any card from it would leave the cost
+unpaid.  Discarding a card you do not need is never a payment (the texts only
+speak of paying the cost), and it keeps the list of plans short.  A double card
+may cover one symbol when nothing smaller fits; no change is given.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import product
+
+from .data import CARDS, RESOURCES, STOCK_KINDS, WILD
+
+KIND_ORDER = {kind: i for i, kind in enumerate(STOCK_KINDS)}
+
+
+def permanent(city: list[int]) -> dict[str, int]:
+    """Permanent resources of the buildings in a city, by type (zeros included)."""
+    perm = dict.fromkeys(RESOURCES, 0)
+    for card_id in city:
+        produced = CARDS[card_id].produces
+        if produced:
+            perm[produced] += 1
+    return perm
+
+
+def stock_counts(stock: list[int]) -> Counter[str]:
+    return Counter(CARDS[c].stock_kind for c in stock)
+
+
+def cost_of(card_ids: list[int]) -> dict[str, int]:
+    total = dict.fromkeys(RESOURCES, 0)
+    for card_id in card_ids:
+        for resource, n in CARDS[card_id].cost.items():
+            total[resource] += n
+    return total
+
+
+def need_after_permanent(cost: dict[str, int], perm: dict[str, int]) -> dict[str, int]:
+    """What the cards must still cover once each permanent resource paid once."""
+    return {r: cost[r] - perm[r] for r in RESOURCES if cost[r] > perm[r]}
+
+
+def _type_options(need: int, singles: int, doubles: int) -> list[tuple[int, int, int]]:
+    """(singles, doubles, shortfall) choices for one type that waste no card.
+
+    A single is needless once the type is covered without it (a + 2b <= need);
+    a double is needless once it is covered without it (a + 2b <= need + 1).
+    The shortfall is left for Ingenuity.
+    """
+    options = []
+    for b in range(min(doubles, (need + 1) // 2) + 1):
+        for a in range(min(singles, max(0, need - 2 * b)) + 1):
+            options.append((a, b, max(0, need - a - 2 * b)))
+    return options
+
+
+def plans(counts: Counter[str] | dict[str, int], need: dict[str, int]) -> list[list[str]]:
+    """Every minimal plan paying ``need`` from cards of these kinds, sorted."""
+    wild = counts.get(WILD, 0)
+    types = [r for r in RESOURCES if need.get(r, 0) > 0]
+    choices = [_type_options(need[r], counts.get(r, 0), counts.get(r + "2", 0)) for r in types]
+    found = []
+    for combo in product(*choices):
+        shortfall = sum(option[2] for option in combo)
+        if shortfall > wild:
+            continue
+        plan: list[str] = []
+        for resource, (a, b, _short) in zip(types, combo, strict=True):
+            plan += [resource] * a + [resource + "2"] * b
+        plan += [WILD] * shortfall
+        found.append(canonical(plan))
+    return sorted(found, key=lambda p: (len(p), [KIND_ORDER[k] for k in p]))
+
+
+def canonical(plan: list[str]) -> list[str]:
+    return sorted(plan, key=KIND_ORDER.__getitem__)
+
+
+def spend(stock: list[int], plan: list[str]) -> tuple[list[int], list[int]]:
+    """Remove the plan's cards from a stock: the oldest card of each kind goes.
+
+    Which of two equal cards goes has no effect on play; taking the oldest just
+    makes the choice deterministic.  Returns (new stock, discarded card ids).
+    """
+    left = list(stock)
+    spent = []
+    for kind in plan:
+        card_id = next(c for c in left if CARDS[c].stock_kind == kind)
+        left.remove(card_id)
+        spent.append(card_id)
+    return left, spent
