@@ -1,0 +1,104 @@
+"""The Estates / Neue Heimat as a Correo engine: the protocol glue.
+
+Each phase of a turn has its legal-action generator and its apply step
+(turn.py for choosing, bidding and give/keep, placement.py for using the
+piece); this class only routes to them and guards the contract.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..base import EngineBase
+from . import commands, turn, view
+from .data import EDITIONS
+from .errors import IllegalAction
+from .placement import apply_place, place_actions
+from .state import copy_state, new_state
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+_LEGAL: dict[str, Callable[[State, int], list[Action]]] = {
+    "start": turn.start_actions,
+    "bid": turn.bid_actions,
+    "resolve": turn.resolve_actions,
+    "place": place_actions,
+}
+_APPLY: dict[str, Callable[[State, int, Action], None]] = {
+    "start": turn.apply_choose,
+    "bid": turn.apply_bid,
+    "resolve": turn.apply_resolve,
+    "place": apply_place,
+}
+
+
+class EstatesEngine(EngineBase):
+    NAME = "estates"
+    TITLE = "The Estates / Neue Heimat"
+    VERSION = 1
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 5
+    OPTIONS = {
+        "edition": {
+            "default": "neue-heimat",
+            "choices": sorted(EDITIONS),
+            "help": "neue-heimat: 17 roofs, 12 numbered and 5 blank; the-estates: 12 roofs",
+        },
+        "rounds": {
+            "default": 1,
+            "choices": [1, 2, 3, 4, 5],
+            "help": "rounds to play; cheques carry over, two round wins win at once",
+        },
+    }
+
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
+        if type(players) is not int or not self.MIN_PLAYERS <= players <= self.MAX_PLAYERS:
+            raise IllegalAction("The Estates is for 2 to 5 players")
+        resolved = self.resolve_options(options)
+        return new_state(players, resolved["edition"], resolved["rounds"], seed)
+
+    def to_act(self, state: State) -> set[int]:
+        return view.to_act(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if seat not in view.to_act(state):
+            return []
+        return _LEGAL[state["phase"]](state, seat)
+
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction('an action is an object with a "type"')
+        if state["phase"] == "over":
+            raise IllegalAction("the game is over")
+        if seat not in view.to_act(state):
+            raise IllegalAction("it is not your turn")
+        new = copy_state(state)
+        _APPLY[state["phase"]](new, seat, action)
+        return new
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view.view(state, seat)
+
+    def text(self, action: Action) -> str:
+        try:
+            return commands.text(action)
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise IllegalAction(f"not an Estates action: {action!r}") from exc
+
+    def parse(self, text: str, state: State, seat: int) -> Action:
+        return commands.parse(text)
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """Pass on bids, give to the high bidder, the first placement, no stash."""
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise IllegalAction("it is not this seat's turn")
+        return legal[0]
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return state["result"]
+
+    def public_action(self, state: State, seat: int, action: Action) -> Action | None:
+        return view.public_action(state, seat, action)

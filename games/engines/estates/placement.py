@@ -1,0 +1,136 @@
+"""Using the auctioned piece: the recipient places it at once.
+
+Floor cubes and numbered roofs must be placed (they are only auctioned when
+they fit somewhere, and nothing changes before placement); permits, the
+cancel cube and the mayor may be placed or discarded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import rounds
+from .board import cancel_targets, cube_targets, permit_row, permit_targets, requirement
+from .board import roof_targets as roof_spots
+from .data import CUBE_COMPANY, ROW_INDEX, ROWS, lot_name, parse_lot
+from .errors import IllegalAction, check_keys
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+def _targets(state: State, piece: dict[str, Any]) -> list[Action]:
+    board, kind = state["board"], piece["kind"]
+    if kind == "cube":
+        spots = cube_targets(board, piece["cube"])
+        return [{"type": "place", "lot": lot_name(r, n)} for r, n in spots]
+    if kind == "roof":
+        return [{"type": "place", "lot": lot_name(r, n)} for r, n in roof_spots(board)]
+    if kind == "permit":
+        pairs = permit_targets(board, piece["value"])
+        return [{"type": "place", "lot": lot_name(r, n)} for r, n in pairs]
+    if kind == "cancel":
+        return [{"type": "cancel", "permit": v} for v in cancel_targets(board)]
+    return [{"type": "mayor", "row": row} for row in ROWS]
+
+
+def place_actions(state: State, seat: int) -> list[Action]:
+    piece = state["auction"]["piece"]
+    targets = _targets(state, piece)
+    if piece["kind"] in ("cube", "roof") and targets:
+        return targets
+    # Special pieces may always be discarded; a cube or roof only if it fits
+    # nowhere (which the choosing rules already prevent).
+    return [*targets, {"type": "discard"}]
+
+
+def _check_target(state: State, action: Action) -> None:
+    kind = action.get("type")
+    if kind == "place":
+        check_keys(action, {"type", "lot"}, {"type", "lot"})
+        if parse_lot(action["lot"]) is None:
+            raise IllegalAction('name a lot like "b3" (row a, b or c, lot 1-10)')
+    elif kind == "cancel":
+        check_keys(action, {"type", "permit"}, {"type", "permit"})
+        if type(action["permit"]) is not int:
+            raise IllegalAction("name the permit by its number: 1, 2 or 3")
+    elif kind == "mayor":
+        check_keys(action, {"type", "row"}, {"type", "row"})
+    elif kind == "discard":
+        check_keys(action, {"type"}, {"type"})
+    else:
+        raise IllegalAction(
+            'use the piece: "place lot b3", "mayor row a", "cancel permit 2" or "discard"'
+        )
+    if action not in place_actions(state, state["recipient"]):
+        raise IllegalAction(_why_not(state, action))
+
+
+def _why_not(state: State, action: Action) -> str:
+    piece = state["auction"]["piece"]
+    kind = piece["kind"]
+    if action["type"] == "discard":
+        return f"a {kind} that fits on the board must be placed"
+    if action["type"] == "place" and kind in ("cube", "roof", "permit"):
+        return f"the {kind} cannot go on lot {action['lot']}"
+    if action["type"] == "cancel" and kind == "cancel":
+        return "that permit is not on the board, or removing it would strand a building"
+    if action["type"] == "mayor" and kind == "mayor":
+        return "the mayor goes in front of row a, b or c"
+    return f"that is not how a {kind} is used"
+
+
+def apply_place(state: State, seat: int, action: Action) -> None:
+    _check_target(state, action)
+    piece = state["auction"]["piece"]
+    kind = piece["kind"]
+    if action["type"] == "discard":
+        _discard(state, piece)
+    elif kind == "cube":
+        r, n = parse_lot(action["lot"])  # type: ignore[misc]
+        state["board"][r]["floors"][n].append(piece["cube"])
+        company = CUBE_COMPANY[piece["cube"]]
+        if state["certificates"][company] is None:
+            state["certificates"][company] = seat
+    elif kind == "roof":
+        r, n = parse_lot(action["lot"])  # type: ignore[misc]
+        state["board"][r]["roofs"][n] = piece["value"]
+    elif kind == "permit":
+        r, n = parse_lot(action["lot"])  # type: ignore[misc]
+        row = state["board"][r]
+        row["permits"].append(n - requirement(row))
+        state["specials"][f"permit{piece['value']}"] = "board"
+    elif kind == "cancel":
+        value = action["permit"]
+        row = state["board"][permit_row(state["board"], value)]  # type: ignore[index]
+        row["permits"] = [c for c in row["permits"] if abs(c) != value]
+        state["specials"][f"permit{value}"] = "gone"
+        state["specials"]["cancel"] = "gone"
+    else:
+        state["mayor"] = ROW_INDEX[action["row"]]
+        state["specials"]["mayor"] = "board"
+    _record(state, seat, action)
+    rounds.end_turn(state)
+
+
+def _discard(state: State, piece: dict[str, Any]) -> None:
+    kind = piece["kind"]
+    if kind == "permit":
+        state["specials"][f"permit{piece['value']}"] = "gone"
+    elif kind in ("cancel", "mayor"):
+        state["specials"][kind] = "gone"
+        if kind == "mayor":
+            state["mayor"] = None
+
+
+def _record(state: State, seat: int, action: Action) -> None:
+    """Keep what this turn did, so the next mail can tell the players."""
+    auction = state["auction"]
+    state["last"] = {
+        "auctioneer": auction["auctioneer"],
+        "piece": dict(auction["piece"]),
+        "bids": [list(b) for b in auction["bids"]],
+        "decision": auction.get("decision"),
+        "recipient": seat,
+        "used": dict(action),
+    }

@@ -1,0 +1,210 @@
+"""A turn up to the placement: illegal earnings, choosing a piece, the auction.
+
+The auction dict of a turn::
+
+    piece        {"kind": "cube", "cube": c, "at": "row2-left"} | {"kind": "roof",
+                 "value": v} | {"kind": "permit", "value": v} | {"kind": "cancel"}
+                 | {"kind": "mayor"}
+    auctioneer   the active seat
+    bidders      every other seat, clockwise from the auctioneer's left
+    bids         [[seat, amount or None for a pass], ...] in bidding order
+    high, high_bidder
+
+The optional stash is part of the choosing action (``"stash": true``) rather
+than an action of its own: an event of its own would tell every other seat
+how many cheques were stashed, which the rules keep secret.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import rounds
+from .board import cube_targets, roof_targets
+from .data import DISPLAY_ROWS, SPECIALS
+from .errors import IllegalAction, check_keys
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+ENDS = ("left", "right")
+
+
+def display_slot(at: Any) -> tuple[int, int] | None:
+    """ "row2-left" -> (1, 0); "row2-right" -> (1, -1); None if malformed."""
+    if not isinstance(at, str) or not at.startswith("row") or "-" not in at:
+        return None
+    number, _, end = at[3:].partition("-")
+    if number not in {str(n + 1) for n in range(DISPLAY_ROWS)} or end not in ENDS:
+        return None
+    return int(number) - 1, (0 if end == "left" else -1)
+
+
+def choices(state: State) -> list[Action]:
+    """Every piece the active player may put up for auction, without a stash."""
+    found: list[Action] = []
+    board = state["board"]
+    for d, row in enumerate(state["display"]):
+        if not row:
+            continue
+        for end, index in zip(ENDS, (0, -1), strict=True):
+            # A cube is only eligible if it could go somewhere on the board.
+            if cube_targets(board, row[index]):
+                found.append({"type": "auction", "piece": "cube", "at": f"row{d + 1}-{end}"})
+    if state["roofs"] and roof_targets(board):
+        found.append({"type": "auction", "piece": "roof"})
+    for name in SPECIALS:
+        status = state["specials"][name]
+        # The mayor stays up for auction on the board (it may be moved);
+        # permits and the cancel cube only while in the supply.
+        if status == "supply" or (name == "mayor" and status == "board"):
+            found.append({"type": "auction", "piece": name})
+    return found
+
+
+def start_actions(state: State, seat: int) -> list[Action]:
+    plain = choices(state)
+    if state["money"][seat] < 1:
+        return plain
+    return plain + [{**a, "stash": True} for a in plain]
+
+
+def _piece_for(state: State, action: Action) -> Action:
+    """Check the chosen piece and describe it; raises IllegalAction."""
+    piece = action.get("piece")
+    if piece == "cube":
+        check_keys(action, {"type", "piece", "at", "stash"}, {"type", "piece", "at"})
+        slot = display_slot(action["at"])
+        if slot is None:
+            raise IllegalAction('name a display end like "row2-left" or "row3-right"')
+        row = state["display"][slot[0]]
+        if not row:
+            raise IllegalAction(f"display row {slot[0] + 1} is empty")
+        cube = row[slot[1]]
+        if not cube_targets(state["board"], cube):
+            raise IllegalAction(f"cube {cube} has no legal place on the board")
+        return {"kind": "cube", "cube": cube, "at": action["at"]}
+    check_keys(action, {"type", "piece", "stash"}, {"type", "piece"})
+    if piece == "roof":
+        if not state["roofs"]:
+            raise IllegalAction("no roofs are left")
+        if not roof_targets(state["board"]):
+            raise IllegalAction("a roof may only be chosen while some building lacks one")
+        return {"kind": "roof"}
+    if piece not in SPECIALS:
+        raise IllegalAction("choose a cube, the roof, permit1-3, cancel or mayor")
+    status = state["specials"][piece]
+    if not (status == "supply" or (piece == "mayor" and status == "board")):
+        raise IllegalAction(f"{piece} is not available")
+    if piece.startswith("permit"):
+        return {"kind": "permit", "value": int(piece[-1])}
+    return {"kind": piece}
+
+
+def apply_choose(state: State, seat: int, action: Action) -> None:
+    """Stash (optional), take the piece out of the supply, open the auction."""
+    if action.get("type") != "auction":
+        raise IllegalAction('choose a piece to auction, e.g. "auction cube row1-left"')
+    stash = action.get("stash", False)
+    if stash is not True and "stash" in action:
+        raise IllegalAction("stash must be true or left out")
+    piece = _piece_for(state, action)
+    if stash:
+        if state["money"][seat] < 1:
+            raise IllegalAction("you have no cheque in hand to stash")
+        state["money"][seat] -= 1
+        state["stash"][seat] += 1
+    if piece["kind"] == "cube":
+        row = state["display"][display_slot(piece["at"])[0]]  # type: ignore[index]
+        row.pop(0 if piece["at"].endswith("left") else -1)
+    elif piece["kind"] == "roof":
+        piece["value"] = state["roofs"].pop(0)
+        if piece["value"] == 0:
+            # Neue Heimat: a blank roof leaves the game and ends the turn at once.
+            state["blanks"] += 1
+            state["last"] = {"seat": seat, "blank_roof": True}
+            rounds.end_turn(state)
+            return
+    elif piece["kind"] != "mayor":
+        name = "cancel" if piece["kind"] == "cancel" else f"permit{piece['value']}"
+        state["specials"][name] = "auction"
+    players = state["players"]
+    state["auction"] = {
+        "piece": piece,
+        "auctioneer": seat,
+        "bidders": [(seat + k) % players for k in range(1, players)],
+        "bids": [],
+        "high": 0,
+        "high_bidder": None,
+    }
+    state["phase"] = "bid"
+
+
+def bid_actions(state: State, seat: int) -> list[Action]:
+    high = state["auction"]["high"]
+    return [{"type": "pass"}] + [
+        {"type": "bid", "amount": a} for a in range(high + 1, state["money"][seat] + 1)
+    ]
+
+
+def apply_bid(state: State, seat: int, action: Action) -> None:
+    auction = state["auction"]
+    kind = action.get("type")
+    if kind == "pass":
+        check_keys(action, {"type"}, {"type"})
+        auction["bids"].append([seat, None])
+    elif kind == "bid":
+        check_keys(action, {"type", "amount"}, {"type", "amount"})
+        amount = action["amount"]
+        if type(amount) is not int:
+            raise IllegalAction("a bid is a whole number of cheques")
+        if amount <= auction["high"]:
+            raise IllegalAction(f"bid more than {auction['high']}")
+        if amount > state["money"][seat]:
+            raise IllegalAction(f"you cannot bid {amount}: more than the cheques in your hand")
+        auction["bids"].append([seat, amount])
+        auction["high"], auction["high_bidder"] = amount, seat
+    else:
+        raise IllegalAction('it is your turn to bid: "bid N" or "pass"')
+    auction["bidders"].pop(0)
+    if auction["bidders"]:
+        return
+    if auction["high_bidder"] is None:
+        # Nobody bid: the auctioneer gets the piece free.
+        _to_placement(state, auction["auctioneer"])
+    else:
+        state["phase"] = "resolve"
+
+
+def resolve_actions(state: State, seat: int) -> list[Action]:
+    auction = state["auction"]
+    give: list[Action] = [{"type": "give"}]
+    if state["money"][seat] >= auction["high"]:
+        return [*give, {"type": "keep"}]
+    return give
+
+
+def apply_resolve(state: State, seat: int, action: Action) -> None:
+    auction = state["auction"]
+    kind = action.get("type")
+    check_keys(action, {"type"}, {"type"})
+    winner, price = auction["high_bidder"], auction["high"]
+    if kind == "give":
+        state["money"][winner] -= price
+        state["money"][seat] += price
+        auction["decision"] = "give"
+        _to_placement(state, winner)
+    elif kind == "keep":
+        if state["money"][seat] < price:
+            raise IllegalAction(f"you cannot keep it: you hold fewer than {price} cheques")
+        state["money"][seat] -= price
+        state["money"][winner] += price
+        auction["decision"] = "keep"
+        _to_placement(state, seat)
+    else:
+        raise IllegalAction('the bidding is over: "give" or "keep"')
+
+
+def _to_placement(state: State, recipient: int) -> None:
+    state["recipient"] = recipient
+    state["phase"] = "place"
