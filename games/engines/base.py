@@ -106,12 +106,22 @@ class EngineBase:
         resolved = {}
         for name, spec in self.OPTIONS.items():
             value = options.get(name, spec.get("default"))
-            choices = spec.get("choices")
-            if choices is not None and value not in choices:
-                allowed = ", ".join(map(str, choices))
-                raise IllegalAction(f"option {name} must be one of: {allowed}")
-            resolved[name] = value
+            resolved[name] = _check_option(name, spec, value)
         return resolved
+
+
+def _check_option(name: str, spec: dict[str, Any], value: Any) -> Any:
+    choices = spec.get("choices")
+    if choices is not None and value not in choices:
+        allowed = ", ".join(map(str, choices))
+        raise IllegalAction(f"option {name} must be one of: {allowed}")
+    if spec.get("type") == "int":
+        low, high = spec.get("min"), spec.get("max")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise IllegalAction(f"option {name} must be a whole number")
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise IllegalAction(f"option {name} must be between {low} and {high}")
+    return value
 
 
 def clone(state: State) -> State:

@@ -1,0 +1,76 @@
+"""The service's typed errors; each knows its API error code and HTTP status."""
+
+from __future__ import annotations
+
+from games.engines.base import IllegalAction
+
+
+class ServiceError(Exception):
+    code = "error"
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class StaleSeq(ServiceError):
+    """The writer's expected seq is not the game's current seq."""
+
+    code = "stale_seq"
+    status = 409
+
+    def __init__(self, expected: int, current: int) -> None:
+        super().__init__(
+            f"the game has moved on: you expected seq {expected}, it is now at {current}; "
+            "reload and try again"
+        )
+        self.expected = expected
+        self.current = current
+
+
+class NotASeat(ServiceError):
+    code = "not_a_seat"
+    status = 403
+
+
+class NotYourTurn(ServiceError):
+    code = "not_your_turn"
+    status = 409
+
+
+class Forbidden(ServiceError):
+    code = "forbidden"
+    status = 403
+
+
+class GameNotActive(ServiceError):
+    code = "game_not_active"
+    status = 409
+
+
+class InvalidRequest(ServiceError):
+    code = "invalid"
+    status = 400
+
+
+def describe(error: Exception) -> tuple[str, int, str]:
+    """(code, http status, message) for any error the service raises."""
+    if isinstance(error, IllegalAction):
+        return "illegal_action", 400, error.message
+    if isinstance(error, ServiceError):
+        return error.code, error.status, error.message
+    raise TypeError(f"not a service error: {error!r}")
+
+
+__all__ = [
+    "Forbidden",
+    "GameNotActive",
+    "IllegalAction",
+    "InvalidRequest",
+    "NotASeat",
+    "NotYourTurn",
+    "ServiceError",
+    "StaleSeq",
+    "describe",
+]

@@ -1,0 +1,156 @@
+"""The event store: games, seats, their immutable event streams and snapshots."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from .fields import JSONTextField
+
+
+class Game(models.Model):
+    """A game and the denormalised facts of its current state (rebuilt on every append)."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        FINISHED = "finished"
+        ABORTED = "aborted"
+
+    title = models.CharField(max_length=32, db_index=True)
+    options = JSONTextField(default=dict)
+    engine_version = models.PositiveIntegerField()
+    # Secrets: never shown to players before the game ends.
+    seed = models.BigIntegerField()
+    salt = models.CharField(max_length=64)
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.ACTIVE, db_index=True
+    )
+    seq = models.PositiveIntegerField(default=0)
+    head_hash = models.CharField(max_length=64, blank=True)
+    to_act = JSONTextField(default=list)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    result = JSONTextField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.title} #{self.pk}"
+
+
+class Seat(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        RESIGNED = "resigned"
+        REPLACED = "replaced"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    # Mirrors Game.to_act so "games where I must act" is an indexed query.
+    to_act = models.BooleanField(default=False, db_index=True)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.index}"
+
+
+class ImmutableQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise TypeError("events are immutable: append an event instead")
+
+    def delete(self):
+        raise TypeError("events are immutable: append an event instead")
+
+
+class Event(models.Model):
+    """One entry of a game's append-only stream, chained by sha256 hashes."""
+
+    class Kind(models.TextChoices):
+        CREATED = "created"
+        ACTION = "action"
+        TIMEOUT = "timeout"
+        UNDO = "undo"
+        RESIGN = "resign"
+        SEAT_REPLACED = "seat_replaced"
+        CLOCK = "clock"
+        NOTE = "note"
+
+    class Source(models.TextChoices):
+        API = "api"
+        EMAIL = "email"
+        WEB = "web"
+        TIMER = "timer"
+        MODERATOR = "moderator"
+        SYSTEM = "system"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    source = models.CharField(max_length=16, choices=Source.choices)
+    payload = JSONTextField(default=dict)
+    created_at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq} {self.kind}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("events are immutable: append an event instead")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("events are immutable: append an event instead")
+
+
+class Snapshot(models.Model):
+    """Engine state after event `seq`; a disposable cache of replay."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    engine_version = models.PositiveIntegerField()
+    # The hash of event `seq`: a snapshot is only used while it matches the chain.
+    event_hash = models.CharField(max_length=64)
+    state = JSONTextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "-seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="snapshot_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} snapshot at {self.seq}"

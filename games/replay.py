@@ -1,0 +1,65 @@
+"""Which events count, and folding them through an engine.  No database here.
+
+Undo semantics: an `undo` event at seq U with `to_seq` T makes the stream look
+as it did at T; events T+1..U stay in the log but are inert.  Seen as a tree,
+every event's parent is the event before it, except an undo, whose parent is
+T.  The live events are the path from the head back to `created`.  Undoing to
+a point inside an earlier undone stretch therefore restores history as it was
+then (an undo of an undo is a redo).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from games.engines.base import Engine, State
+
+# Event kinds that change engine state; the rest (clock, note, ...) do not.
+ENGINE_KINDS = frozenset({"action", "timeout", "resign"})
+
+
+def live_ranges(head: int, undos: Mapping[int, int]) -> list[tuple[int, int]]:
+    """The live path from `head` back to seq 1 as ascending inclusive ranges.
+
+    `undos` maps an undo event's seq to its `to_seq`.  There is one range per
+    live undo plus one, so this stays cheap for streams of any length.
+    """
+    undo_seqs = sorted(undos)
+    ranges: list[tuple[int, int]] = []
+    seq = head
+    while seq >= 1:
+        i = bisect.bisect_right(undo_seqs, seq) - 1
+        if i < 0:
+            ranges.append((1, seq))
+            break
+        undo_seq = undo_seqs[i]
+        ranges.append((undo_seq, seq))
+        seq = undos[undo_seq]
+    ranges.reverse()
+    return ranges
+
+
+def is_live(seq: int, ranges: list[tuple[int, int]]) -> bool:
+    return any(lo <= seq <= hi for lo, hi in ranges)
+
+
+def apply_event(engine: Engine, state: State, kind: str, seat: int | None, payload: dict) -> State:
+    """The engine state after one live event."""
+    if kind in ("action", "timeout"):
+        return engine.apply(state, seat, payload["action"])
+    if kind == "resign":
+        after = engine.resign(state, seat)
+        return state if after is None else after
+    return state
+
+
+def fold(engine: Engine, state: State, events: Iterable[Any]) -> State:
+    """Apply events (objects with kind, seat, payload) in order."""
+    for event in events:
+        if event.kind == "created":
+            state = event.payload["setup"]
+        else:
+            state = apply_event(engine, state, event.kind, event.seat, event.payload)
+    return state

@@ -1,0 +1,219 @@
+"""The one write path: every command (API, web, email, timer, moderator)
+creates games, applies actions and undoes through these functions."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+from django.db import transaction
+
+from games import commitment, store
+from games.engines import base
+from games.engines.base import Action, Engine, IllegalAction, State
+from games.errors import Forbidden, GameNotActive, InvalidRequest, NotASeat, NotYourTurn, StaleSeq
+from games.models import Event, Game, Seat
+
+log = logging.getLogger(__name__)
+
+
+def engine_for(game: Game) -> Engine:
+    return base.get(game.title)
+
+
+def derived_fields(engine: Engine, state: State) -> dict[str, Any]:
+    """The Game columns that mirror the state, rewritten on every append."""
+    result = engine.result(state)
+    finished = result is not None
+    return {
+        "to_act": [] if finished else sorted(engine.to_act(state)),
+        "status": Game.Status.FINISHED if finished else Game.Status.ACTIVE,
+        "result": result,
+    }
+
+
+def create_game(
+    *,
+    title: str,
+    players: list,
+    options: dict[str, Any] | None = None,
+    creator=None,
+    seed: int | None = None,
+    source: str = Event.Source.API,
+) -> Game:
+    """Create and start a game; `players` are users in seat order."""
+    try:
+        engine = base.get(title)
+    except KeyError:
+        raise InvalidRequest(f"unknown title {title!r}") from None
+    if not engine.MIN_PLAYERS <= len(players) <= engine.MAX_PLAYERS:
+        raise InvalidRequest(
+            f"{engine.TITLE} takes {engine.MIN_PLAYERS}-{engine.MAX_PLAYERS} players, "
+            f"not {len(players)}"
+        )
+    if len({user.pk for user in players}) != len(players):
+        raise InvalidRequest("each player may hold only one seat")
+    if not isinstance(options, dict | None):
+        raise InvalidRequest("options must be an object")
+    resolved = engine.resolve_options(options)
+    seed = secrets.randbits(63) if seed is None else seed
+    setup = engine.setup(len(players), resolved, seed)
+    salt = commitment.new_salt()
+    with transaction.atomic():
+        game = Game.objects.create(
+            title=title,
+            options=resolved,
+            engine_version=engine.VERSION,
+            seed=seed,
+            salt=salt,
+            created_by=creator,
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, index=i, user=user) for i, user in enumerate(players)
+        )
+        payload = {
+            "title": title,
+            "engine_version": engine.VERSION,
+            "options": resolved,
+            "seats": [user.pk for user in players],
+            "commitment": commitment.commit(setup, salt),
+            "setup": setup,
+        }
+        store.append(
+            game,
+            expected_seq=0,
+            kind=Event.Kind.CREATED,
+            source=source,
+            payload=payload,
+            actor=creator,
+            head_hash=store.GENESIS_HASH,
+            derived=derived_fields(engine, setup),
+        )
+    return game
+
+
+def seat_of(game: Game, user) -> int:
+    seat = (
+        Seat.objects.filter(game=game, user=user, status=Seat.Status.ACTIVE)
+        .values_list("index", flat=True)
+        .first()
+    )
+    if seat is None:
+        raise NotASeat("you do not hold a seat in this game")
+    return seat
+
+
+def submit_action(
+    game: Game,
+    user,
+    *,
+    action: Action | None = None,
+    text: str | None = None,
+    expected_seq: int,
+    source: str = Event.Source.API,
+    kind: str = Event.Kind.ACTION,
+) -> Event:
+    """Validate and append one seat's action (given as data or as a text line)."""
+    seat = seat_of(game, user)
+    return apply_for_seat(
+        game, seat, actor=user, action=action, text=text,
+        expected_seq=expected_seq, source=source, kind=kind,
+    )  # fmt: skip
+
+
+def apply_for_seat(
+    game: Game,
+    seat: int,
+    *,
+    actor,
+    action: Action | None,
+    text: str | None,
+    expected_seq: int,
+    source: str,
+    kind: str,
+) -> Event:
+    """The shared core of a player's move and a timer's move for a seat."""
+    game.refresh_from_db()
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotActive(f"this game is {game.status}")
+    if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
+        raise InvalidRequest("seq must be an integer")
+    if expected_seq != game.seq:
+        raise StaleSeq(expected_seq, game.seq)
+    engine = engine_for(game)
+    loaded = store.load(game, engine)
+    if seat not in engine.to_act(loaded.state):
+        raise NotYourTurn("it is not your turn")
+    if (action is None) == (text is None):
+        raise InvalidRequest("give exactly one of action or text")
+    if text is not None:
+        action = _parse(engine, loaded.state, seat, text)
+    new_state = _apply(engine, loaded.state, seat, action)
+    payload: dict[str, Any] = {"action": action}
+    public = engine.public_action(loaded.state, seat, action)
+    if public is not None:
+        payload["public"] = public
+    event = store.append(
+        game,
+        expected_seq=expected_seq,
+        kind=kind,
+        source=source,
+        payload=payload,
+        seat=seat,
+        actor=actor,
+        head_hash=loaded.head_hash,
+        derived=derived_fields(engine, new_state),
+    )
+    _maybe_snapshot(game, engine, event, loaded.replayed + 1, new_state)
+    return event
+
+
+def _parse(engine: Engine, state: State, seat: int, text: str) -> Action:
+    if not isinstance(text, str) or not text.strip():
+        raise IllegalAction("empty command")
+    return engine.parse(text.strip(), state, seat)
+
+
+def _apply(engine: Engine, state: State, seat: int, action: Any) -> State:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction('an action is an object with a "type"')
+    try:
+        return engine.apply(state, seat, action)
+    except IllegalAction:
+        raise
+    except Exception as exc:
+        # An engine should reject malformed input itself; if one slips through,
+        # the player still gets a clear refusal and the bug lands in the log.
+        log.exception("engine %s failed on action %r", engine.NAME, action)
+        raise IllegalAction(f"this action cannot be applied ({type(exc).__name__})") from exc
+
+
+def _maybe_snapshot(game: Game, engine: Engine, event: Event, replayed: int, state) -> None:
+    if store.snapshot_due(replayed):
+        store.save_snapshot(game, engine, event.seq, event.hash, state)
+
+
+def undo(game: Game, moderator, *, to_seq: int, reason: str) -> Event:
+    """Append an undo: the game continues as it stood after `to_seq`."""
+    if not getattr(moderator, "is_moderator", False):
+        raise Forbidden("only moderators can undo")
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidRequest("an undo needs a reason")
+    game.refresh_from_db()
+    if not isinstance(to_seq, int) or isinstance(to_seq, bool) or not 1 <= to_seq < game.seq:
+        raise InvalidRequest(f"to_seq must be between 1 and {game.seq - 1}")
+    engine = engine_for(game)
+    target = store.load(game, engine, head=to_seq)
+    event = store.append(
+        game,
+        expected_seq=game.seq,
+        kind=Event.Kind.UNDO,
+        source=Event.Source.MODERATOR,
+        payload={"to_seq": to_seq, "reason": reason.strip()},
+        actor=moderator,
+        head_hash=game.head_hash,
+        derived=derived_fields(engine, target.state),
+    )
+    _maybe_snapshot(game, engine, event, target.replayed + 1, target.state)
+    return event

@@ -1,0 +1,181 @@
+"""Appending to and loading from a game's event stream.
+
+Appending is optimistic: the writer names the seq it saw; the game row is
+updated only where its seq still equals that, inside the transaction that
+inserts the event, so two writers can never both succeed, and the unique
+(game, seq) key backs that up.  Loading is the newest usable snapshot plus
+the live events after it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Case, Value, When
+from django.utils import timezone
+
+from games import replay
+from games.engines import base
+from games.engines.base import Engine, State
+from games.errors import StaleSeq
+from games.models import Event, Game, Seat, Snapshot
+
+GENESIS_HASH = "0" * 64
+
+
+def hash_fields(event: Event) -> dict[str, Any]:
+    """Everything an event asserts; the hash covers all of it."""
+    return {
+        "game": event.game_id,
+        "seq": event.seq,
+        "kind": event.kind,
+        "seat": event.seat,
+        "actor": event.actor_id,
+        "source": event.source,
+        "payload": event.payload,
+        "created_at": event.created_at.astimezone(datetime.UTC).isoformat(),
+    }
+
+
+def compute_hash(event: Event) -> str:
+    body = base.canonical_json({"prev": event.prev_hash, "event": hash_fields(event)})
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def chain_problems(events: list[Event]) -> list[str]:
+    """Every break in a game's chain: gaps, wrong links, altered events."""
+    problems = []
+    prev_hash = GENESIS_HASH
+    for expected_seq, event in enumerate(events, start=1):
+        if event.seq != expected_seq:
+            problems.append(f"seq {expected_seq} missing (found {event.seq})")
+            return problems
+        if event.prev_hash != prev_hash:
+            problems.append(f"seq {event.seq}: prev_hash does not match the previous event")
+        if compute_hash(event) != event.hash:
+            problems.append(f"seq {event.seq}: hash does not match its content (altered?)")
+        prev_hash = event.hash
+    return problems
+
+
+@dataclass
+class Loaded:
+    """A game's engine state at its head."""
+
+    state: State
+    seq: int
+    head_hash: str
+    # Live events folded on top of the snapshot (or setup); drives snapshotting.
+    replayed: int
+    snapshot_seq: int | None
+
+
+def undo_map(game: Game, head: int) -> dict[int, int]:
+    rows = Event.objects.filter(game=game, kind=Event.Kind.UNDO, seq__lte=head)
+    return {seq: payload["to_seq"] for seq, payload in rows.values_list("seq", "payload")}
+
+
+def _usable_snapshot(game: Game, engine: Engine, ranges, head: int) -> Snapshot | None:
+    candidates = Snapshot.objects.filter(
+        game=game, seq__lte=head, engine_version=engine.VERSION
+    ).defer("state")
+    for snapshot in candidates.order_by("-seq")[:10]:
+        if replay.is_live(snapshot.seq, ranges):
+            return snapshot
+    return None
+
+
+def load(
+    game: Game, engine: Engine, *, head: int | None = None, use_snapshots: bool = True
+) -> Loaded:
+    """Replay `game` to `head` (default: the head recorded on the given row)."""
+    head = game.seq if head is None else head
+    ranges = replay.live_ranges(head, undo_map(game, head))
+    snapshot = _usable_snapshot(game, engine, ranges, head) if use_snapshots else None
+    start = snapshot.seq if snapshot else 1
+    events = list(
+        Event.objects.filter(game=game, seq__gte=start, seq__lte=head)
+        .only("seq", "kind", "seat", "payload", "hash")
+        .order_by("seq")
+    )
+    if snapshot and (not events or events[0].hash != snapshot.event_hash):
+        # The chain no longer matches this cache entry: ignore it entirely.
+        return load(game, engine, head=head, use_snapshots=False)
+    live = [e for e in events if replay.is_live(e.seq, ranges)]
+    if snapshot:
+        state = Snapshot.objects.values_list("state", flat=True).get(pk=snapshot.pk)
+        live = live[1:]
+    else:
+        state = {}
+    state = replay.fold(engine, state, live)
+    head_hash = events[-1].hash if events else GENESIS_HASH
+    return Loaded(state, head, head_hash, len(live), snapshot.seq if snapshot else None)
+
+
+def append(
+    game: Game,
+    *,
+    expected_seq: int,
+    kind: str,
+    source: str,
+    payload: dict[str, Any],
+    seat: int | None = None,
+    actor=None,
+    head_hash: str,
+    derived: dict[str, Any] | None = None,
+) -> Event:
+    """Append one event after `expected_seq`, or raise StaleSeq.
+
+    `derived` holds the Game columns recomputed from the new state (status,
+    to_act, result); they are written in the same conditional UPDATE.
+    """
+    derived = dict(derived or {})
+    event = Event(
+        game=game,
+        seq=expected_seq + 1,
+        kind=kind,
+        seat=seat,
+        actor=actor,
+        source=source,
+        payload=payload,
+        created_at=timezone.now(),
+        prev_hash=head_hash,
+    )
+    event.hash = compute_hash(event)
+    with transaction.atomic():
+        updated = Game.objects.filter(pk=game.pk, seq=expected_seq).update(
+            seq=event.seq, head_hash=event.hash, updated_at=event.created_at, **derived
+        )
+        if not updated:
+            current = Game.objects.values_list("seq", flat=True).get(pk=game.pk)
+            raise StaleSeq(expected_seq, current)
+        event.save()
+        if "to_act" in derived:
+            _mark_seats_to_act(game, derived["to_act"])
+    game.seq, game.head_hash = event.seq, event.hash
+    for field, value in derived.items():
+        setattr(game, field, value)
+    return event
+
+
+def _mark_seats_to_act(game: Game, to_act: list[int]) -> None:
+    Seat.objects.filter(game=game).update(
+        to_act=Case(When(index__in=to_act, then=Value(True)), default=Value(False))
+    )
+
+
+def save_snapshot(game: Game, engine: Engine, seq: int, event_hash: str, state: State) -> None:
+    Snapshot.objects.get_or_create(
+        game=game,
+        seq=seq,
+        defaults={"engine_version": engine.VERSION, "event_hash": event_hash, "state": state},
+    )
+
+
+def snapshot_due(replayed: int) -> bool:
+    return replayed >= settings.CORREO_SNAPSHOT_EVERY

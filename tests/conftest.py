@@ -1,0 +1,74 @@
+"""Shared fixtures: the test engine, named people, and the PostgreSQL guard.
+
+alice and bob play; charlie holds no seat; mo is a moderator.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+
+from games.engines import base
+from tests.support.duel import DUEL
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def using_postgresql() -> bool:
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("postgres") and not using_postgresql():
+        message = "needs PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/test"
+        if IN_CI:
+            pytest.fail(f"CI=true but the database is not PostgreSQL; {message}")
+        pytest.skip(message)
+    if item.get_closest_marker("redis") and not settings.REDIS_URL:
+        message = "needs Redis: set REDIS_URL=redis://127.0.0.1:6379/0"
+        if IN_CI:
+            pytest.fail(f"CI=true but REDIS_URL is not set; {message}")
+        pytest.skip(message)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def duel_engine():
+    base.register(DUEL)
+    yield DUEL
+    base.unregister(DUEL.NAME)
+
+
+def make_user(username: str, **extra):
+    from accounts.models import User
+
+    return User.objects.create_user(
+        username=username, email=f"{username}@example.org", password="correct horse 42", **extra
+    )
+
+
+@pytest.fixture
+def alice(db):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db):
+    return make_user("bob")
+
+
+@pytest.fixture
+def charlie(db):
+    return make_user("charlie")
+
+
+@pytest.fixture
+def mo(db):
+    return make_user("mo", is_moderator=True)
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # Real hashing costs ~0.3 s a user; the tests are not about it.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

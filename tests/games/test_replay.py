@@ -1,0 +1,115 @@
+"""Replay: snapshots are a cache equal to full replay; undo restores history."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from games import replay, service, store
+from games.models import Event, Snapshot
+from tests.support.play import current_state, random_move
+
+
+def exact(state) -> str:
+    """Byte-for-byte form: key order kept, nothing normalised."""
+    return json.dumps(state)
+
+
+def test_live_ranges_without_undo_is_the_whole_stream():
+    assert replay.live_ranges(5, {}) == [(1, 5)]
+
+
+def test_live_ranges_skip_what_an_undo_made_inert():
+    # undo at 6 back to 3: 4 and 5 are inert; 6 (the undo) and 7 are live
+    assert replay.live_ranges(7, {6: 3}) == [(1, 3), (6, 7)]
+
+
+def test_undoing_an_undo_restores_the_undone_events():
+    # undo at 6 to 3, then undo at 8 back to 5 (a point before the first undo)
+    ranges = replay.live_ranges(8, {6: 3, 8: 5})
+    assert ranges == [(1, 5), (8, 8)]
+    assert [s for s in range(1, 9) if replay.is_live(s, ranges)] == [1, 2, 3, 4, 5, 8]
+
+
+@pytest.fixture
+def game(alice, bob, charlie):
+    return service.create_game(
+        title="duel", players=[alice, bob, charlie], options={"rounds": 60}, seed=5
+    )
+
+
+def test_undo_returns_the_game_to_the_state_after_to_seq(game, mo):
+    rng = random.Random(2)
+    history = {1: exact(current_state(game))}
+    for _ in range(6):
+        event = random_move(game, rng)
+        history[event.seq] = exact(current_state(game))
+    undo = service.undo(game, mo, to_seq=3, reason="misclick")
+    assert undo.kind == "undo" and undo.payload == {"to_seq": 3, "reason": "misclick"}
+    assert exact(current_state(game)) == history[3]
+    assert Event.objects.filter(game=game).count() == 8  # the undone events stay in the log
+
+
+def test_undo_after_the_end_reopens_the_game(alice, bob, mo):
+    game = service.create_game(title="duel", players=[alice, bob], options={"rounds": 1}, seed=3)
+    rng = random.Random(0)
+    while game.status == "active":
+        random_move(game, rng)
+    assert game.result is not None
+    service.undo(game, mo, to_seq=game.seq - 1, reason="last move was a mistake")
+    game.refresh_from_db()
+    assert game.status == "active" and game.result is None and game.to_act == [1]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_snapshot_load_equals_full_replay_with_random_undos(game, mo, settings, seed):
+    """Random streams with undos at random places; a model of the expected
+    state (state as of each seq) is kept beside the store."""
+    settings.CORREO_SNAPSHOT_EVERY = 3
+    rng = random.Random(seed)
+    as_of = {1: exact(current_state(game))}
+    snapshots_used = 0
+    engine = service.engine_for(game)
+    for _ in range(40):
+        if game.seq > 2 and rng.random() < 0.15:
+            to_seq = rng.randrange(1, game.seq)
+            event = service.undo(game, mo, to_seq=to_seq, reason="test")
+            as_of[event.seq] = as_of[to_seq]
+        elif game.status == "active":
+            event = random_move(game, rng)
+            before = json.loads(as_of[event.seq - 1])
+            as_of[event.seq] = exact(engine.apply(before, event.seat, event.payload["action"]))
+        else:
+            continue
+        with_snapshots = store.load(game, engine)
+        full = store.load(game, engine, use_snapshots=False)
+        assert exact(with_snapshots.state) == exact(full.state) == as_of[game.seq]
+        snapshots_used += with_snapshots.snapshot_seq is not None
+    assert Snapshot.objects.filter(game=game).exists()
+    assert snapshots_used > 0
+
+
+def test_a_snapshot_that_no_longer_matches_the_chain_is_ignored(game, settings):
+    settings.CORREO_SNAPSHOT_EVERY = 2
+    rng = random.Random(9)
+    for _ in range(5):
+        random_move(game, rng)
+    snapshot = Snapshot.objects.filter(game=game).order_by("-seq").first()
+    Snapshot.objects.filter(pk=snapshot.pk).update(event_hash="f" * 64, state={"bogus": True})
+    engine = service.engine_for(game)
+    loaded = store.load(game, engine)
+    assert loaded.state == store.load(game, engine, use_snapshots=False).state
+    assert loaded.snapshot_seq != snapshot.seq
+
+
+def test_snapshots_of_another_engine_version_are_not_used(game, settings):
+    settings.CORREO_SNAPSHOT_EVERY = 2
+    rng = random.Random(10)
+    for _ in range(4):
+        random_move(game, rng)
+    Snapshot.objects.filter(game=game).update(engine_version=999, state={"bogus": True})
+    loaded = store.load(game, service.engine_for(game))
+    assert loaded.snapshot_seq is None
+    assert "bogus" not in loaded.state

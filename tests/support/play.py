@@ -1,0 +1,29 @@
+"""Driving games through the service in tests."""
+
+from __future__ import annotations
+
+import random
+
+from games import service, store
+from games.models import Game, Seat
+
+
+def users_by_seat(game: Game) -> dict[int, object]:
+    return {
+        seat.index: seat.user for seat in Seat.objects.filter(game=game).select_related("user")
+    }
+
+
+def current_state(game: Game, *, use_snapshots: bool = True):
+    game.refresh_from_db()
+    return store.load(game, service.engine_for(game), use_snapshots=use_snapshots).state
+
+
+def random_move(game: Game, rng: random.Random):
+    """Submit one random legal action of a random seat that may act."""
+    engine = service.engine_for(game)
+    state = current_state(game)
+    seat = rng.choice(sorted(engine.to_act(state)))
+    action = rng.choice(engine.legal_actions(state, seat))
+    user = users_by_seat(game)[seat]
+    return service.submit_action(game, user, action=action, expected_seq=game.seq)
