@@ -187,6 +187,8 @@ def resolve_actions(state: State, seat: int) -> list[Action]:
 def apply_resolve(state: State, seat: int, action: Action) -> None:
     auction = state["auction"]
     kind = action.get("type")
+    if kind not in ("give", "keep"):
+        raise IllegalAction('the bidding is over: "give" or "keep"')
     check_keys(action, {"type"}, {"type"})
     winner, price = auction["high_bidder"], auction["high"]
     if kind == "give":
@@ -194,15 +196,13 @@ def apply_resolve(state: State, seat: int, action: Action) -> None:
         state["money"][seat] += price
         auction["decision"] = "give"
         _to_placement(state, winner)
-    elif kind == "keep":
+    else:
         if state["money"][seat] < price:
             raise IllegalAction(f"you cannot keep it: you hold fewer than {price} cheques")
         state["money"][seat] -= price
         state["money"][winner] += price
         auction["decision"] = "keep"
         _to_placement(state, seat)
-    else:
-        raise IllegalAction('the bidding is over: "give" or "keep"')
 
 
 def _to_placement(state: State, recipient: int) -> None:
