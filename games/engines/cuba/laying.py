@@ -1,0 +1,347 @@
+"""Laying and upgrading track tiles (draft VII.3.4 and VII.3.5).
+
+``check_lay`` says whether a lay is legal and what it costs; ``lay_tile``
+applies it to a copy of the board; ``legal_lays`` enumerates every legal lay
+for a company.  A round step (later issue) decides *when* a company may lay
+(one lay per OR plus commissioner lays) and pays the costs returned here.
+
+Who lays is described by :class:`Layer`; ``fc_paid`` are FC tokens the
+company already paid $20 to pass *for laying* this OR, ``fc_new`` the ones it
+pays for with this lay (each must actually be needed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from ..base import IllegalAction
+from .board import FC, Board, company_hexes, content, copy_board, is_blocked
+from .graph import Network, Reach, build, reach, reached_hexes
+from .hexes import HAVANA, HEXES, LAND, edge_open
+from .tiles import COLOR_PHASE, NEXT_COLOR, TILES, Tile, distinct_rotations, exits, rotated_paths
+from .upgrades import old_tile_name, stop_mapping, upgrade_fault
+
+SUGAR_FIELD_COST = 10  # a major's plain track on a sugar cane hex
+FC_FEE = 20
+
+# Commissioner number -> (colour, "plain" | "city"); plain includes sugar field tiles (IV.1).
+COMMISSIONER_TILES = {
+    1: ("yellow", "plain"),
+    2: ("yellow", "city"),
+    3: ("green", "plain"),
+    4: ("green", "city"),
+    5: ("brown", "plain"),
+    6: ("brown", "city"),
+}
+
+
+@dataclass(frozen=True)
+class Layer:
+    """The company laying track, as the lay rules need to know it."""
+
+    sym: str
+    kind: str  # "major" | "minor"
+    home: str | None = None  # home hex (a minor's chosen sugar mill city)
+    first_turn: bool = False
+
+    @property
+    def gauge(self) -> str:
+        return "s" if self.kind == "major" else "n"
+
+
+@dataclass(frozen=True)
+class LayResult:
+    cost: int  # terrain cost paid to the bank
+    fc_fee: int  # $20 per FC token newly passed
+    replaced: str | None  # the tile returned to the supply
+
+
+def _static_fault(
+    board: Board, who: Layer, coord: str, tile: Tile, rot: int, phase: int
+) -> str | None:
+    """Every rule that does not depend on connectivity; None when all pass."""
+    if coord not in LAND:
+        return f"{coord} is not a land hex of the map"
+    cur = content(board, coord)
+    if NEXT_COLOR.get(cur.color) != tile.color:
+        want = NEXT_COLOR.get(cur.color, "nothing")
+        return f"{coord} takes a {want} tile next, not {tile.color}"
+    if COLOR_PHASE[tile.color] > phase:
+        return f"{tile.color} tiles are not available before phase {COLOR_PHASE[tile.color]}"
+    if cur.label != tile.label:
+        if tile.label == "H" or cur.label == "H":
+            return "only H tiles go on Havana, and H tiles go nowhere else"
+        return f"tile {tile.name} does not match the label of {coord}"
+    bad = sorted(e for e in exits(rotated_paths(tile.name, rot)) if not edge_open(coord, e))
+    if bad:
+        return f"track would run off the map, into the sea or into a barrier at side {bad[0]}"
+    if cur.color == "white":
+        return _lay_fault(who, coord, tile)
+    return _upgrade_fault(board, who, coord, tile, rot)
+
+
+def _lay_fault(who: Layer, coord: str, tile: Tile) -> str | None:
+    kind = HEXES[coord].kind
+    if who.kind == "minor" and tile.is_mill:
+        if kind != "city" or coord != who.home:
+            return "a minor lays a sugar mill tile only on its own home city"
+        return None
+    if who.kind == "minor" and tile.gauges != {"n"}:
+        return "minor companies lay only narrow gauge yellow tiles"
+    if who.kind == "major" and tile.gauges != {"s"}:
+        return "major companies lay only standard gauge yellow tiles"
+    if kind == "city":
+        if who.kind == "minor":
+            return "a minor company lays no city tile except its home sugar mill"
+        return None if tile.cities == 1 and not tile.towns else "a city hex needs a city tile"
+    if kind == "sugar":
+        if who.kind == "minor" and not tile.is_sugar_field:
+            return "on a sugar cane field a minor lays only a sugar field tile"
+        if who.kind == "major" and not tile.is_plain:
+            return "on a sugar cane field a major lays only plain track"
+        return None
+    return None if tile.is_plain else "open hexes take only plain track"
+
+
+def _upgrade_fault(board: Board, who: Layer, coord: str, tile: Tile, rot: int) -> str | None:
+    laid = board["tiles"].get(coord)
+    old = old_tile_name(coord, laid[0] if laid else None)
+    if old is None:
+        return f"{coord} has no tile to upgrade"
+    old_rot = laid[1] if laid else 0
+    if coord == HAVANA and who.kind != "major":
+        return "only major companies may build in Havana"
+    fault = upgrade_fault(old, old_rot, tile.name, rot)
+    if fault:
+        return fault
+    if laid is None:
+        return None
+    old_tile = TILES[old]
+    if who.kind == "minor" and old_tile.cities and coord != who.home:
+        return "a minor company upgrades no city tile except its home"
+    if old_tile.is_plain and old_tile.color == "yellow":
+        before = sum(1 for p in old_tile.paths if p.gauge == who.gauge)
+        after = sum(1 for p in tile.paths if p.gauge == who.gauge)
+        if after <= before:
+            gauge = "standard" if who.gauge == "s" else "narrow"
+            return f"this upgrade must extend the company's own {gauge} gauge track"
+    return None
+
+
+def _connected(
+    board: Board, net: Network, r: Reach, who: Layer, coord: str, tile: str, rot: int
+) -> bool:
+    """Is the new tile connected to a station of the company (draft VII.3.4/5)?"""
+    if any(c == coord for c, _i in company_hexes(board, who.sym)):
+        return True
+    if who.kind == "minor" and coord == who.home and TILES[tile].is_mill:
+        return True
+    if any(net.path_hex[p] == coord for p in r.paths):
+        return True  # old track on the hex is reached and survives the upgrade
+    for p in rotated_paths(tile, rot):
+        if p.gauge != who.gauge:
+            continue
+        for kind, n in (p.a, p.b):
+            if kind == "e" and (coord, n) in r.arrivals:
+                return True
+    return False
+
+
+def _first_turn_fault(board: Board, who: Layer, coord: str) -> str | None:
+    if not who.first_turn or who.home is None or coord == who.home:
+        return None
+    if who.home == HAVANA or who.home in board["tiles"]:
+        return None
+    return f"in its first turn the company must lay its tile on its home {who.home}"
+
+
+def _commissioner_fault(commissioner: int | None, tile: Tile) -> str | None:
+    if commissioner is None:
+        return None
+    if commissioner not in COMMISSIONER_TILES:
+        return f"there is no commissioner #{commissioner}"
+    color, kind = COMMISSIONER_TILES[commissioner]
+    is_city = tile.cities > 0
+    if tile.color != color or (kind == "city") != is_city:
+        return f"commissioner #{commissioner} lays only a {color} {kind} tile"
+    if is_city and tile.label == "Y":
+        return f"commissioner #{commissioner} cannot lay a Y city tile"
+    return None
+
+
+def check_lay(
+    board: Board,
+    who: Layer,
+    coord: str,
+    tile: str,
+    rotation: int,
+    phase: int,
+    *,
+    fc_paid: Any = (),
+    fc_new: Any = (),
+    commissioner: int | None = None,
+) -> LayResult:
+    """Validate a lay or upgrade; raise IllegalAction with the reason."""
+    if coord not in HEXES:
+        raise IllegalAction(f"there is no hex {coord!r} on the map")
+    if tile not in TILES:
+        raise IllegalAction(f"there is no tile {tile!r}")
+    if not isinstance(rotation, int) or isinstance(rotation, bool) or not 0 <= rotation < 6:
+        raise IllegalAction("rotation must be a whole number from 0 to 5")
+    t = TILES[tile]
+    if board["supply"].get(t.group, 0) <= 0:
+        raise IllegalAction(f"no tile {tile} is left in the supply")
+    for fault in (
+        _commissioner_fault(commissioner, t),
+        _first_turn_fault(board, who, coord),
+        _static_fault(board, who, coord, t, rotation, phase),
+    ):
+        if fault:
+            raise IllegalAction(fault)
+    fc_new = sorted(set(fc_new))
+    if fc_new and who.kind != "major":
+        raise IllegalAction("only major companies may pay to pass FC tokens")
+    net = build(board, who.gauge)
+    passes = set(fc_paid) | set(fc_new)
+    if not _connected(board, net, reach(board, net, who.sym, passes), who, coord, tile, rotation):
+        raise IllegalAction(f"{coord} is not connected to a station of {who.sym}")
+    for token in fc_new:
+        if token in fc_paid or not _fc_blocks(board, token, who.sym):
+            raise IllegalAction(f"the FC token in {token} does not block {who.sym}")
+        fewer = passes - {token}
+        if _connected(board, net, reach(board, net, who.sym, fewer), who, coord, tile, rotation):
+            raise IllegalAction(f"passing the FC token in {token} is not needed for this lay")
+    cost = 0
+    if who.kind == "major" and HEXES[coord].kind == "sugar" and content(board, coord).tile is None:
+        cost = SUGAR_FIELD_COST
+    laid = board["tiles"].get(coord)
+    return LayResult(cost, FC_FEE * len(fc_new), laid[0] if laid else None)
+
+
+def _fc_blocks(board: Board, coord: str, company: str) -> bool:
+    """Is there an FC token in ``coord`` that closes a city to ``company``?"""
+    cities = board["tokens"].get(coord, [])
+    return any(
+        FC in owners and is_blocked(board, coord, i, company) for i, owners in enumerate(cities)
+    )
+
+
+def lay_tile(
+    board: Board, who: Layer, coord: str, tile: str, rotation: int, phase: int, **kw: Any
+) -> tuple[Board, LayResult]:
+    """Check and apply a lay; returns a new board (the given one is untouched)."""
+    result = check_lay(board, who, coord, tile, rotation, phase, **kw)
+    return apply_lay(board, who, coord, tile, rotation), result
+
+
+def apply_lay(board: Board, who: Layer, coord: str, tile: str, rotation: int) -> Board:
+    """Put the tile down: supply, returned tile, moved tokens and reservations, FC marker."""
+    new = copy_board(board)
+    laid = board["tiles"].get(coord)
+    t = TILES[tile]
+    new["supply"][t.group] -= 1
+    if laid is not None:
+        old_group = TILES[laid[0]].group
+        new["supply"][old_group] = new["supply"].get(old_group, 0) + 1
+    old = old_tile_name(coord, laid[0] if laid else None)
+    mapping: tuple[int, ...] = (0,) * len(HEXES[coord].stops)
+    if old is not None:
+        mapping = stop_mapping(old, laid[1] if laid else 0, tile, rotation) or ()
+    new["tiles"][coord] = [tile, rotation]
+    old_tokens = board["tokens"].get(coord)
+    if old_tokens is not None or t.cities:
+        cities: list[list[str]] = [[] for _ in t.stops]
+        for i, owners in enumerate(old_tokens or []):
+            cities[mapping[i]].extend(owners)
+        new["tokens"][coord] = cities
+    if coord in new["reserved"]:
+        new["reserved"][coord] = {s: mapping[c] for s, c in new["reserved"][coord].items()}
+    home_mill = who.kind == "minor" and t.is_mill and coord == who.home
+    if home_mill and not company_hexes(new, who.sym):
+        # the minor's station marker is its sugar mill, put down with the tile (VII.3.4)
+        new["tokens"][coord][0].append(who.sym)
+        new["reserved"].get(coord, {}).pop(who.sym, None)
+    if coord in new["fc_pending"] and t.color != "yellow":
+        _place_fc(new, coord)
+    if not new["reserved"].get(coord, True):
+        del new["reserved"][coord]
+    return new
+
+
+def _place_fc(board: Board, coord: str) -> None:
+    """The FC marker slips into an open slot when its hex turns green (IV.5)."""
+    stops = content(board, coord).stops
+    for i, stop in enumerate(stops):
+        if stop.type == "city" and len(board["tokens"][coord][i]) < stop.slots:
+            board["tokens"][coord][i].append(FC)
+            board["fc_pending"].remove(coord)
+            return
+
+
+def legal_lays(
+    board: Board,
+    who: Layer,
+    phase: int,
+    *,
+    fc_paid: Any = (),
+    commissioner: int | None = None,
+) -> list[dict[str, Any]]:
+    """Every legal lay: ``{"hex", "tile", "rotation", "cost", "fc_passes"}``.
+
+    A lay that needs FC passes appears once per minimal set of tokens to pass.
+    """
+    net = build(board, who.gauge)
+    blockers = []
+    if who.kind == "major":
+        blockers = sorted(
+            c for c in board["tokens"] if c not in fc_paid and _fc_blocks(board, c, who.sym)
+        )
+    reaches = []
+    for size in range(len(blockers) + 1):
+        for extra in combinations(blockers, size):
+            reaches.append((extra, reach(board, net, who.sym, set(fc_paid) | set(extra))))
+    candidates: set[str] = set()
+    for _extra, r in reaches:
+        candidates |= reached_hexes(net, r)
+    candidates.update(c for c, _i in company_hexes(board, who.sym))
+    if who.home is not None and (who.kind == "minor" or who.first_turn):
+        candidates.add(who.home)
+    out: list[dict[str, Any]] = []
+    available = [t for name, t in TILES.items() if board["supply"].get(t.group, 0) > 0]
+    for coord in sorted(candidates & LAND):
+        if _first_turn_fault(board, who, coord):
+            continue
+        for t in available:
+            if _commissioner_fault(commissioner, t):
+                continue
+            for rot in distinct_rotations(t.name):
+                if _static_fault(board, who, coord, t, rot, phase):
+                    continue
+                found: list[tuple[str, ...]] = []
+                for extra, r in reaches:
+                    if any(set(f) <= set(extra) for f in found):
+                        continue
+                    if _connected(board, net, r, who, coord, t.name, rot):
+                        found.append(extra)
+                cost = (
+                    SUGAR_FIELD_COST
+                    if (
+                        who.kind == "major"
+                        and HEXES[coord].kind == "sugar"
+                        and coord not in board["tiles"]
+                    )
+                    else 0
+                )
+                for extra in found:
+                    out.append(
+                        {
+                            "hex": coord,
+                            "tile": t.name,
+                            "rotation": rot,
+                            "cost": cost,
+                            "fc_passes": list(extra),
+                        }
+                    )
+    return out

@@ -1,0 +1,264 @@
+"""The revenue a company must claim: the best its trains and wagons can show.
+
+"The revenue claimed must be the highest total revenue that any player can
+show" (VII.3.8).  The optimiser is exact: it enumerates every legal route
+(:mod:`routes`) and searches train-to-route assignments by branch and bound,
+with an upper bound that never underestimates, so no better combination is
+ever cut off.
+
+Value of a plan = stop revenue of every train (4D doubled)
+                + $30 per sugar cube delivered by wagons (never doubled)
+                - $20 per FC token the company pays to pass while running.
+FC passes are voluntary, so the best plan is the best *net* of those fees; a
+plus train passes one FC token of its own route for free.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations, product
+from typing import Any
+
+from ..base import IllegalAction
+from .board import Board
+from .graph import build
+from .laying import FC_FEE
+from .routes import Route, Train, enumerate_routes, route_of_paths, train_value
+
+CUBE_VALUE = 30
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One route (or None) per train, in the order the trains were given."""
+
+    routes: tuple[Route | None, ...]
+    revenue: int  # stops + sugar, what the company earns
+    sugar: int
+    fees: int
+    wagons: tuple[int | None, ...]  # wagon capacity coupled to each train
+
+    @property
+    def net(self) -> int:
+        return self.revenue - self.fees
+
+
+def fc_fees(routes: list[Route | None], trains: list[Train]) -> int:
+    """$20 per FC token passed, once per token; a plus train passes one free."""
+    options = []
+    for route, train in zip(routes, trains, strict=True):
+        passes = route.passes if route else frozenset()
+        if train.plus and passes:
+            options.append([passes - {free} for free in sorted(passes)])
+        else:
+            options.append([passes])
+    best = None
+    for combo in product(*options):
+        paid = len(frozenset().union(*combo))
+        best = paid if best is None else min(best, paid)
+    return FC_FEE * (best or 0)
+
+
+def _max_flow(caps: list[int], mills: list[tuple[str, ...]], cubes: dict[str, int]) -> int:
+    """Cubes wagons can carry: train i takes up to caps[i] from mills it visits."""
+    left = dict(cubes)
+
+    def best(i: int) -> int:
+        if i == len(caps):
+            return 0
+        top = best(i + 1)
+        sources = [m for m in mills[i] if left.get(m, 0) > 0]
+        for split in _splits(caps[i], [left[m] for m in sources]):
+            for m, n in zip(sources, split, strict=True):
+                left[m] -= n
+            top = max(top, sum(split) + best(i + 1))
+            for m, n in zip(sources, split, strict=True):
+                left[m] += n
+        return top
+
+    return best(0)
+
+
+def _splits(cap: int, avail: list[int]) -> list[tuple[int, ...]]:
+    """Ways to load at most ``cap`` cubes from piles ``avail`` (only maximal loads)."""
+    if not avail:
+        return []
+    out = []
+    for combo in product(*[range(a + 1) for a in avail]):
+        total = sum(combo)
+        if 0 < total <= cap and (
+            total == cap or all(c == a for c, a in zip(combo, avail, strict=True))
+        ):
+            out.append(combo)
+    return out
+
+
+def sugar_value(
+    routes: list[Route | None], wagons: list[int], cubes: dict[str, int]
+) -> tuple[int, tuple[int | None, ...]]:
+    """Best cube income and the wagon coupled to each train (one wagon per train)."""
+    n = len(routes)
+    eligible = [i for i, r in enumerate(routes) if r and r.harbor_ends and r.mills]
+    best, best_assign = 0, tuple([None] * n)
+    if not wagons or not eligible:
+        return best, best_assign
+    k = min(len(wagons), len(eligible))
+    caps = sorted(wagons, reverse=True)
+    for trains in permutations(eligible, k):
+        for chosen in set(permutations(caps, k)):
+            got = _max_flow(list(chosen), [routes[i].mills for i in trains], cubes)  # type: ignore[union-attr]
+            if got * CUBE_VALUE > best:
+                assign: list[int | None] = [None] * n
+                for i, c in zip(trains, chosen, strict=True):
+                    assign[i] = c
+                best, best_assign = got * CUBE_VALUE, tuple(assign)
+    return best, best_assign
+
+
+def evaluate(
+    routes: list[Route | None],
+    trains: list[Train],
+    kind: str,
+    wagons: list[int],
+    cubes: dict[str, int],
+) -> Plan:
+    """The exact value of giving ``routes[i]`` to ``trains[i]`` (separate track assumed)."""
+    revenue = 0
+    for route, train in zip(routes, trains, strict=True):
+        if route is None:
+            continue
+        v = train_value(route, train, kind)
+        if v is None:
+            raise IllegalAction(f"a {train.name} train cannot run that route")
+        revenue += v
+    sugar, assign = sugar_value(routes, wagons, cubes) if kind == "major" else (0, ())
+    if not assign:
+        assign = tuple([None] * len(routes))
+    fees = fc_fees(routes, trains) if kind == "major" else 0
+    return Plan(tuple(routes), revenue + sugar, sugar, fees, assign)
+
+
+def optimise(
+    board: Board,
+    company: str,
+    kind: str,
+    trains: list[Train],
+    *,
+    wagons: list[int] | None = None,
+    cubes: dict[str, int] | None = None,
+) -> Plan:
+    """The plan with the highest net revenue (ties: the first found, deterministic)."""
+    wagons = list(wagons or []) if kind == "major" else []
+    cubes = dict(cubes or {})
+    empty = Plan(tuple([None] * len(trains)), 0, 0, 0, tuple([None] * len(trains)))
+    if not trains:
+        return empty
+    max_stops = max(t.distance for t in trains) + (1 if kind == "major" else 0)
+    routes = enumerate_routes(board, company, kind, max_stops)
+    cap = max(wagons, default=0)
+    lists = []
+    for train in trains:
+        scored = []
+        for idx, r in enumerate(routes):
+            v = train_value(r, train, kind)
+            if v is None:
+                continue
+            if cap and r.harbor_ends and r.mills:
+                v += CUBE_VALUE * min(cap, sum(cubes.get(m, 0) for m in r.mills))
+            scored.append((-v, idx))
+        scored.sort()
+        lists.append([(-nv, routes[idx], idx) for nv, idx in scored])
+    order = sorted(range(len(trains)), key=lambda i: (-(lists[i][0][0] if lists[i] else 0), i))
+    tops = [lists[i][0][0] if lists[i] else 0 for i in order]
+    rest = [sum(tops[j:]) for j in range(len(order) + 1)]
+    best = [empty]
+
+    def search(
+        depth: int,
+        used: int,
+        chosen: dict[int, Route | None],
+        bound: int,
+        last_idx: dict[Train, int],
+    ) -> None:
+        if depth == len(order):
+            plan = evaluate([chosen[i] for i in range(len(trains))], trains, kind, wagons, cubes)
+            if plan.net > best[0].net:
+                best[0] = plan
+            return
+        if bound + rest[depth] <= best[0].net:
+            return
+        i = order[depth]
+        train = trains[i]
+        floor = last_idx.get(train, -1)
+        for ub, route, idx in lists[i]:
+            if bound + ub + rest[depth + 1] <= best[0].net:
+                break
+            if route.mask & used or idx <= floor:
+                continue
+            chosen[i] = route
+            search(depth + 1, used | route.mask, chosen, bound + ub, {**last_idx, train: idx})
+        chosen[i] = None
+        search(depth + 1, used, chosen, bound, {**last_idx, train: len(routes)})
+
+    search(0, 0, {}, 0, {})
+    return best[0]
+
+
+def plan_json(board: Board, plan: Plan, trains: list[Train], kind: str) -> dict[str, Any]:
+    """A plan as JSON: what the view shows as the routes last run."""
+    net = build(board, "s" if kind == "major" else "n")
+    out = []
+    for route, train, wagon in zip(plan.routes, trains, plan.wagons, strict=True):
+        if route is None:
+            continue
+        out.append(
+            {
+                "train": train.name,
+                "paths": [net.path_text[p] for p in route.paths],
+                "stops": [f"{net.stops[s][0]}.{net.stops[s][1]}" for s in route.stops],
+                "revenue": train_value(route, train, kind),
+                "wagon": wagon,
+                "fc_passes": sorted(route.passes),
+            }
+        )
+    return {"revenue": plan.revenue, "sugar": plan.sugar, "fc_fees": plan.fees, "routes": out}
+
+
+def check_claim(
+    board: Board,
+    company: str,
+    kind: str,
+    trains: list[Train],
+    claimed: Any,
+    *,
+    wagons: list[int] | None = None,
+    cubes: dict[str, int] | None = None,
+) -> Plan:
+    """Validate the director's own routes (one list of track pieces or None per train).
+
+    Raises IllegalAction if a route breaks a rule, trains share track, or the
+    plan earns less than the best possible (VII.3.8).
+    """
+    if not isinstance(claimed, list) or len(claimed) != len(trains):
+        raise IllegalAction(f"give one route (or none) for each of the {len(trains)} trains")
+    net = build(board, "s" if kind == "major" else "n")
+    routes: list[Route | None] = []
+    used = 0
+    for texts in claimed:
+        if texts is None or texts == []:
+            routes.append(None)
+            continue
+        route = route_of_paths(board, company, kind, texts, net)
+        if route.mask & used:
+            raise IllegalAction("two trains may not use the same piece of track")
+        used |= route.mask
+        routes.append(route)
+    plan = evaluate(
+        routes, trains, kind, list(wagons or []) if kind == "major" else [], dict(cubes or {})
+    )
+    best = optimise(board, company, kind, trains, wagons=wagons, cubes=cubes)
+    if plan.net < best.net:
+        raise IllegalAction(
+            f"these routes earn {plan.net}; the trains can earn {best.net}, which must be claimed"
+        )
+    return plan

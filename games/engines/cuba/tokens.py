@@ -1,0 +1,179 @@
+"""Station tokens (draft VII.3.2 and VII.3.6) and the homes of the companies.
+
+A major starts with its free home station and one $40 token; a third ($60)
+comes when only 30% of its shares remain in its treasury, a fourth ($80) when
+none remain (VII.3.6; VI.8 says 10% — see README).  Minors have one station,
+their sugar mill, placed with their home tile.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import IllegalAction
+from .board import MINORS, Board, city_tokens, company_hexes, content, copy_board, free_slots
+from .graph import build, reach
+from .hexes import HAVANA, HEXES
+from .laying import FC_FEE, _fc_blocks
+
+TOKEN_COSTS = (40, 60, 80)
+
+
+def tokens_available(treasury_percent: int) -> int:
+    """Station tokens a major may hold, home included, for its treasury holding."""
+    if treasury_percent <= 0:
+        return 4
+    if treasury_percent <= 30:
+        return 3
+    return 2
+
+
+def token_cost(extra_placed: int) -> int:
+    """Price of the next station after ``extra_placed`` non-home stations."""
+    if not 0 <= extra_placed < len(TOKEN_COSTS):
+        raise IllegalAction("the company has no station token left")
+    return TOKEN_COSTS[extra_placed]
+
+
+def _city_fault(board: Board, coord: str, city: Any) -> str | None:
+    if coord not in HEXES:
+        return f"there is no hex {coord!r} on the map"
+    stops = content(board, coord).stops
+    if not isinstance(city, int) or isinstance(city, bool) or not 0 <= city < len(stops):
+        return f"{coord} has no city number {city!r}"
+    if stops[city].type != "city":
+        return f"{coord} has no city number {city}"
+    return None
+
+
+def reserved_elsewhere(board: Board, coord: str, city: int, company: str) -> int:
+    """Slots in this city held back for homes of other companies not yet operating."""
+    held = board["reserved"].get(coord, {})
+    return sum(1 for sym, c in held.items() if c == city and sym != company)
+
+
+def check_token(
+    board: Board,
+    company: str,
+    coord: str,
+    city: int,
+    *,
+    fc_paid: Any = (),
+    fc_new: Any = (),
+) -> int:
+    """Validate a (non-home) station for a major; returns the FC fee due."""
+    fault = _city_fault(board, coord, city)
+    if fault:
+        raise IllegalAction(fault)
+    if any(c == coord for c, _i in company_hexes(board, company)):
+        raise IllegalAction(f"{company} already has a station in {coord}")
+    if free_slots(board, coord, city) <= 0:
+        raise IllegalAction(f"the city in {coord} has no free station space")
+    if free_slots(board, coord, city) - 1 < reserved_elsewhere(board, coord, city, company):
+        raise IllegalAction(f"the last space in {coord} is kept for a company's home station")
+    fc_new = sorted(set(fc_new))
+    net = build(board, "s")
+    passes = set(fc_paid) | set(fc_new)
+    target = net.stop_ids.get((coord, city))
+    if target is None or target not in reach(board, net, company, passes).stops:
+        raise IllegalAction(f"{coord} is not connected to a station of {company}")
+    for token in fc_new:
+        if token in fc_paid or not _fc_blocks(board, token, company):
+            raise IllegalAction(f"the FC token in {token} does not block {company}")
+        if target in reach(board, net, company, passes - {token}).stops:
+            raise IllegalAction(f"passing the FC token in {token} is not needed here")
+    return FC_FEE * len(fc_new)
+
+
+def place_token(board: Board, company: str, coord: str, city: int) -> Board:
+    """Put a station down (checks are the caller's: ``check_token`` or a home rule)."""
+    new = copy_board(board)
+    stops = content(board, coord).stops
+    cities = new["tokens"].setdefault(coord, [[] for _ in stops])
+    cities[city].append(company)
+    held = new["reserved"].get(coord)
+    if held is not None:
+        held.pop(company, None)
+        if not held:
+            del new["reserved"][coord]
+    return new
+
+
+def legal_tokens(board: Board, company: str, *, fc_paid: Any = ()) -> list[dict[str, Any]]:
+    """Every legal station for a major now: ``{"hex", "city", "fc_passes"}``."""
+    out = []
+    for coord in sorted(HEXES):
+        for city, stop in enumerate(content(board, coord).stops):
+            if stop.type != "city":
+                continue
+            for passes in ([], *[[t] for t in sorted(board["tokens"]) if t not in fc_paid]):
+                try:
+                    check_token(board, company, coord, city, fc_paid=fc_paid, fc_new=passes)
+                except IllegalAction:
+                    continue
+                out.append({"hex": coord, "city": city, "fc_passes": passes})
+                break
+    return out
+
+
+def home_token(board: Board, company: str, coord: str, city: int) -> Board:
+    """A major's free home station at its first operation (VII.3.2)."""
+    fault = _city_fault(board, coord, city)
+    if fault:
+        raise IllegalAction(fault)
+    if free_slots(board, coord, city) <= 0:
+        raise IllegalAction(f"the home city in {coord} is full")
+    return place_token(board, company, coord, city)
+
+
+def fec_home_options(board: Board) -> list[dict[str, Any]]:
+    """The FEC may take any empty city slot, on a tile or a printed hex (VII.3.2)."""
+    out = []
+    for coord in sorted(HEXES):
+        for city, stop in enumerate(content(board, coord).stops):
+            if stop.type != "city":
+                continue
+            if free_slots(board, coord, city) - reserved_elsewhere(board, coord, city, "FEC") > 0:
+                out.append({"hex": coord, "city": city})
+    return out
+
+
+def minor_home_options(board: Board) -> list[str]:
+    """Cities a minor may choose as home: not Y, not Havana, untiled, not another minor's."""
+    minors_homes = {c for c, held in board["reserved"].items() for sym in held if sym in MINORS}
+    minors_homes |= {c for c, cities in board["tokens"].items() if _has_minor(cities)}
+    return [
+        c
+        for c, h in sorted(HEXES.items())
+        if h.kind == "city"
+        and h.label is None
+        and c not in board["tiles"]
+        and c not in minors_homes
+    ]
+
+
+def choose_minor_home(board: Board, minor: str, coord: str) -> Board:
+    if coord not in minor_home_options(board):
+        raise IllegalAction(f"{coord} cannot be the home of a minor company")
+    new = copy_board(board)
+    new["reserved"].setdefault(coord, {})[minor] = 0
+    return new
+
+
+def _has_minor(cities: list[list[str]]) -> bool:
+    return any(sym in MINORS for owners in cities for sym in owners)
+
+
+__all__ = [
+    "HAVANA",
+    "check_token",
+    "choose_minor_home",
+    "city_tokens",
+    "fec_home_options",
+    "home_token",
+    "legal_tokens",
+    "minor_home_options",
+    "place_token",
+    "token_cost",
+    "tokens_available",
+]
