@@ -1,0 +1,197 @@
+"""Seeded random games: never an error, always a result, invariants hold."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from games.engines.base import IllegalAction, canonical_json
+from games.engines.estates import ENGINE
+from games.engines.estates.board import developed, requirement
+from games.engines.estates.data import CUBE_VALUE, EDITIONS, MAX_REQ, MIN_REQ, SINGLE
+
+from .helpers import random_game
+
+EDITION_NAMES = sorted(EDITIONS)
+
+
+def check_money(state):
+    players = state["players"]
+    assert sum(state["money"]) + sum(state["stash"]) == 12 * players
+    assert min(state["money"]) >= 0
+    assert min(state["stash"]) >= 0
+
+
+def check_pieces(state):
+    """Cubes and roofs are neither lost nor made; the board obeys the building rules."""
+    setup = state["setups"][state["round"] - 1]
+    on_board = [c for row in state["board"] for floors in row["floors"] for c in floors]
+    in_display = [c for row in state["display"] for c in row]
+    auction = state["auction"]
+    moving = [auction["piece"]["cube"]] if auction and auction["piece"]["kind"] == "cube" else []
+    all_cubes = on_board + in_display + moving
+    assert Counter(all_cubes) == Counter(c for row in setup["display"] for c in row)
+    roofs = [v for row in state["board"] for v in row["roofs"] if v is not None]
+    if auction and auction["piece"]["kind"] == "roof":
+        roofs.append(auction["piece"]["value"])
+    roofs += state["roofs"] + [0] * state["blanks"]
+    assert Counter(roofs) == Counter(setup["roofs"])
+    for r, row in enumerate(state["board"]):
+        req, built = requirement(row), developed(row)
+        assert MIN_REQ <= req <= MAX_REQ
+        assert built <= req
+        assert not any(row["floors"][built:])
+        for lot, floors in enumerate(row["floors"]):
+            values = [CUBE_VALUE[c] for c in floors]
+            assert values == sorted(values, reverse=True)
+            assert len(set(values)) == len(values)
+            assert not (SINGLE[r][lot] and len(floors) > 1)
+            assert floors or row["roofs"][lot] is None
+    placed = sorted(abs(c) for row in state["board"] for c in row["permits"])
+    assert placed == sorted(
+        int(n[-1]) for n, s in state["specials"].items() if n.startswith("permit") and s == "board"
+    )
+
+
+def check_result(state):
+    result = ENGINE.result(state)
+    assert result is not None
+    assert sorted(result["ranking"]) == list(range(state["players"]))
+    assert result["winners"]
+    assert set(result["winners"]) <= set(result["ranking"])
+    rounds = result["rounds"]
+    assert 1 <= len(rounds) <= state["rounds"]
+    for seat in range(state["players"]):
+        assert result["scores"][seat] == sum(r["scores"][seat] for r in rounds)
+    for scored in rounds:
+        rows = sum(r["total"] for r in scored["rows"])
+        unowned = [b for r in scored["rows"] for b in r["buildings"] if b["owner"] is None]
+        # The top floor's colour was placed by someone, so its certificate is held.
+        assert not unowned
+        assert sum(scored["buildings"]) == rows
+
+
+@pytest.mark.parametrize("edition", EDITION_NAMES)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_end_with_a_result_and_keep_money_and_pieces(players, edition):
+    # 30 games per player count and edition: 240 games, one to three rounds each.
+    for seed in range(30):
+        rounds = 1 + seed % 3
+        for state, seat, _legal, _action in random_game(players, seed, edition, rounds):
+            check_money(state)
+            check_pieces(state)
+            if seat is None:
+                check_result(state)
+
+
+def test_apply_never_changes_the_state_it_is_given():
+    for players in (2, 5):
+        for state, seat, _legal, action in random_game(players, 3, rounds=2):
+            if seat is None:
+                break
+            before = canonical_json(state)
+            ENGINE.apply(state, seat, action)
+            assert canonical_json(state) == before
+
+
+def test_same_seed_and_actions_give_the_same_state_byte_for_byte():
+    finals = set()
+    for _ in range(2):
+        *_, (state, _, _, _) = random_game(4, 12, "neue-heimat", 2)
+        finals.add(canonical_json(state))
+    assert len(finals) == 1
+
+
+def leaked(state, seat) -> bool:
+    """Does anything about another seat's cheques or stash reach this view?"""
+    other = {**state, "money": list(state["money"]), "stash": list(state["stash"])}
+    for o in range(state["players"]):
+        if o != seat:
+            other["money"][o] += 5
+            other["stash"][o] += 4
+    other["roofs"] = list(reversed(state["roofs"]))
+    other["setups"] = list(reversed(state["setups"]))
+    return canonical_json(ENGINE.view(state, seat)) != canonical_json(ENGINE.view(other, seat))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_no_seat_ever_sees_another_seats_cheques_stash_or_the_roof_order(players):
+    for state, seat, _legal, _action in random_game(players, 40 + players, rounds=2):
+        if seat is None:
+            break
+        for viewer in [None, *range(players)]:
+            assert not leaked(state, viewer)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_parse_of_text_gives_back_every_legal_action(players):
+    for state, seat, legal, _action in random_game(players, 77 + players, "the-estates"):
+        for action in legal:
+            assert ENGINE.parse(ENGINE.text(action), state, seat) == action
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_timeout_action_is_legal_at_every_decision_and_finishes_the_game(players):
+    state = ENGINE.setup(players, {"rounds": 2}, players)
+    steps = 0
+    while ENGINE.result(state) is None:
+        for seat in range(players):
+            if seat not in ENGINE.to_act(state):
+                with pytest.raises(IllegalAction):
+                    ENGINE.timeout_action(state, seat)
+        (seat,) = ENGINE.to_act(state)
+        action = ENGINE.timeout_action(state, seat)
+        assert action in ENGINE.legal_actions(state, seat)
+        assert "stash" not in action
+        state = ENGINE.apply(state, seat, action)
+        steps += 1
+        assert steps < 5000
+    check_result(state)
+
+
+def test_timeout_passes_bids_gives_and_places_first():
+    for state, seat, legal, _action in random_game(3, 5):
+        if seat is None:
+            break
+        expected = {"bid": {"type": "pass"}, "resolve": {"type": "give"}}.get(state["phase"])
+        action = ENGINE.timeout_action(state, seat)
+        if expected:
+            assert action == expected
+        else:
+            assert action == legal[0]
+            assert action.get("type") != "discard" or len(legal) == 1
+
+
+WRONG_VALUES = [None, "x", 1.5, True, -1, 10**9, [1], {"a": 1}]
+JUNK = [None, "pass", 3, [], {}, {"type": 5}, {"type": "fly"}, {"kind": "pass"}]
+
+
+def malformed(legal):
+    for action in JUNK:
+        yield action
+    for action in legal[:6]:
+        for key in action:
+            yield {k: v for k, v in action.items() if k != key}
+            for wrong in WRONG_VALUES:
+                yield {**action, key: wrong}
+        yield {**action, "extra": 1}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_malformed_actions_raise_illegal_action_and_change_nothing(players):
+    for state, seat, legal, _action in random_game(players, 5 + players, rounds=2):
+        if seat is None:
+            break
+        before = canonical_json(state)
+        legal_json = {canonical_json(a) for a in legal}
+        for bad in malformed(legal):
+            if canonical_json(bad) in legal_json:
+                continue
+            with pytest.raises(IllegalAction):
+                ENGINE.apply(state, seat, bad)
+        for other in range(players):
+            if other != seat and legal:
+                with pytest.raises(IllegalAction):
+                    ENGINE.apply(state, other, legal[0])
+        assert canonical_json(state) == before
