@@ -158,7 +158,9 @@ INBOUND_EMAIL_SECRET = env.str("INBOUND_EMAIL_SECRET", default="")
 
 # Game store: a snapshot of engine state every N events (a cache, never needed
 # for correctness).
-CORREO_SNAPSHOT_EVERY = env.int("CORREO_SNAPSHOT_EVERY", default=50)
+CORREO_SNAPSHOT_EVERY = env.int("CORREO_SNAPSHOT_EVERY", default=20)
+# Older snapshots only help an undo far back; a full replay serves that too.
+CORREO_SNAPSHOTS_KEPT = env.int("CORREO_SNAPSHOTS_KEPT", default=5)
 
 LOGGING = {
     "version": 1,

@@ -121,6 +121,12 @@ class Event(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
         ]
+        indexes = [
+            # Every load asks for a game's undos; this keeps that cheap for long streams.
+            models.Index(
+                fields=["game", "seq"], condition=models.Q(kind="undo"), name="event_undo_idx"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} #{self.seq} {self.kind}"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
 
@@ -83,8 +83,11 @@ def undo_map(game: Game, head: int) -> dict[int, int]:
 def _usable_snapshot(game: Game, engine: Engine, ranges, head: int) -> Snapshot | None:
     candidates = Snapshot.objects.filter(
         game=game, seq__lte=head, engine_version=engine.VERSION
-    ).defer("state")
-    for snapshot in candidates.order_by("-seq")[:10]:
+    ).order_by("-seq")
+    newest = candidates.first()
+    if newest is None or replay.is_live(newest.seq, ranges):
+        return newest  # the usual case: one query, state included
+    for snapshot in candidates[1:10]:
         if replay.is_live(snapshot.seq, ranges):
             return snapshot
     return None
@@ -108,7 +111,7 @@ def load(
         return load(game, engine, head=head, use_snapshots=False)
     live = [e for e in events if replay.is_live(e.seq, ranges)]
     if snapshot:
-        state = Snapshot.objects.values_list("state", flat=True).get(pk=snapshot.pk)
+        state = snapshot.state
         live = live[1:]
     else:
         state = {}
@@ -170,11 +173,19 @@ def _mark_seats_to_act(game: Game, to_act: list[int]) -> None:
 
 
 def save_snapshot(game: Game, engine: Engine, seq: int, event_hash: str, state: State) -> None:
+    """Cache `state` at `seq`, keeping only the newest few snapshots of the game."""
     Snapshot.objects.get_or_create(
         game=game,
         seq=seq,
         defaults={"engine_version": engine.VERSION, "event_hash": event_hash, "state": state},
     )
+    keep = settings.CORREO_SNAPSHOTS_KEPT
+    oldest_kept = (
+        Snapshot.objects.filter(game=game)
+        .order_by("-seq")
+        .values_list("seq", flat=True)[keep - 1 : keep]
+    )
+    Snapshot.objects.filter(game=game, seq__lt=models.Subquery(oldest_kept)).delete()
 
 
 def snapshot_due(replayed: int) -> bool:

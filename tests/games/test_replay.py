@@ -113,3 +113,12 @@ def test_snapshots_of_another_engine_version_are_not_used(game, settings):
     loaded = store.load(game, service.engine_for(game))
     assert loaded.snapshot_seq is None
     assert "bogus" not in loaded.state
+
+
+def test_only_the_newest_snapshots_are_kept(game, settings):
+    settings.CORREO_SNAPSHOT_EVERY = 1
+    settings.CORREO_SNAPSHOTS_KEPT = 3
+    rng = random.Random(12)
+    for _ in range(6):
+        random_move(game, rng)
+    assert list(Snapshot.objects.filter(game=game).values_list("seq", flat=True)) == [7, 6, 5]

@@ -1,0 +1,43 @@
+# Two commands for a newcomer: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+PORT ?= 8000
+
+.PHONY: install run test bench lint format migrate serve-stack clean
+
+$(INSTALLED): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(INSTALLED)
+
+install: $(INSTALLED)
+
+migrate: install
+	mkdir -p var/mail
+	$(BIN)/python manage.py migrate --noinput
+
+run: migrate
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+test: install
+	$(BIN)/python -m pytest
+
+bench: install
+	@for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+serve-stack: migrate
+	$(BIN)/honcho start
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,46 @@
+"""Settings come from the environment; production refuses the development key."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from config.settings import DEVELOPMENT_SECRET_KEY, check_secret_key
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_django(**env: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DJANGO_DEBUG")}
+    environment.update(env, DJANGO_SETTINGS_MODULE="config.settings")
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); print('started')"],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_the_server_refuses_debug_off_with_the_development_secret():
+    started = start_django(DJANGO_DEBUG="0")
+    assert started.returncode != 0
+    assert "Refusing to start" in started.stderr
+
+
+def test_the_server_starts_with_debug_off_and_a_real_secret():
+    started = start_django(DJANGO_DEBUG="0", SECRET_KEY="x" * 50, ALLOWED_HOSTS="correo.example")
+    assert started.returncode == 0, started.stderr
+    assert started.stdout.strip() == "started"
+
+
+def test_check_secret_key_allows_the_development_key_only_in_debug():
+    check_secret_key(True, DEVELOPMENT_SECRET_KEY)
+    with pytest.raises(ImproperlyConfigured):
+        check_secret_key(False, DEVELOPMENT_SECRET_KEY)

@@ -1,0 +1,87 @@
+"""manage.py verify_games: finds altered events and streams that no longer replay."""
+
+from __future__ import annotations
+
+import random
+from contextlib import contextmanager
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from games import service, store
+from tests.conftest import using_postgresql
+from tests.support.play import random_move
+
+
+@pytest.fixture
+def played(alice, bob):
+    game = service.create_game(title="duel", players=[alice, bob], options={"rounds": 5}, seed=3)
+    rng = random.Random(8)
+    for _ in range(6):
+        random_move(game, rng)
+    return game
+
+
+@contextmanager
+def immutability_trigger_disabled():
+    """Tampering needs the trigger off on PostgreSQL, as an attacker with DDL rights would."""
+    if not using_postgresql():
+        yield
+        return
+    with connection.cursor() as cursor:
+        # The test's own inserts leave deferred FK checks pending; ALTER TABLE
+        # refuses to run until they have fired.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("ALTER TABLE games_event DISABLE TRIGGER games_event_immutable")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("ALTER TABLE games_event ENABLE TRIGGER games_event_immutable")
+
+
+def tamper(game, seq: int, payload: str, new_hash: str | None = None) -> None:
+    with immutability_trigger_disabled(), connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE games_event SET payload = %s WHERE game_id = %s AND seq = %s",
+            [payload, game.pk, seq],
+        )
+        if new_hash:
+            cursor.execute(
+                "UPDATE games_event SET hash = %s WHERE game_id = %s AND seq = %s",
+                [new_hash, game.pk, seq],
+            )
+
+
+def run_verify(capsys) -> tuple[int, str]:
+    try:
+        call_command("verify_games")
+    except SystemExit as exit_:
+        return exit_.code, capsys.readouterr().out
+    return 0, capsys.readouterr().out
+
+
+def test_verify_games_passes_intact_games(played, capsys):
+    assert run_verify(capsys) == (0, "all games verified\n")
+
+
+def test_verify_games_detects_an_altered_payload(played, capsys):
+    event = played.events.get(seq=3)
+    forged = dict(event.payload, action={"type": "pass"})
+    tamper(played, 3, store.base.canonical_json(forged))
+    code, out = run_verify(capsys)
+    assert code == 1
+    assert f"game {played.pk} (duel): seq 3: hash does not match its content" in out
+
+
+def test_verify_games_detects_a_stream_that_no_longer_replays(played, capsys):
+    """A forger who also recomputes the hash of the last event cannot make an
+    illegal move replay."""
+    last = played.events.get(seq=played.seq)
+    last.payload = {"action": {"type": "commit", "card": 999}}
+    tamper(played, last.seq, store.base.canonical_json(last.payload), store.compute_hash(last))
+    played.refresh_from_db()
+    code, out = run_verify(capsys)
+    assert code == 1
+    assert "no longer replays: IllegalAction" in out
