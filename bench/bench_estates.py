@@ -1,0 +1,55 @@
+"""Benchmark of the Estates engine: full random games per second.
+
+Run: .venv/bin/python bench/bench_estates.py
+Prints one JSON object per line: {"bench": "estates.<measure>", "value": ..., "unit": ...}.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engines.estates import ENGINE
+
+GAMES = 200
+
+
+def play(players: int, seed: int, edition: str) -> int:
+    """One random game from setup to result; returns the number of actions."""
+    state = ENGINE.setup(players, {"edition": edition}, seed)
+    rng = random.Random(seed)
+    steps = 0
+    while ENGINE.result(state) is None:
+        (seat,) = ENGINE.to_act(state)
+        state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+        steps += 1
+    return steps
+
+
+def emit(measure: str, value: float, unit: str, **context: object) -> None:
+    line = {"bench": f"estates.{measure}", "value": round(value, 3), "unit": unit, **context}
+    print(json.dumps(line), flush=True)
+
+
+def main() -> None:
+    for edition in ("neue-heimat", "the-estates"):
+        for players in (2, 3, 4, 5):
+            play(players, 0, edition)  # warm up
+            steps = 0
+            start = time.perf_counter()
+            for seed in range(GAMES):
+                steps += play(players, seed, edition)
+            elapsed = time.perf_counter() - start
+            context = {"players": players, "edition": edition, "games": GAMES}
+            emit("games_per_second", GAMES / elapsed, "games/s", **context)
+            emit("ms_per_game", 1000 * elapsed / GAMES, "ms", **context, target_ms=20)
+            emit("actions_per_second", steps / elapsed, "actions/s", **context)
+
+
+if __name__ == "__main__":
+    main()
