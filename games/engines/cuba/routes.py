@@ -206,6 +206,8 @@ def _start_vertex(net: Network, info: dict[int, StopInfo], pids: list[int]) -> i
 
 def _walk_route(net: Network, info: dict[int, StopInfo], start: int, pids: list[int]) -> Route:
     nv = len(net.incident)
+    if not info[start].allowed:
+        raise IllegalAction(f"this company's trains may not stop at {info[start].coord}")
     v, mask, stops, passes = start, 1 << start, [start], set()
     for i, q in enumerate(pids):
         if v not in net.path_ends[q]:

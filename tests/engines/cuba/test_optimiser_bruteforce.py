@@ -1,0 +1,199 @@
+"""The optimiser is exact: on small random networks it equals brute force.
+
+The brute force shares nothing with the optimiser's search: it walks every
+sequence of track pieces that never revisits a point, lets the route validator
+(`route_of_paths`) judge each one, and tries every assignment of valid routes
+to trains.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engines.base import IllegalAction
+from games.engines.cuba.graph import build
+from games.engines.cuba.hexes import HEXES, NEIGHBOURS
+from games.engines.cuba.optimiser import evaluate, optimise
+from games.engines.cuba.routes import Train, route_of_paths, train_value
+from games.engines.cuba.tiles import TILES, exits, rotated_paths
+
+from .helpers import empty_board, put, token
+
+REGION = ["B5", "B9", "B11", "C4", "C6", "C8", "C10", "C12", "B13", "D11", "D13", "C14"]
+CITY_HEXES = {"B9", "B11", "C4", "D13", "C14"}
+PLAIN = [n for n, t in TILES.items() if t.is_plain and t.gauges == {"s"}]
+CITY = [n for n, t in TILES.items() if t.cities == 1 and t.label is None and t.gauges == {"s"}]
+MILLS = [n for n, t in TILES.items() if t.is_mill]
+NARROW_PLAIN = [n for n, t in TILES.items() if t.is_plain and "n" in t.gauges]
+FIELDS = [n for n, t in TILES.items() if t.is_sugar_field]
+
+
+def facing(rng: random.Random, coord: str, name: str, chosen: list[str]) -> int:
+    """A rotation whose track mostly faces the other chosen hexes or a harbor."""
+    if rng.random() < 0.2:
+        return rng.randrange(6)
+    targets = set(chosen) | {c for c, h in HEXES.items() if h.is_harbor}
+
+    def score(rot: int) -> tuple[int, float]:
+        ends = exits(rotated_paths(name, rot))
+        return (sum(NEIGHBOURS[coord][e] in targets for e in ends), rng.random())
+
+    return max(range(6), key=score)
+
+
+def random_major_board(rng: random.Random):
+    b = empty_board()
+    chosen = rng.sample(REGION, rng.randint(4, 9))
+    for coord in chosen:
+        if coord in CITY_HEXES:
+            name = rng.choice(MILLS if rng.random() < 0.4 else CITY)
+        else:
+            name = rng.choice(PLAIN)
+        put(b, coord, name, facing(rng, coord, name, chosen))
+    if rng.random() < 0.3:
+        put(b, "B7", rng.choice(["L44", "L45", "L46"]), rng.randrange(6))
+        b["tokens"]["B7"] = [[] for _ in TILES[b["tiles"]["B7"][0]].stops]
+        if rng.random() < 0.7:
+            token(b, "B7", "FC", 0)
+    cities = [c for c in chosen if c in CITY_HEXES]
+    if not cities:
+        return None
+    home = rng.choice(cities)
+    mills = [c for c in cities if TILES[b["tiles"][c][0]].is_mill and c != home]
+    if mills and rng.random() < 0.7:
+        token(b, mills[0], "HG")
+    token(b, home, "MS")
+    for c in cities:
+        if c == home:
+            continue
+        for who in rng.sample(["FC", "HG", "CVC"], rng.randint(0, 3)):
+            slots = TILES[b["tiles"][c][0]].stops[0].slots
+            if len(b["tokens"][c][0]) < slots:
+                if who == "HG" and not TILES[b["tiles"][c][0]].is_mill:
+                    continue
+                token(b, c, who)
+    return b
+
+
+def random_trains(rng: random.Random, kind: str) -> list[Train]:
+    trains = []
+    for _ in range(rng.randint(1, 3)):
+        d = rng.randint(2, 4)
+        trains.append(
+            Train(
+                f"{d}",
+                d,
+                double=kind == "major" and rng.random() < 0.15,
+                plus=kind == "major" and rng.random() < 0.3,
+            )
+        )
+    return trains
+
+
+def brute_routes(board, company, kind, max_stops):
+    net = build(board, "s" if kind == "major" else "n")
+    found = {}
+
+    def extend(seq, vertex, seen):
+        if len(seq) > 14:
+            return
+        if seq and vertex in net.stops:
+            texts = [net.path_text[p] for p in seq]
+            try:
+                r = route_of_paths(board, company, kind, texts, net)
+            except IllegalAction:
+                r = None
+            if r is not None and len(r.stops) <= max_stops:
+                found.setdefault(frozenset(seq), r)
+        for q in net.incident[vertex]:
+            if q in seq:
+                continue
+            w = net.other_end(q, vertex)
+            if w in seen:
+                continue
+            extend([*seq, q], w, seen | {w})
+
+    for v in net.stops:
+        extend([], v, {v})
+    return list(found.values())
+
+
+def brute_best(board, company, kind, trains, wagons, cubes):
+    max_stops = max(t.distance for t in trains) + (1 if kind == "major" else 0)
+    routes = brute_routes(board, company, kind, max_stops)
+    best = 0
+    options = [[None, *[r for r in routes if train_value(r, t, kind) is not None]] for t in trains]
+    for combo in product(*options):
+        used = 0
+        ok = True
+        for r in combo:
+            if r is None:
+                continue
+            if r.mask & used:
+                ok = False
+                break
+            used |= r.mask
+        if ok:
+            best = max(best, evaluate(list(combo), trains, kind, wagons, cubes).net)
+    return best
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**32))
+def test_optimal_revenue_equals_brute_force_for_majors(seed: int) -> None:
+    rng = random.Random(seed)
+    board = random_major_board(rng)
+    if board is None:
+        return
+    trains = random_trains(rng, "major")[:2]
+    wagons = rng.sample([1, 2, 3], rng.choice([0, 1, 1, 2, 2]))
+    cubes = {"HG": rng.randint(1, 4)}
+    plan = optimise(board, "MS", "major", trains, wagons=wagons, cubes=cubes)
+    assert plan.net == brute_best(board, "MS", "major", trains, wagons, cubes)
+    used = 0
+    for r in plan.routes:
+        if r is not None:
+            assert not r.mask & used
+            used |= r.mask
+
+
+def hex_distance(a: str, b: str) -> int:
+    ax, ay = HEXES[a].x, HEXES[a].y
+    bx, by = HEXES[b].x, HEXES[b].y
+    dy = abs(ay - by)
+    return dy + max(0, (abs(ax - bx) - dy) // 2)
+
+
+def random_minor_board(rng: random.Random):
+    b = empty_board()
+    home = rng.choice(["B11", "C4", "D13"])
+    mill = rng.choice(MILLS)
+    others = [
+        c for c, h in HEXES.items() if h.kind in ("blank", "sugar") and hex_distance(c, home) <= 2
+    ]
+    chosen = [home, *rng.sample(others, min(len(others), rng.randint(3, 7)))]
+    put(b, home, mill, facing(rng, home, mill, chosen))
+    token(b, home, "HG")
+    for coord in chosen[1:]:
+        field = HEXES[coord].kind == "sugar" or rng.random() < 0.3
+        name = rng.choice(FIELDS if field else NARROW_PLAIN)
+        put(b, coord, name, facing(rng, coord, name, chosen))
+    if rng.random() < 0.5:
+        other = rng.choice([c for c in ["B11", "C4", "D13"] if c != home])
+        put(b, other, rng.choice([m for m in MILLS if TILES[m].color == "yellow"]), 0)
+        token(b, other, "JU")
+    return b
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**32))
+def test_optimal_revenue_equals_brute_force_for_minors(seed: int) -> None:
+    rng = random.Random(seed)
+    board = random_minor_board(rng)
+    trains = random_trains(rng, "minor")[:2]
+    plan = optimise(board, "HG", "minor", trains)
+    assert plan.net == brute_best(board, "HG", "minor", trains, [], {})
