@@ -1,0 +1,94 @@
+"""Havana engine benchmarks: one JSON object per line (see DESIGN.md, `make bench`).
+
+    .venv/bin/python bench/bench_havana.py [--games N]
+
+- havana.games_per_second.<n>p: full random games (setup to result) per second
+  on one core, with the same buying-biased random policy as the tests;
+- havana.ms_per_game.<n>p: the same as milliseconds per game (target: 4 players
+  under 50 ms);
+- havana.legal_actions_max_us: time of one legal_actions call at the decision
+  point with the longest list met in those games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engines.havana import ENGINE
+
+
+def pick(rng: random.Random, actions: list[dict]) -> dict:
+    buys = [a for a in actions if a["type"] == "buy"]
+    if buys and rng.random() < 0.7:
+        return rng.choice(buys)
+    return rng.choice(actions)
+
+
+def play(players: int, seed: int, widest: list) -> int:
+    rng = random.Random(seed)
+    state = ENGINE.setup(players, {}, seed)
+    moves = 0
+    while ENGINE.result(state) is None:
+        seat = rng.choice(sorted(ENGINE.to_act(state)))
+        actions = ENGINE.legal_actions(state, seat)
+        if len(actions) > widest[0]:
+            widest[:] = [len(actions), state, seat]
+        state = ENGINE.apply(state, seat, pick(rng, actions))
+        moves += 1
+    return moves
+
+
+def emit(**fields) -> None:
+    print(json.dumps(fields), flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=200)
+    args = parser.parse_args()
+    widest: list = [0, None, None]
+    for players in (2, 3, 4):
+        moves = 0
+        start = time.perf_counter()
+        for seed in range(args.games):
+            moves += play(players, seed, widest)
+        elapsed = time.perf_counter() - start
+        context = {"players": players, "games": args.games, "moves_per_game": moves / args.games}
+        emit(
+            bench=f"havana.games_per_second.{players}p",
+            value=round(args.games / elapsed, 1),
+            unit="games/s",
+            **context,
+        )
+        emit(
+            bench=f"havana.ms_per_game.{players}p",
+            value=round(1000 * elapsed / args.games, 2),
+            unit="ms",
+            target_ms=50 if players == 4 else None,
+            **context,
+        )
+    count, state, seat = widest
+    repeats = 200
+    start = time.perf_counter()
+    for _ in range(repeats):
+        ENGINE.legal_actions(state, seat)
+    micro = 1e6 * (time.perf_counter() - start) / repeats
+    emit(
+        bench="havana.legal_actions_max_us",
+        value=round(micro, 1),
+        unit="us",
+        actions=count,
+        phase=state["phase"],
+        buying=state["buying"],
+    )
+
+
+if __name__ == "__main__":
+    main()
