@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..base import EngineBase
-from . import commands, turn, view
+from . import commands, leaving, turn, view
 from .data import EDITIONS
 from .errors import IllegalAction
 from .placement import apply_place, place_actions
@@ -76,7 +76,15 @@ class EstatesEngine(EngineBase):
             raise IllegalAction("it is not your turn")
         new = copy_state(state)
         _APPLY[state["phase"]](new, seat, action)
+        if new["resigned"]:
+            leaving.settle(new)
         return new
+
+    def resign(self, state: State, seat: int) -> State | None:
+        """The seat leaves and the others play on (rule in leaving.py / README)."""
+        if type(seat) is not int or not 0 <= seat < state["players"]:
+            raise IllegalAction("no such seat")
+        return leaving.resign(copy_state(state), seat)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)

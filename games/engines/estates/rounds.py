@@ -40,7 +40,7 @@ def end_turn(state: State) -> None:
     state["turn"] += 1
     reason = end_reason(state)
     if reason is None:
-        state["active"] = (state["active"] + 1) % state["players"]
+        state["active"] = state_mod.next_seat(state, state["active"])
         state["phase"] = "start"
         # Import here: turn.py imports this module for the blank-roof case.
         from .turn import choices
@@ -51,13 +51,13 @@ def end_turn(state: State) -> None:
     finish_round(state, reason)
 
 
-def finish_round(state: State, reason: str) -> None:
+def finish_round(state: State, reason: str, last: bool = False) -> None:
     scores = score_round(state)
     scores["reason"] = reason
     state["round_results"].append(scores)
     for seat in scores["winners"]:
         state["wins"][seat] += 1
-    if state["round"] >= state["rounds"] or max(state["wins"]) >= 2:
+    if last or state["round"] >= state["rounds"] or max(state["wins"]) >= 2:
         state["phase"] = "over"
         state["result"] = final_result(state)
         return

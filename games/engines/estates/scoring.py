@@ -55,11 +55,16 @@ def _score_row(state: State, r: int, scores: list[int]) -> dict[str, Any]:
     }
 
 
-def order(keys: list[tuple[int, ...]]) -> tuple[list[int], list[int]]:
-    """Seats best first by descending key (ties keep seat order), and the winners."""
+def order(keys: list[tuple[int, ...]]) -> dict[str, list[int]]:
+    """Seats best first by descending key (ties keep seat order), 1-based places
+    (equal keys share a place), and the winners (everyone in first place)."""
     ranking = sorted(range(len(keys)), key=lambda s: tuple(-k for k in keys[s]))
-    best = keys[ranking[0]]
-    return ranking, [s for s in ranking if keys[s] == best]
+    places = [1 + sum(1 for other in keys if other > key) for key in keys]
+    return {
+        "ranking": ranking,
+        "places": places,
+        "winners": [s for s in ranking if places[s] == 1],
+    }
 
 
 def score_round(state: State) -> dict[str, Any]:
@@ -71,32 +76,33 @@ def score_round(state: State) -> dict[str, Any]:
     for seat in range(players):
         scores[seat] += state["stash"][seat]
     cheques = [m + s for m, s in zip(state["money"], state["stash"], strict=True)]
-    ranking, winners = order([(scores[s], cheques[s]) for s in range(players)])
+    # A seat that has left cannot win; it ranks below everyone who stayed.
+    stayed = [int(s not in state["resigned"]) for s in range(players)]
     return {
         "round": state["round"],
         "scores": scores,
         "buildings": buildings,
         "stash": list(state["stash"]),
         "rows": rows,
-        "ranking": ranking,
-        "winners": winners,
+        **order([(stayed[s], scores[s], cheques[s]) for s in range(players)]),
     }
 
 
 def final_result(state: State) -> dict[str, Any]:
-    """Totals over all rounds; two round wins beat any total."""
+    """Totals over all rounds; two round wins beat any total; ties go to the
+    most cheques; seats that left rank last."""
     players = state["players"]
     rounds = state["round_results"]
     totals = [sum(r["scores"][s] for r in rounds) for s in range(players)]
     cheques = [m + s for m, s in zip(state["money"], state["stash"], strict=True)]
     wins = state["wins"]
-    keys = [(int(wins[s] >= 2), totals[s], cheques[s]) for s in range(players)]
-    ranking, winners = order(keys)
+    stayed = [int(s not in state["resigned"]) for s in range(players)]
+    keys = [(stayed[s], int(wins[s] >= 2), totals[s], cheques[s]) for s in range(players)]
     return {
         "scores": totals,
         "cheques": cheques,
         "round_wins": list(wins),
-        "ranking": ranking,
-        "winners": winners,
+        **order(keys),
+        "resigned": list(state["resigned"]),
         "rounds": rounds,
     }

@@ -59,6 +59,7 @@ def new_state(players: int, edition: str, rounds: int, seed: int) -> State:
         "wins": [0] * players,
         "result": None,
         "last": None,
+        "resigned": [],
     }
     start_round(state)
     return state
@@ -81,10 +82,21 @@ def start_round(state: State) -> None:
     state["certificates"] = dict.fromkeys(COMPANIES)
     state["money"] = [m + s for m, s in zip(state["money"], state["stash"], strict=True)]
     state["stash"] = [0] * state["players"]
-    state["active"] = setup["start"]
+    start = setup["start"]
+    state["active"] = start if start not in state["resigned"] else next_seat(state, start)
     state["phase"] = "start"
     state["auction"] = None
     state["recipient"] = None
+
+
+def next_seat(state: State, seat: int) -> int:
+    """The next seat clockwise that is still playing (see leaving.py)."""
+    players, gone = state["players"], state["resigned"]
+    for step in range(1, players + 1):
+        candidate = (seat + step) % players
+        if candidate not in gone:
+            return candidate
+    return seat
 
 
 def _copy_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -121,5 +133,6 @@ def copy_state(state: State) -> State:
     new["stash"] = list(state["stash"])
     new["wins"] = list(state["wins"])
     new["round_results"] = list(state["round_results"])
+    new["resigned"] = list(state["resigned"])
     new["auction"] = _copy_auction(state["auction"])
     return new

@@ -132,7 +132,11 @@ def apply_choose(state: State, seat: int, action: Action) -> None:
     state["auction"] = {
         "piece": piece,
         "auctioneer": seat,
-        "bidders": [(seat + k) % players for k in range(1, players)],
+        "bidders": [
+            (seat + k) % players
+            for k in range(1, players)
+            if (seat + k) % players not in state["resigned"]
+        ],
         "bids": [],
         "high": 0,
         "high_bidder": None,
@@ -167,11 +171,15 @@ def apply_bid(state: State, seat: int, action: Action) -> None:
     else:
         raise IllegalAction('it is your turn to bid: "bid N" or "pass"')
     auction["bidders"].pop(0)
-    if auction["bidders"]:
-        return
+    if not auction["bidders"]:
+        close_bidding(state)
+
+
+def close_bidding(state: State) -> None:
+    """Everyone has bid or passed: give/keep, or the auctioneer gets it free."""
+    auction = state["auction"]
     if auction["high_bidder"] is None:
-        # Nobody bid: the auctioneer gets the piece free.
-        _to_placement(state, auction["auctioneer"])
+        to_placement(state, auction["auctioneer"])
     else:
         state["phase"] = "resolve"
 
@@ -195,16 +203,16 @@ def apply_resolve(state: State, seat: int, action: Action) -> None:
         state["money"][winner] -= price
         state["money"][seat] += price
         auction["decision"] = "give"
-        _to_placement(state, winner)
+        to_placement(state, winner)
     else:
         if state["money"][seat] < price:
             raise IllegalAction(f"you cannot keep it: you hold fewer than {price} cheques")
         state["money"][seat] -= price
         state["money"][winner] += price
         auction["decision"] = "keep"
-        _to_placement(state, seat)
+        to_placement(state, seat)
 
 
-def _to_placement(state: State, recipient: int) -> None:
+def to_placement(state: State, recipient: int) -> None:
     state["recipient"] = recipient
     state["phase"] = "place"
