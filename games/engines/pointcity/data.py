@@ -29,6 +29,7 @@ TOKEN_KINDS = (
 # The stock-card "kinds": what a resource card is worth when paying.  Cards of the
 # same kind are interchangeable, which is what keeps the payment plans few.
 STOCK_KINDS: tuple[str, ...] = (*RESOURCES, *(r + "2" for r in RESOURCES), WILD)
+KIND_INDEX = {kind: i for i, kind in enumerate(STOCK_KINDS)}
 
 
 class DataError(ValueError):
@@ -51,6 +52,15 @@ class Card:
     @property
     def stock_kind(self) -> str:
         return self.resource if self.symbols == 1 else f"{self.resource}{self.symbols}"
+
+    @property
+    def kind_index(self) -> int:
+        """Position of the resource side in STOCK_KINDS (for counting vectors)."""
+        return KIND_INDEX[self.stock_kind]
+
+    @property
+    def cost_vector(self) -> tuple[int, ...]:
+        return tuple(self.cost.get(r, 0) for r in RESOURCES)
 
 
 @dataclass(frozen=True)
@@ -169,3 +179,6 @@ TURNS_PER_PLAYER: int = _DATA["raw"]["turns_per_player"]
 FINAL_MARKET_CARDS: int = _DATA["raw"]["final_market_cards"]
 SOLO: dict[str, Any] = _DATA["raw"]["solo"]
 TOTAL_CARDS = len(CARDS)  # 160 + 4 starting cards
+# Hot-path lookups for listing payment plans, by card id.
+KIND_OF: dict[int, int] = {i: c.kind_index for i, c in CARDS.items()}
+COST_OF: dict[int, tuple[int, ...]] = {i: c.cost_vector for i, c in CARDS.items()}

@@ -96,9 +96,8 @@ class PointCity(EngineBase):
             raise IllegalAction("that action is not plain JSON") from exc
         # Compare as canonical JSON so that True never passes for 1, nor 8.0 for 8;
         # then apply the engine's own copy of the action, never the caller's.
-        legal = next(
-            (a for a in self.legal_actions(state, seat) if canonical_json(a) == wanted), None
-        )
+        options = turn.candidates(state, seat, action)
+        legal = next((a for a in options if canonical_json(a) == wanted), None)
         if legal is None:
             raise IllegalAction(_explain(state, seat, action))
         new = turn.copy_state(state)

@@ -15,9 +15,10 @@ may cover one symbol when nothing smaller fits; no change is given.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import product
 
-from .data import CARDS, RESOURCES, STOCK_KINDS, WILD
+from .data import CARDS, KIND_OF, RESOURCES, STOCK_KINDS, WILD
 
 KIND_ORDER = {kind: i for i, kind in enumerate(STOCK_KINDS)}
 
@@ -65,20 +66,48 @@ def _type_options(need: int, singles: int, doubles: int) -> list[tuple[int, int,
 
 def plans(counts: Counter[str] | dict[str, int], need: dict[str, int]) -> list[list[str]]:
     """Every minimal plan paying ``need`` from cards of these kinds, sorted."""
-    wild = counts.get(WILD, 0)
-    types = [r for r in RESOURCES if need.get(r, 0) > 0]
-    choices = [_type_options(need[r], counts.get(r, 0), counts.get(r + "2", 0)) for r in types]
+    vector = [counts.get(kind, 0) for kind in STOCK_KINDS]
+    return plans_for(tuple(need.get(r, 0) for r in RESOURCES), vector)
+
+
+def stock_vector(stock: list[int]) -> list[int]:
+    """How many stock cards of each kind, in STOCK_KINDS order."""
+    vector = [0] * len(STOCK_KINDS)
+    for card_id in stock:
+        vector[KIND_OF[card_id]] += 1
+    return vector
+
+
+def plans_for(need: tuple[int, ...], counts: list[int]) -> list[list[str]]:
+    """`plans` on vectors: need per resource, card counts per STOCK_KINDS."""
+    n = len(RESOURCES)
+    total = sum(need)
+    # Cards beyond what the need could ever use change nothing: capping them
+    # makes the cache key small, and the cache is what keeps listing fast.
+    singles = [min(counts[i], need[i]) for i in range(n)]
+    doubles = [min(counts[n + i], (need[i] + 1) // 2) for i in range(n)]
+    wild = min(counts[-1], total)
+    if sum(singles) + 2 * sum(doubles) + wild < total:
+        return []
+    return [list(plan) for plan in _plans(need, (*singles, *doubles, wild))]
+
+
+@lru_cache(maxsize=1 << 16)
+def _plans(need: tuple[int, ...], counts: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
+    n = len(RESOURCES)
+    types = [i for i in range(n) if need[i] > 0]
+    choices = [_type_options(need[i], counts[i], counts[n + i]) for i in types]
     found = []
     for combo in product(*choices):
         shortfall = sum(option[2] for option in combo)
-        if shortfall > wild:
+        if shortfall > counts[-1]:
             continue
         plan: list[str] = []
-        for resource, (a, b, _short) in zip(types, combo, strict=True):
-            plan += [resource] * a + [resource + "2"] * b
+        for i, (a, b, _short) in zip(types, combo, strict=True):
+            plan += [RESOURCES[i]] * a + [RESOURCES[i] + "2"] * b
         plan += [WILD] * shortfall
-        found.append(canonical(plan))
-    return sorted(found, key=lambda p: (len(p), [KIND_ORDER[k] for k in p]))
+        found.append(tuple(canonical(plan)))
+    return tuple(sorted(found, key=lambda p: (len(p), [KIND_ORDER[k] for k in p])))
 
 
 def canonical(plan: list[str]) -> list[str]:

@@ -12,9 +12,9 @@ from typing import Any
 
 from ..base import Action, State
 from . import solo
-from .data import CARDS
-from .market import BUILDING, INDEX, NAMES, PAIRS, RESOURCE, flippable, refill
-from .payment import cost_of, need_after_permanent, permanent, plans, spend, stock_counts
+from .data import CARDS, COST_OF, KIND_OF, RESOURCES
+from .market import BUILDING, INDEX, NAMES, PAIR_SET, PAIRS, RESOURCE, flippable, refill
+from .payment import permanent, plans_for, spend, stock_vector
 
 
 def copy_state(state: State) -> State:
@@ -44,14 +44,16 @@ def _copy_player(player: dict[str, Any]) -> dict[str, Any]:
 # -- legal actions ---------------------------------------------------------------
 
 
-def take_actions(state: State, seat: int) -> list[Action]:
-    """Every adjacent market pair with every distinct way to pay for it."""
+def take_actions(state: State, seat: int, only: list[int] | None = None) -> list[Action]:
+    """Every adjacent market pair (or just the pair ``only``) with every
+    distinct way to pay for it."""
     me = state["seats"][seat]
     perm = permanent(me["city"])
-    counts = stock_counts(me["stock"])
+    perm_vector = [perm[r] for r in RESOURCES]
+    base = stock_vector(me["stock"])
     market = state["market"]
     actions: list[Action] = []
-    for a, b in PAIRS:
+    for a, b in PAIRS if only is None else [tuple(only)]:
         slots = (market[a], market[b])
         if slots[0] is None or slots[1] is None:
             continue
@@ -60,12 +62,13 @@ def take_actions(state: State, seat: int) -> list[Action]:
         if not buildings:
             actions.append({"type": "take", "spaces": spaces, "pay": []})
             continue
-        pool = counts.copy()
+        pool = list(base)
         for slot in slots:
             if slot["side"] == RESOURCE:  # the resource drafted alongside may pay
-                pool[CARDS[slot["card"]].stock_kind] += 1
-        need = need_after_permanent(cost_of(buildings), perm)
-        actions += [{"type": "take", "spaces": spaces, "pay": p} for p in plans(pool, need)]
+                pool[KIND_OF[slot["card"]]] += 1
+        cost = [sum(c) for c in zip(*(COST_OF[card] for card in buildings), strict=True)]
+        need = tuple(max(0, c - p) for c, p in zip(cost, perm_vector, strict=True))
+        actions += [{"type": "take", "spaces": spaces, "pay": p} for p in plans_for(need, pool)]
     return actions
 
 
@@ -82,6 +85,25 @@ def turn_actions(state: State, seat: int) -> list[Action]:
 
 def civic_actions(state: State) -> list[Action]:
     return [{"type": "civic", "token": t} for t in sorted(state["display"])]
+
+
+def candidates(state: State, seat: int, action: dict[str, Any]) -> list[Action]:
+    """The legal actions of the same type (and pair) as ``action``: what apply
+    checks it against, without listing every other move."""
+    kind = action.get("type")
+    if state["phase"] == "civic" or kind == "pass":
+        return legal(state, seat)
+    if kind == "take":
+        spaces = action.get("spaces")
+        if not isinstance(spaces, list) or len(spaces) != 2:
+            return []
+        pair = tuple(INDEX.get(s) if isinstance(s, str) else None for s in spaces)
+        return take_actions(state, seat, only=list(pair)) if pair in PAIR_SET else []
+    if kind == "draw":
+        return [{"type": "draw"}] if len(state["pile"]) >= 2 else []
+    if kind == "flip" and not state["flipped"]:
+        return [{"type": "flip", "space": NAMES[i]} for i in flippable(state["market"])]
+    return []
 
 
 def legal(state: State, seat: int) -> list[Action]:

@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from games.engines.base import canonical_json
+from games.engines.base import IllegalAction, canonical_json
 from games.engines.pointcity import ENGINE
 from games.engines.pointcity.data import TOTAL_CARDS
+from games.engines.pointcity.market import NAMES, PAIRS
 
 from .helpers import all_cards, random_game, seat_to_act
 from .test_view import scramble_hidden, views
@@ -80,3 +81,29 @@ def test_replaying_the_same_actions_gives_the_same_state_byte_for_byte():
     for seat, action in actions:
         state = ENGINE.apply(state, seat, action)
     assert canonical_json(state) == canonical_json(final)
+
+
+def probes(state, legal):
+    """Many plausible actions, legal or not, for the accept-iff-listed check."""
+    pays = {tuple(a["pay"]) for a in legal if a["type"] == "take"} | {(), ("ingenuity",)}
+    found = [{"type": "draw"}, {"type": "pass"}]
+    found += [{"type": "flip", "space": name} for name in NAMES]
+    found += [{"type": "civic", "token": t} for t in range(1, 23)]
+    for a, b in [*PAIRS, (0, 5), (0, 2)]:
+        found += [{"type": "take", "spaces": [NAMES[a], NAMES[b]], "pay": list(p)} for p in pays]
+    return found
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_apply_accepts_exactly_the_listed_actions(players):
+    def check(state, seat, action):
+        legal = ENGINE.legal_actions(state, seat)
+        for probe in probes(state, legal):
+            try:
+                ENGINE.apply(state, seat, probe)
+                accepted = True
+            except IllegalAction:
+                accepted = False
+            assert accepted == (probe in legal), probe
+
+    random_game(players, 500 + players, step=check)
