@@ -9,12 +9,11 @@ plan.  Permanent resources are free and never spent, so they always pay first
 A plan must be *minimal*: dropping any card from it would leave the cost
 unpaid.  Discarding a card you do not need is never a payment (the texts only
 speak of paying the cost), and it keeps the list of plans short.  A double card
-may cover one symbol when nothing smaller fits; no change is given.
+may cover a single symbol; no change is given.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import lru_cache
 from itertools import product
 
@@ -33,23 +32,6 @@ def permanent(city: list[int]) -> dict[str, int]:
     return perm
 
 
-def stock_counts(stock: list[int]) -> Counter[str]:
-    return Counter(CARDS[c].stock_kind for c in stock)
-
-
-def cost_of(card_ids: list[int]) -> dict[str, int]:
-    total = dict.fromkeys(RESOURCES, 0)
-    for card_id in card_ids:
-        for resource, n in CARDS[card_id].cost.items():
-            total[resource] += n
-    return total
-
-
-def need_after_permanent(cost: dict[str, int], perm: dict[str, int]) -> dict[str, int]:
-    """What the cards must still cover once each permanent resource paid once."""
-    return {r: cost[r] - perm[r] for r in RESOURCES if cost[r] > perm[r]}
-
-
 def _type_options(need: int, singles: int, doubles: int) -> list[tuple[int, int, int]]:
     """(singles, doubles, shortfall) choices for one type that waste no card.
 
@@ -62,12 +44,6 @@ def _type_options(need: int, singles: int, doubles: int) -> list[tuple[int, int,
         for a in range(min(singles, max(0, need - 2 * b)) + 1):
             options.append((a, b, max(0, need - a - 2 * b)))
     return options
-
-
-def plans(counts: Counter[str] | dict[str, int], need: dict[str, int]) -> list[list[str]]:
-    """Every minimal plan paying ``need`` from cards of these kinds, sorted."""
-    vector = [counts.get(kind, 0) for kind in STOCK_KINDS]
-    return plans_for(tuple(need.get(r, 0) for r in RESOURCES), vector)
 
 
 def stock_vector(stock: list[int]) -> list[int]:

@@ -3,8 +3,12 @@ Ingenuity as wild, double symbols, permanent resources once per turn."""
 
 from __future__ import annotations
 
+import itertools
+import random
+
 from games.engines.pointcity import ENGINE
-from games.engines.pointcity.data import CARDS
+from games.engines.pointcity.data import CARDS, RESOURCES, STOCK_KINDS
+from games.engines.pointcity.payment import plans_for
 
 from .helpers import (
     ALICE,
@@ -144,3 +148,30 @@ def test_spent_cards_are_discarded_and_unspent_ones_stay():
     kinds = sorted(CARDS[c].stock_kind for c in after["seats"][ALICE]["stock"])
     assert kinds == ["community", "energy"]
     assert len(after["discard"]) == len(state["discard"]) + 2
+
+
+def _pays(plan: dict[str, int], need: tuple[int, ...]) -> bool:
+    short = 0
+    for i, r in enumerate(RESOURCES):
+        short += max(0, need[i] - plan.get(r, 0) - 2 * plan.get(r + "2", 0))
+    return short <= plan.get("ingenuity", 0)
+
+
+def _minimal_plans_by_brute_force(counts: list[int], need: tuple[int, ...]) -> set[tuple]:
+    found = set()
+    for chosen in itertools.product(*(range(n + 1) for n in counts)):
+        plan = {k: n for k, n in zip(STOCK_KINDS, chosen, strict=True) if n}
+        if not _pays(plan, need):
+            continue
+        if all(not _pays({**plan, k: plan[k] - 1}, need) for k in plan):
+            found.add(tuple(sorted(k for k, n in plan.items() for _ in range(n))))
+    return found
+
+
+def test_listed_plans_are_exactly_the_minimal_ones():
+    rng = random.Random(8)
+    for _ in range(300):
+        need = tuple(rng.choice([0, 0, 1, 2, 3]) for _ in RESOURCES)
+        counts = [rng.choice([0, 0, 1, 2]) for _ in STOCK_KINDS]
+        listed = {tuple(sorted(p)) for p in plans_for(need, counts)}
+        assert listed == _minimal_plans_by_brute_force(counts, need), (need, counts)
