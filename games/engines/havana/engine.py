@@ -79,6 +79,8 @@ class HavanaEngine(EngineBase):
         return rounds.legal(state, seat)
 
     def apply(self, state: State, seat: int, action: Action) -> State:
+        if state["end"] is not None:
+            raise IllegalAction("the game is over")
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in rounds.to_act(state):
             raise IllegalAction("it is not your turn to act")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):

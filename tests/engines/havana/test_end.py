@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.engines.base import IllegalAction
 from games.engines.havana import ENGINE
 
 from .helpers import PETER, SARAH, TOBIAS, VANESSA, act, give, start, table
@@ -54,6 +55,8 @@ def test_the_game_ends_at_once_when_a_player_reaches_the_target(players, target)
     assert after["phase"] == "over"
     assert ENGINE.to_act(after) == set()
     assert ENGINE.legal_actions(after, SARAH) == []
+    with pytest.raises(IllegalAction, match="over"):
+        ENGINE.apply(after, SARAH, {"type": "end"})
     result = ENGINE.result(after)
     assert result["winners"] == [VANESSA]
     assert result["scores"][VANESSA] == target
