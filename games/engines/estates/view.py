@@ -94,6 +94,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "last": state["last"],
         "round_results": state["round_results"],
         "round_wins": list(state["wins"]),
+        "resigned": list(state["resigned"]),
         "result": state["result"],
     }
     if seat is not None and 0 <= seat < state["players"]:
