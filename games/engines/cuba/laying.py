@@ -313,8 +313,11 @@ def legal_lays(
     for coord in sorted(candidates & LAND):
         if _first_turn_fault(board, who, coord):
             continue
+        cur = content(board, coord)
+        want = NEXT_COLOR.get(cur.color)
         for t in available:
-            if _commissioner_fault(commissioner, t):
+            # cheap filters first; _static_fault re-checks them with a reason
+            if t.color != want or t.label != cur.label or _commissioner_fault(commissioner, t):
                 continue
             for rot in distinct_rotations(t.name):
                 if _static_fault(board, who, coord, t, rot, phase):

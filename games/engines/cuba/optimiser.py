@@ -155,53 +155,79 @@ def optimise(
         return empty
     max_stops = max(t.distance for t in trains) + (1 if kind == "major" else 0)
     routes = enumerate_routes(board, company, kind, max_stops)
-    cap = max(wagons, default=0)
-    lists = []
-    for train in trains:
-        scored = []
-        for idx, r in enumerate(routes):
-            v = train_value(r, train, kind)
-            if v is None:
-                continue
-            if cap and r.harbor_ends and r.mills:
-                v += CUBE_VALUE * min(cap, sum(cubes.get(m, 0) for m in r.mills))
-            scored.append((-v, idx))
-        scored.sort()
-        lists.append([(-nv, routes[idx], idx) for nv, idx in scored])
+    lists = [_candidates(routes, train, kind, wagons, cubes) for train in trains]
     order = sorted(range(len(trains)), key=lambda i: (-(lists[i][0][0] if lists[i] else 0), i))
     tops = [lists[i][0][0] if lists[i] else 0 for i in order]
     rest = [sum(tops[j:]) for j in range(len(order) + 1)]
+    caps = sorted(wagons, reverse=True)
     best = [empty]
+
+    def refined(picked: list[tuple[Train, Route, int, int]]) -> int:
+        """An upper bound of the exact value that knows shared cubes and FC passes."""
+        value = sum(v for _t, _r, v, _s in picked)
+        loaded = [(r, s) for _t, r, _v, s in picked if s]
+        mills = {m for r, _s in loaded for m in r.mills}
+        sugar = min(
+            sum(s for _r, s in loaded),
+            CUBE_VALUE * min(sum(caps[: len(loaded)]), sum(cubes.get(m, 0) for m in mills)),
+        )
+        passes = frozenset().union(*(r.passes for _t, r, _v, _s in picked))
+        free = sum(1 for t, r, _v, _s in picked if t.plus and r.passes)
+        return value + sugar - FC_FEE * max(0, len(passes) - free)
 
     def search(
         depth: int,
         used: int,
         chosen: dict[int, Route | None],
+        picked: list[tuple[Train, Route, int, int]],
         bound: int,
         last_idx: dict[Train, int],
     ) -> None:
         if depth == len(order):
-            plan = evaluate([chosen[i] for i in range(len(trains))], trains, kind, wagons, cubes)
+            if refined(picked) <= best[0].net:
+                return
+            plan = evaluate(
+                [chosen.get(i) for i in range(len(trains))], trains, kind, wagons, cubes
+            )
             if plan.net > best[0].net:
                 best[0] = plan
-            return
-        if bound + rest[depth] <= best[0].net:
             return
         i = order[depth]
         train = trains[i]
         floor = last_idx.get(train, -1)
-        for ub, route, idx in lists[i]:
+        for ub, route, idx, v, sug in lists[i]:
             if bound + ub + rest[depth + 1] <= best[0].net:
                 break
             if route.mask & used or idx <= floor:
                 continue
+            now = [*picked, (train, route, v, sug)]
+            if refined(now) + rest[depth + 1] <= best[0].net:
+                continue
             chosen[i] = route
-            search(depth + 1, used | route.mask, chosen, bound + ub, {**last_idx, train: idx})
+            search(depth + 1, used | route.mask, chosen, now, bound + ub, {**last_idx, train: idx})
         chosen[i] = None
-        search(depth + 1, used, chosen, bound, {**last_idx, train: len(routes)})
+        search(depth + 1, used, chosen, picked, bound, {**last_idx, train: len(routes)})
 
-    search(0, 0, {}, 0, {})
+    search(0, 0, {}, [], 0, {})
     return best[0]
+
+
+def _candidates(
+    routes: list[Route], train: Train, kind: str, wagons: list[int], cubes: dict[str, int]
+) -> list[tuple[int, Route, int, int, int]]:
+    """(upper bound, route, index, stop value, best cube income alone), best first."""
+    cap = max(wagons, default=0)
+    out = []
+    for idx, r in enumerate(routes):
+        v = train_value(r, train, kind)
+        if v is None:
+            continue
+        sugar = 0
+        if cap and r.harbor_ends and r.mills:
+            sugar = CUBE_VALUE * min(cap, sum(cubes.get(m, 0) for m in r.mills))
+        out.append((v + sugar, r, idx, v, sugar))
+    out.sort(key=lambda e: (-e[0], e[2]))
+    return out
 
 
 def plan_json(board: Board, plan: Plan, trains: list[Train], kind: str) -> dict[str, Any]:

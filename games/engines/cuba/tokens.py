@@ -8,6 +8,7 @@ their sugar mill, placed with their home tile.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from ..base import IllegalAction
@@ -100,19 +101,34 @@ def place_token(board: Board, company: str, coord: str, city: int) -> Board:
 
 
 def legal_tokens(board: Board, company: str, *, fc_paid: Any = ()) -> list[dict[str, Any]]:
-    """Every legal station for a major now: ``{"hex", "city", "fc_passes"}``."""
+    """Every legal station for a major now: ``{"hex", "city", "fc_passes"}``.
+
+    A city reachable only past FC tokens appears once per minimal set of
+    tokens to pass (each costs $20).
+    """
+    net = build(board, "s")
+    mine = {c for c, _i in company_hexes(board, company)}
+    blockers = [
+        t for t in sorted(board["tokens"]) if t not in fc_paid and _fc_blocks(board, t, company)
+    ]
+    reaches = [
+        (extra, reach(board, net, company, set(fc_paid) | set(extra)).stops)
+        for size in range(len(blockers) + 1)
+        for extra in combinations(blockers, size)
+    ]
     out = []
-    for coord in sorted(HEXES):
-        for city, stop in enumerate(content(board, coord).stops):
-            if stop.type != "city":
-                continue
-            for passes in ([], *[[t] for t in sorted(board["tokens"]) if t not in fc_paid]):
-                try:
-                    check_token(board, company, coord, city, fc_paid=fc_paid, fc_new=passes)
-                except IllegalAction:
-                    continue
-                out.append({"hex": coord, "city": city, "fc_passes": passes})
-                break
+    for (coord, city), vid in sorted(net.stop_ids.items()):
+        stop = content(board, coord).stops[city]
+        if stop.type != "city" or coord in mine:
+            continue
+        free = free_slots(board, coord, city)
+        if free <= 0 or free - 1 < reserved_elsewhere(board, coord, city, company):
+            continue
+        found: list[tuple[str, ...]] = []
+        for extra, stops in reaches:
+            if vid in stops and not any(set(f) <= set(extra) for f in found):
+                found.append(extra)
+                out.append({"hex": coord, "city": city, "fc_passes": list(extra)})
     return out
 
 
