@@ -13,6 +13,8 @@ from typing import Any
 
 from ..base import State
 from . import data
+from .buying import open_buildings, take_from_row
+from .setup import draw
 
 Action = dict[str, Any]
 
@@ -123,8 +125,6 @@ def _mama_actions(state: State) -> list[Action]:
 
 
 def _conserve_actions(state: State) -> list[Action]:
-    from .buying import open_buildings
-
     if state["flags"]["conserved"]:
         return []
     return [{"type": "conserve", "building": bid} for bid in open_buildings(state)]
@@ -165,58 +165,99 @@ def _take_cubes(source: dict[str, int], target: dict[str, int], cubes: list[str]
         target[colour] += 1
 
 
+def _refreshment(state: State, me: int, action: Action) -> None:
+    centre, seat = state["centre"], state["seats"][me]
+    n = min(1, centre["pesos"])
+    centre["pesos"] -= n
+    seat["pesos"] += n
+
+
+def _debris(state: State, me: int, action: Action) -> None:
+    state["seats"][me]["cubes"]["gray"] += state["centre"]["cubes"]["gray"]
+    state["centre"]["cubes"]["gray"] = 0
+
+
+def _conserve(state: State, me: int, action: Action) -> None:
+    take_from_row(state, action["building"])
+    state["boxed"].append(action["building"])
+    state["flags"]["conserved"] = True
+
+
+def _tax(state: State, me: int, action: Action) -> None:
+    state["seats"][me]["pesos"] += 1  # from the bank
+    for victim, what in action["take"].items():
+        other = state["seats"][int(victim)]
+        if what == "worker":
+            other["workers"] -= 1
+            state["workers"] += 1
+        else:
+            other["cubes"][what] -= 1
+            state["removed"][what] += 1
+
+
+def _worker(state: State, me: int, action: Action) -> None:
+    # Only a Worker action that actually takes workers counts as the first.
+    wanted = 1 if state["flags"]["worker"] else 2
+    if _take_workers(state, state["seats"][me], wanted):
+        state["flags"]["worker"] = True
+
+
+def _architect(state: State, me: int, action: Action) -> None:
+    _take_workers(state, state["seats"][me], 1)
+
+
+def _steal_pesos(state: State, me: int, action: Action) -> None:
+    if action["victim"] is not None:
+        other = state["seats"][action["victim"]]
+        n = other["pesos"] // 2
+        other["pesos"] -= n
+        state["seats"][me]["pesos"] += n
+
+
+def _steal_cubes(state: State, me: int, action: Action) -> None:
+    if action["victim"] is not None:
+        victim = state["seats"][action["victim"]]["cubes"]
+        _take_cubes(victim, state["seats"][me]["cubes"], action["cubes"])
+
+
+def _black_market(state: State, me: int, action: Action) -> None:
+    drawn = draw(state, 1 if state["flags"]["black_market"] else 2)
+    state["flags"]["black_market"] = True
+    for colour in drawn:
+        state["seats"][me]["cubes"][colour] += 1
+
+
+def _pesos(state: State, me: int, action: Action) -> None:
+    centre = state["centre"]
+    n = half_up(centre["pesos"])
+    centre["pesos"] -= n
+    state["seats"][me]["pesos"] += n
+
+
+def _mama(state: State, me: int, action: Action) -> None:
+    _take_cubes(state["centre"]["cubes"], state["seats"][me]["cubes"], action["cubes"])
+
+
+def _skip(state: State, me: int, action: Action) -> None:
+    return None
+
+
+EFFECTS = {
+    "refreshment": _refreshment,
+    "debris": _debris,
+    "conserve": _conserve,
+    "tax": _tax,
+    "worker": _worker,
+    "architect": _architect,
+    "steal_pesos": _steal_pesos,
+    "steal_cubes": _steal_cubes,
+    "black_market": _black_market,
+    "pesos": _pesos,
+    "mama": _mama,
+    "skip": _skip,
+}
+
+
 def perform(state: State, me: int, action: Action) -> None:
     """Apply one validated card action to `state` (already a private copy)."""
-    from .buying import take_from_row
-    from .setup import draw
-
-    seat = state["seats"][me]
-    centre = state["centre"]
-    kind = action["type"]
-    if kind == "refreshment":
-        n = min(1, centre["pesos"])
-        centre["pesos"] -= n
-        seat["pesos"] += n
-    elif kind == "debris":
-        seat["cubes"]["gray"] += centre["cubes"]["gray"]
-        centre["cubes"]["gray"] = 0
-    elif kind == "conserve":
-        take_from_row(state, action["building"])
-        state["boxed"].append(action["building"])
-        state["flags"]["conserved"] = True
-    elif kind == "tax":
-        seat["pesos"] += 1  # from the bank
-        for victim, what in action["take"].items():
-            other = state["seats"][int(victim)]
-            if what == "worker":
-                other["workers"] -= 1
-                state["workers"] += 1
-            else:
-                other["cubes"][what] -= 1
-                state["removed"][what] += 1
-    elif kind == "worker":
-        # Only a Worker action that actually takes workers counts as the first.
-        if _take_workers(state, seat, 1 if state["flags"]["worker"] else 2):
-            state["flags"]["worker"] = True
-    elif kind == "architect":
-        _take_workers(state, seat, 1)
-    elif kind == "steal_pesos":
-        if action["victim"] is not None:
-            other = state["seats"][action["victim"]]
-            n = other["pesos"] // 2
-            other["pesos"] -= n
-            seat["pesos"] += n
-    elif kind == "steal_cubes":
-        if action["victim"] is not None:
-            _take_cubes(state["seats"][action["victim"]]["cubes"], seat["cubes"], action["cubes"])
-    elif kind == "black_market":
-        drawn = draw(state, 1 if state["flags"]["black_market"] else 2)
-        state["flags"]["black_market"] = True
-        for colour in drawn:
-            seat["cubes"][colour] += 1
-    elif kind == "pesos":
-        n = half_up(centre["pesos"])
-        centre["pesos"] -= n
-        seat["pesos"] += n
-    elif kind == "mama":
-        _take_cubes(centre["cubes"], seat["cubes"], action["cubes"])
+    EFFECTS[action["type"]](state, me, action)

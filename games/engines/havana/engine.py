@@ -7,6 +7,7 @@ from typing import Any
 
 from ..base import EngineBase, IllegalAction, State, canonical_json, clone
 from . import commands, data, rounds, scoring, setup, view
+from .order import number
 
 Action = dict[str, Any]
 
@@ -144,8 +145,6 @@ class HavanaEngine(EngineBase):
 
 
 def _resulting_number(state: State, seat: int, action: Action) -> int:
-    from .order import number
-
     if action["type"] == "choose":
         return number(action["cards"])
     cards = [c for c in state["seats"][seat]["cards"] if c != action["cover"]]

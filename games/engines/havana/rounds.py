@@ -18,6 +18,7 @@ from ..base import State
 from . import actions as card_rules
 from . import buying, data
 from .order import arrange, turn_order
+from .setup import draw
 
 Action = dict[str, Any]
 
@@ -129,8 +130,6 @@ def start_round(state: State) -> None:
 
 def resupply(state: State) -> None:
     """Phase 2: 3 cubes from the bag (what is left, if fewer) and 3 pesos."""
-    from .setup import draw
-
     for colour in draw(state, data.RESUPPLY_CUBES):
         state["centre"]["cubes"][colour] += 1
     state["centre"]["pesos"] += data.RESUPPLY_PESOS
