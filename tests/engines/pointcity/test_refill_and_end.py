@@ -76,3 +76,14 @@ def test_with_no_draft_possible_on_the_final_turn_the_only_move_is_pass():
     after = act(state, ALICE, "pass")
     assert ENGINE.result(after) is not None
     assert after["seats"][ALICE]["turns"] == 1
+
+
+def test_when_the_pile_runs_out_during_refill_fill_what_you_can_and_end():
+    state = new_game(2, seed=8)
+    for card in state["pile"][1:]:
+        move_to(state, card, state["removed"])
+    last = state["pile"][0]
+    after = act(state, ALICE, "take a1 b1")
+    assert after["market"][0] == {"card": last, "side": "building"}
+    assert after["market"][1] is None
+    assert ENGINE.result(after) is not None
