@@ -30,6 +30,10 @@ class Game(models.Model):
     to_act = JSONTextField(default=list)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     result = JSONTextField(null=True, blank=True)
+    # Who may watch: any logged-in user when public, seats only otherwise;
+    # spectators see the game as it stood `spectator_delay` moves ago.
+    public = models.BooleanField(default=True)
+    spectator_delay = models.PositiveSmallIntegerField(default=0)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -92,6 +96,8 @@ class Event(models.Model):
         SEAT_REPLACED = "seat_replaced"
         CLOCK = "clock"
         NOTE = "note"
+        TAKEBACK_REQUEST = "takeback_request"
+        TAKEBACK_ANSWER = "takeback_answer"
 
     class Source(models.TextChoices):
         API = "api"

@@ -41,6 +41,8 @@ def create_game(
     creator=None,
     seed: int | None = None,
     source: str = Event.Source.API,
+    public: bool = True,
+    spectator_delay: int = 0,
 ) -> Game:
     """Create and start a game; `players` are users in seat order."""
     try:
@@ -56,6 +58,10 @@ def create_game(
         raise InvalidRequest("each player may hold only one seat")
     if not isinstance(options, dict | None):
         raise InvalidRequest("options must be an object")
+    if not isinstance(public, bool):
+        raise InvalidRequest("public must be true or false")
+    if type(spectator_delay) is not int or not 0 <= spectator_delay <= 1000:
+        raise InvalidRequest("spectator_delay must be a number of moves from 0 to 1000")
     resolved = engine.resolve_options(options)
     seed = secrets.randbits(63) if seed is None else seed
     setup = engine.setup(len(players), resolved, seed)
@@ -68,6 +74,8 @@ def create_game(
             seed=seed,
             salt=salt,
             created_by=creator,
+            public=public,
+            spectator_delay=spectator_delay,
         )
         Seat.objects.bulk_create(
             Seat(game=game, index=i, user=user) for i, user in enumerate(players)
@@ -77,6 +85,8 @@ def create_game(
             "engine_version": engine.VERSION,
             "options": resolved,
             "seats": [user.pk for user in players],
+            "public": public,
+            "spectator_delay": spectator_delay,
             "commitment": commitment.commit(setup, salt),
             "setup": setup,
         }
@@ -195,23 +205,30 @@ def _maybe_snapshot(game: Game, engine: Engine, event: Event, replayed: int, sta
 
 
 def undo(game: Game, moderator, *, to_seq: int, reason: str) -> Event:
-    """Append an undo: the game continues as it stood after `to_seq`."""
+    """A moderator's undo: the game continues as it stood after `to_seq`."""
     if not getattr(moderator, "is_moderator", False):
         raise Forbidden("only moderators can undo")
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidRequest("an undo needs a reason")
     game.refresh_from_db()
-    if not isinstance(to_seq, int) or isinstance(to_seq, bool) or not 1 <= to_seq < game.seq:
+    if type(to_seq) is not int or not 1 <= to_seq < game.seq:
         raise InvalidRequest(f"to_seq must be between 1 and {game.seq - 1}")
+    return append_undo(
+        game, actor=moderator, to_seq=to_seq, reason=reason.strip(), source=Event.Source.MODERATOR
+    )
+
+
+def append_undo(game: Game, *, actor, to_seq: int, reason: str, source: str) -> Event:
+    """Append an `undo` to `to_seq` after the game's current head."""
     engine = engine_for(game)
     target = store.load(game, engine, head=to_seq)
     event = store.append(
         game,
         expected_seq=game.seq,
         kind=Event.Kind.UNDO,
-        source=Event.Source.MODERATOR,
-        payload={"to_seq": to_seq, "reason": reason.strip()},
-        actor=moderator,
+        source=source,
+        payload={"to_seq": to_seq, "reason": reason},
+        actor=actor,
         head_hash=game.head_hash,
         derived=derived_fields(engine, target.state),
     )

@@ -71,6 +71,14 @@ class Engine(Protocol):
         leaving player, or None when the game cannot continue without it."""
         ...
 
+    def takeback_allowed(self, before: State, seat: int, action: Action, after: State) -> bool:
+        """May `seat` take `action` back (with the other seats' consent)?
+
+        Only when applying it revealed no hidden information and drew nothing
+        from a shuffled order; a title that cannot tell returns False.
+        """
+        ...
+
     def public_action(self, state: State, seat: int, action: Action) -> Action | None:
         """The form of `action` other seats may see while the game runs.
 
@@ -96,6 +104,9 @@ class EngineBase:
 
     def resign(self, state: State, seat: int) -> State | None:
         return None
+
+    def takeback_allowed(self, before: State, seat: int, action: Action, after: State) -> bool:
+        return False
 
     def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         """Fill defaults and reject unknown or invalid options."""

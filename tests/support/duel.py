@@ -143,6 +143,12 @@ class Duel(EngineBase):
             "winners": [s for s in ranking if scores[s] == top],
         }
 
+    def takeback_allowed(self, before: State, seat: int, action: Action, after: State) -> bool:
+        # A draw takes a hidden card; a commit that completed the round revealed all.
+        if action["type"] == "draw":
+            return False
+        return not (action["type"] == "commit" and after["phase"] != "commit")
+
     def public_action(self, state: State, seat: int, action: Action) -> Action | None:
         if action["type"] == "commit":
             return {"type": "commit"}

@@ -1,0 +1,79 @@
+"""Every API error is JSON {"error": code, "detail": message}, whatever raised it."""
+
+from __future__ import annotations
+
+import logging
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404
+from django.http import JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from games.engines.base import IllegalAction
+from games.errors import ServiceError, StaleSeq, describe
+
+log = logging.getLogger(__name__)
+
+
+def _flatten(detail) -> str:
+    """One readable sentence out of DRF's nested validation detail."""
+    if isinstance(detail, dict):
+        return "; ".join(f"{key}: {_flatten(value)}" for key, value in detail.items())
+    if isinstance(detail, list):
+        return " ".join(_flatten(item) for item in detail)
+    return str(detail)
+
+
+def api_exception_handler(exc, context):
+    if isinstance(exc, IllegalAction | ServiceError):
+        code, http_status, message = describe(exc)
+        body = {"error": code, "detail": message}
+        if isinstance(exc, StaleSeq):
+            body["seq"] = exc.current
+        return Response(body, status=http_status)
+    if isinstance(exc, RequestDataTooBig):
+        return Response(
+            {"error": "too_large", "detail": "the request body is too large"},
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound("no such resource")
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = exception_handler(exc, context)
+    if response is None:
+        log.exception("unhandled error in %s", context.get("view"))
+        return Response(
+            {"error": "server_error", "detail": "something went wrong on our side"},
+            status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+        )
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = {"error": "invalid", "detail": _flatten(exc.detail), "fields": exc.detail}
+    else:
+        code = exc.get_codes()
+        response.data = {
+            "error": code if isinstance(code, str) else "error",
+            "detail": _flatten(exc.detail),
+        }
+    return response
+
+
+def not_found(request, exception=None):
+    return JsonResponse({"error": "not_found", "detail": "no such resource"}, status=404)
+
+
+def server_error(request):
+    return JsonResponse(
+        {"error": "server_error", "detail": "something went wrong on our side"}, status=500
+    )
+
+
+def bad_request(request, exception=None):
+    return JsonResponse({"error": "bad_request", "detail": "the request was malformed"}, status=400)
+
+
+def permission_denied(request, exception=None):
+    return JsonResponse({"error": "forbidden", "detail": "you may not do this"}, status=403)

@@ -1,0 +1,56 @@
+"""Request shapes; responses are the plain dicts the selectors build."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+
+class CreateGameIn(serializers.Serializer):
+    title = serializers.CharField(max_length=32)
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=150), min_length=1, max_length=8
+    )
+    options = serializers.DictField(required=False, default=dict)
+    clock = serializers.DictField(required=False, allow_null=True, default=None)
+    public = serializers.BooleanField(required=False, default=True)
+    spectator_delay = serializers.IntegerField(required=False, default=0, min_value=0, max_value=1000)
+
+
+class SubmitIn(serializers.Serializer):
+    seq = serializers.IntegerField(min_value=0)
+    action = serializers.DictField(required=False)
+    text = serializers.CharField(required=False, max_length=500, trim_whitespace=True)
+
+    def validate(self, data):
+        if ("action" in data) == ("text" in data):
+            raise serializers.ValidationError("give exactly one of action or text")
+        return data
+
+
+class UndoIn(serializers.Serializer):
+    to_seq = serializers.IntegerField(min_value=1)
+    reason = serializers.CharField(max_length=500)
+
+
+class TakebackIn(serializers.Serializer):
+    seq = serializers.IntegerField(min_value=0)
+    answer = serializers.ChoiceField(choices=["approve", "refuse"], required=False)
+
+
+class EventsQuery(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, required=False, default=0)
+    limit = serializers.IntegerField(min_value=1, max_value=500, required=False, default=100)
+
+
+class GamesQuery(serializers.Serializer):
+    mine = serializers.BooleanField(required=False, default=False)
+    to_act = serializers.BooleanField(required=False, default=False)
+
+
+class SeqOut(serializers.Serializer):
+    seq = serializers.IntegerField()
+
+
+class ErrorOut(serializers.Serializer):
+    error = serializers.CharField()
+    detail = serializers.CharField()

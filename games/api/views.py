@@ -1,0 +1,249 @@
+"""Thin HTTP views: parse, call a service or selector, shape the answer."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from games import selectors, service, takeback
+from games.api import serializers as s
+from games.engines import base
+from games.errors import Forbidden, InvalidRequest
+from games.models import Game
+
+ERRORS = {
+    400: OpenApiResponse(s.ErrorOut, description="invalid request or illegal action"),
+    401: OpenApiResponse(s.ErrorOut, description="not authenticated"),
+    403: OpenApiResponse(s.ErrorOut, description="not allowed (not a seat, not a moderator)"),
+    404: OpenApiResponse(s.ErrorOut, description="no such game"),
+    409: OpenApiResponse(s.ErrorOut, description="stale seq (the body carries the current seq)"),
+}
+
+
+def error_responses(*codes: int) -> dict:
+    return {code: ERRORS[code] for code in codes}
+
+
+def valid(serializer_class, data) -> dict:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def game_or_404(pk: int) -> Game:
+    return get_object_or_404(Game, pk=pk)
+
+
+class TitlesView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(summary="Titles with player counts and options", responses={200: dict})
+    def get(self, request):
+        titles = [
+            {
+                "name": name,
+                "title": engine.TITLE,
+                "min_players": engine.MIN_PLAYERS,
+                "max_players": engine.MAX_PLAYERS,
+                "options": engine.OPTIONS,
+                "version": engine.VERSION,
+                "provisional_data": bool(getattr(engine, "PROVISIONAL_DATA", False)),
+            }
+            for name, engine in sorted(base.available().items())
+        ]
+        return Response({"titles": titles})
+
+
+class GamesPagination(PageNumberPagination):
+    page_size = 25
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+def game_summary(game: Game) -> dict:
+    return {
+        "id": game.pk,
+        "title": game.title,
+        "status": game.status,
+        "seq": game.seq,
+        "players": [
+            {"seat": seat.index, "username": seat.user.username} for seat in game.seats.all()
+        ],
+        "to_act": game.to_act,
+        "deadline": game.deadline.isoformat() if game.deadline else None,
+        "updated_at": game.updated_at.isoformat(),
+    }
+
+
+class GamesView(APIView):
+    @extend_schema(
+        summary="Games the requester may see",
+        operation_id="games_list",
+        parameters=[
+            OpenApiParameter("mine", bool, description="only games where I hold a seat"),
+            OpenApiParameter("to_act", bool, description="only games where I must act"),
+            OpenApiParameter("page", int),
+        ],
+        responses={200: dict, **error_responses(400)},
+    )
+    def get(self, request):
+        query = valid(s.GamesQuery, request.query_params)
+        games = selectors.games_for(request.user, mine=query["mine"], to_act=query["to_act"])
+        paginator = GamesPagination()
+        page = paginator.paginate_queryset(games.order_by("-updated_at", "-id"), request, self)
+        return paginator.get_paginated_response([game_summary(g) for g in page])
+
+    @extend_schema(
+        summary="Create and start a game",
+        request=s.CreateGameIn,
+        responses={201: dict, **error_responses(400, 401, 403)},
+    )
+    def post(self, request):
+        data = valid(s.CreateGameIn, request.data)
+        players = users_in_order(data["players"])
+        if request.user not in players and not request.user.is_moderator:
+            raise Forbidden("you must be one of the players (or a moderator)")
+        if data["clock"]:
+            raise InvalidRequest("clocks are not available yet on this server")
+        game = service.create_game(
+            title=data["title"], players=players, options=data["options"],
+            creator=request.user, public=data["public"],
+            spectator_delay=data["spectator_delay"],
+        )  # fmt: skip
+        viewer = selectors.viewer_of(game, request.user)
+        return Response(selectors.game_detail(game, viewer), status=status.HTTP_201_CREATED)
+
+
+def users_in_order(usernames: list[str]) -> list[User]:
+    users = {u.username: u for u in User.objects.filter(username__in=usernames, is_active=True)}
+    missing = [name for name in usernames if name not in users]
+    if missing:
+        raise InvalidRequest(f"no such player: {', '.join(missing)}")
+    return [users[name] for name in usernames]
+
+
+class GameDetailView(APIView):
+    @extend_schema(
+        summary="A game as the requester may see it",
+        responses={200: dict, 304: None, **error_responses(403, 404)},
+    )
+    def get(self, request, pk: int):
+        game = game_or_404(pk)
+        viewer = selectors.viewer_of(game, request.user)
+        etag = f'"{game.pk}-{viewer.head}-{viewer.seat}-{game.status}"'
+        if etag in request.headers.get("If-None-Match", ""):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+        detail = selectors.game_detail(game, viewer)
+        detail["takeback"] = takeback.status(game)
+        return Response(detail, headers={"ETag": etag, "Vary": "Authorization, Cookie"})
+
+
+class ActionsView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="My legal actions, each with its email text",
+        responses={200: dict, **error_responses(401, 403, 404)},
+    )
+    def get(self, request, pk: int):
+        game = game_or_404(pk)
+        return Response(selectors.legal_actions(game, selectors.viewer_of(game, request.user)))
+
+    @extend_schema(
+        summary="Submit an action (as data or as a text line)",
+        request=s.SubmitIn,
+        responses={201: s.SeqOut, **error_responses(400, 401, 403, 404, 409)},
+    )
+    def post(self, request, pk: int):
+        game = game_or_404(pk)
+        data = valid(s.SubmitIn, request.data)
+        event = service.submit_action(
+            game, request.user, action=data.get("action"), text=data.get("text"),
+            expected_seq=data["seq"], source="api",
+        )  # fmt: skip
+        return Response({"seq": event.seq}, status=status.HTTP_201_CREATED)
+
+
+class EventsView(APIView):
+    @extend_schema(
+        summary="The event log as the requester may see it",
+        parameters=[OpenApiParameter("after", int), OpenApiParameter("limit", int)],
+        responses={200: dict, **error_responses(400, 403, 404)},
+    )
+    def get(self, request, pk: int):
+        game = game_or_404(pk)
+        viewer = selectors.viewer_of(game, request.user)
+        query = valid(s.EventsQuery, request.query_params)
+        events = selectors.events(game, viewer, after=query["after"], limit=query["limit"])
+        more = bool(events) and events[-1]["seq"] < viewer.head
+        return Response({"seq": viewer.head, "events": events, "more": more})
+
+
+class AuditView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Moderators: every event unredacted, with the hash-chain check",
+        responses={200: dict, **error_responses(401, 403, 404)},
+    )
+    def get(self, request, pk: int):
+        game = game_or_404(pk)
+        return Response(selectors.audit(game, selectors.viewer_of(game, request.user)))
+
+
+class UndoView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Moderators: append an undo back to to_seq",
+        request=s.UndoIn,
+        responses={201: s.SeqOut, **error_responses(400, 401, 403, 404, 409)},
+    )
+    def post(self, request, pk: int):
+        game = game_or_404(pk)
+        data = valid(s.UndoIn, request.data)
+        event = service.undo(game, request.user, to_seq=data["to_seq"], reason=data["reason"])
+        return Response({"seq": event.seq}, status=status.HTTP_201_CREATED)
+
+
+class TakebackView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Ask to take back my last move, or answer another seat's request",
+        request=s.TakebackIn,
+        responses={201: s.SeqOut, **error_responses(400, 401, 403, 404, 409)},
+    )
+    def post(self, request, pk: int):
+        game = game_or_404(pk)
+        data = valid(s.TakebackIn, request.data)
+        if "answer" in data:
+            event = takeback.answer(
+                game, request.user, answer=data["answer"], expected_seq=data["seq"]
+            )
+        else:
+            event = takeback.request(game, request.user, expected_seq=data["seq"])
+        return Response({"seq": event.seq}, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="The open takeback request, if any", responses={200: dict})
+    def get(self, request, pk: int):
+        game = game_or_404(pk)
+        selectors.viewer_of(game, request.user)
+        return Response({"takeback": takeback.status(game)})
+
+
+class VerifyView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="The setup commitment; after the end, the setup and salt to check it",
+        responses={200: dict, **error_responses(403, 404)},
+    )
+    def get(self, request, pk: int):
+        game = game_or_404(pk)
+        return Response(selectors.verification(game, selectors.viewer_of(game, request.user)))

@@ -1,0 +1,197 @@
+"""Reads: what a requester may see of games, their actions and their logs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from games import commitment, replay, store, visibility
+from games.engines import base
+from games.errors import Forbidden, NotASeat
+from games.models import Event, Game, Seat
+
+MOVE_KINDS = ("action", "timeout")
+
+
+@dataclass
+class Viewer:
+    """Who is looking at a game, and up to which seq they may see it."""
+
+    seat: int | None
+    moderator: bool
+    head: int
+
+    @property
+    def is_player(self) -> bool:
+        return self.seat is not None
+
+
+def games_for(user, *, mine: bool = False, to_act: bool = False) -> QuerySet[Game]:
+    """Games the user may list: their own, and public ones unless `mine`."""
+    if user.is_authenticated:
+        own = Q(seats__user=user)
+        if to_act:
+            return Game.objects.filter(seats__user=user, seats__to_act=True).distinct()
+        games = Game.objects.filter(own if mine else own | Q(public=True))
+    else:
+        games = Game.objects.none() if (mine or to_act) else Game.objects.filter(public=True)
+    return games.distinct().prefetch_related("seats__user")
+
+
+def viewer_of(game: Game, user) -> Viewer:
+    """The requester's seat and visible head; refuses strangers to private games."""
+    seat = None
+    if user.is_authenticated:
+        seat = (
+            Seat.objects.filter(game=game, user=user)
+            .exclude(status=Seat.Status.REPLACED)
+            .values_list("index", flat=True)
+            .first()
+        )
+    moderator = bool(getattr(user, "is_moderator", False))
+    if seat is None and not moderator and not game.public:
+        raise Forbidden("this game is private")
+    head = game.seq
+    if seat is None and not moderator and game.spectator_delay and game.status == "active":
+        head = delayed_head(game, game.spectator_delay)
+    return Viewer(seat=seat, moderator=moderator, head=head)
+
+
+def delayed_head(game: Game, moves: int) -> int:
+    """The seq just before the `moves`-th latest live move (1 if there are fewer)."""
+    ranges = replay.live_ranges(game.seq, store.undo_map(game, game.seq))
+    seqs = (
+        Event.objects.filter(game=game, kind__in=MOVE_KINDS)
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+    )
+    counted = 0
+    for seq in seqs.iterator():
+        if replay.is_live(seq, ranges):
+            counted += 1
+            if counted == moves:
+                return seq - 1
+    return 1
+
+
+def game_detail(game: Game, viewer: Viewer) -> dict[str, Any]:
+    engine = base.get(game.title)
+    seats = list(game.seats.select_related("user").order_by("index"))
+    current = viewer.head == game.seq
+    state = store.load(game, engine, head=viewer.head).state
+    to_act = game.to_act if current else sorted(engine.to_act(state))
+    return {
+        "id": game.pk,
+        "title": game.title,
+        "status": game.status if current else Game.Status.ACTIVE,
+        "seq": viewer.head,
+        "head_hash": game.head_hash if current else head_hash_at(game, viewer.head),
+        "players": [
+            {"seat": s.index, "username": s.user.username, "status": s.status} for s in seats
+        ],
+        "to_act": to_act,
+        "your_seat": viewer.seat,
+        "deadline": game.deadline.isoformat() if game.deadline else None,
+        "options": game.options,
+        "public": game.public,
+        "spectator_delay": game.spectator_delay,
+        "view": engine.view(state, viewer.seat),
+        "result": game.result if current else None,
+        "created_at": game.created_at.isoformat(),
+        "updated_at": game.updated_at.isoformat(),
+    }
+
+
+def head_hash_at(game: Game, seq: int) -> str:
+    return Event.objects.values_list("hash", flat=True).get(game=game, seq=seq)
+
+
+def legal_actions(game: Game, viewer: Viewer) -> dict[str, Any]:
+    if viewer.seat is None:
+        raise NotASeat("you do not hold a seat in this game")
+    engine = base.get(game.title)
+    actions: list[dict[str, Any]] = []
+    if game.status == Game.Status.ACTIVE:
+        state = store.load(game, engine).state
+        if viewer.seat in engine.to_act(state):
+            actions = [
+                {"action": a, "text": engine.text(a)}
+                for a in engine.legal_actions(state, viewer.seat)
+            ]
+    return {"seq": game.seq, "seat": viewer.seat, "actions": actions}
+
+
+def reveals_all(game: Game, viewer: Viewer) -> bool:
+    return game.status != Game.Status.ACTIVE
+
+
+def events(game: Game, viewer: Viewer, *, after: int, limit: int) -> list[dict[str, Any]]:
+    rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=viewer.head).select_related(
+        "actor"
+    )
+    reveal = reveals_all(game, viewer)
+    return [
+        {
+            **visibility.event_for(event, viewer.seat, reveal_all=reveal),
+            "actor": event.actor.username if event.actor else None,
+        }
+        for event in rows.order_by("seq")[:limit]
+    ]
+
+
+def audit(game: Game, viewer: Viewer) -> dict[str, Any]:
+    if not viewer.moderator:
+        raise Forbidden("only moderators may audit a game")
+    rows = list(Event.objects.filter(game=game).select_related("actor").order_by("seq"))
+    problems = store.chain_problems(rows)
+    return {
+        "id": game.pk,
+        "seq": game.seq,
+        "head_hash": game.head_hash,
+        "chain": {"valid": not problems, "problems": problems},
+        "live": replay.live_ranges(game.seq, store.undo_map(game, game.seq)),
+        "events": [
+            {
+                **visibility.event_for(event, None, reveal_all=True),
+                "actor": event.actor.username if event.actor else None,
+            }
+            for event in rows
+        ],
+        "verify": verification_of(game, reveal=True),
+    }
+
+
+HOW_TO_VERIFY = (
+    "commitment = sha256(canonical_json(setup) + salt) as lowercase hex, where canonical_json "
+    "is JSON with keys sorted, no whitespace (separators ',' and ':') and UTF-8 kept as is "
+    "(Python: json.dumps(setup, sort_keys=True, separators=(',', ':'), ensure_ascii=False)). "
+    "The commitment was published in the created event (seq 1) before the first move; "
+    "the setup and salt are revealed when the game ends."
+)
+
+
+def verification_of(game: Game, *, reveal: bool) -> dict[str, Any]:
+    created = Event.objects.get(game=game, seq=1)
+    info: dict[str, Any] = {
+        "id": game.pk,
+        "commitment": created.payload["commitment"],
+        "created_event_hash": created.hash,
+        "head_hash": game.head_hash,
+        "algorithm": "sha256",
+        "how_to_verify": HOW_TO_VERIFY,
+        "revealed": reveal,
+    }
+    if reveal:
+        setup = created.payload["setup"]
+        info.update(
+            setup=setup,
+            salt=game.salt,
+            matches=commitment.commit(setup, game.salt) == created.payload["commitment"],
+        )
+    return info
+
+
+def verification(game: Game, viewer: Viewer) -> dict[str, Any]:
+    return verification_of(game, reveal=game.status != Game.Status.ACTIVE or viewer.moderator)

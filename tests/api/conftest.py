@@ -1,0 +1,43 @@
+"""API fixtures: alice, bob and carol play; mo moderates; eve is a stranger."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tests.conftest import make_user
+
+
+def client_for(user) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def carol(db):
+    return make_user("carol")
+
+
+@pytest.fixture
+def eve(db):
+    return make_user("eve")
+
+
+@pytest.fixture
+def as_(db):
+    """as_(alice).get(...): a client authenticated as that user (None: anonymous)."""
+    return client_for
+
+
+@pytest.fixture(autouse=True)
+def generous_throttles(settings):
+    rates = dict(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"])
+    rates.update(anon="10000/min", user="100000/min", auth="10000/min")
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    from django.core.cache import cache
+
+    cache.clear()
