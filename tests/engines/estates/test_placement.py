@@ -307,3 +307,13 @@ def test_placement_is_done_by_the_recipient_only():
     rejects(state, ALICE, {"type": "mayor", "row": "a"})
     rejects(state, ALICE, {"type": "place", "lot": "z9"})
     rejects(state, ALICE, {"type": "place", "lot": "a11"})
+
+
+def test_a_row_is_never_shortened_below_one_lot():
+    state = place(won_piece("permit3"), "a2")
+    assert ENGINE.view(state, None)["board"][0]["requirement"] == 1
+    state["active"] = ALICE
+    state = won_piece("permit1", state)
+    # From one lot: -1 would leave a row of no lots; only +1 (lot a3) is offered.
+    assert [s for s in spots(state) if s and s[0] == "a"] == ["a3"]
+    rejects(state, ALICE, {"type": "place", "lot": "a1"})
