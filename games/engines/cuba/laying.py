@@ -203,13 +203,14 @@ def check_lay(
     fc_new = sorted(set(fc_new))
     if fc_new and who.kind != "major":
         raise IllegalAction("only major companies may pay to pass FC tokens")
+    for token in fc_new:
+        if token in fc_paid or not _fc_blocks(board, token, who.sym):
+            raise IllegalAction(f"the FC token in {token} does not block {who.sym}")
     net = build(board, who.gauge)
     passes = set(fc_paid) | set(fc_new)
     if not _connected(board, net, reach(board, net, who.sym, passes), who, coord, tile, rotation):
         raise IllegalAction(f"{coord} is not connected to a station of {who.sym}")
     for token in fc_new:
-        if token in fc_paid or not _fc_blocks(board, token, who.sym):
-            raise IllegalAction(f"the FC token in {token} does not block {who.sym}")
         fewer = passes - {token}
         if _connected(board, net, reach(board, net, who.sym, fewer), who, coord, tile, rotation):
             raise IllegalAction(f"passing the FC token in {token} is not needed for this lay")

@@ -73,14 +73,15 @@ def check_token(
     if free_slots(board, coord, city) - 1 < reserved_elsewhere(board, coord, city, company):
         raise IllegalAction(f"the last space in {coord} is kept for a company's home station")
     fc_new = sorted(set(fc_new))
+    for token in fc_new:
+        if token in fc_paid or not _fc_blocks(board, token, company):
+            raise IllegalAction(f"the FC token in {token} does not block {company}")
     net = build(board, "s")
     passes = set(fc_paid) | set(fc_new)
     target = net.stop_ids.get((coord, city))
     if target is None or target not in reach(board, net, company, passes).stops:
         raise IllegalAction(f"{coord} is not connected to a station of {company}")
     for token in fc_new:
-        if token in fc_paid or not _fc_blocks(board, token, company):
-            raise IllegalAction(f"the FC token in {token} does not block {company}")
         if target in reach(board, net, company, passes - {token}).stops:
             raise IllegalAction(f"passing the FC token in {token} is not needed here")
     return FC_FEE * len(fc_new)

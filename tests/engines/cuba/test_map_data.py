@@ -53,8 +53,13 @@ def test_y_cities_are_holguin_and_santiago() -> None:
 
 def test_major_homes() -> None:
     assert hexes.MAJOR_HOMES == {
-        "Oe": ("B7", 0), "MS": ("B9", 0), "CVC": ("C14", 0), "StSp": ("D15", 0),
-        "NPP": ("D19", 0), "TSS": ("E22", 0), "SdC": ("G24", 0),
+        "Oe": ("B7", 0),
+        "MS": ("B9", 0),
+        "CVC": ("C14", 0),
+        "StSp": ("D15", 0),
+        "NPP": ("D19", 0),
+        "TSS": ("E22", 0),
+        "SdC": ("G24", 0),
     }
 
 
@@ -108,15 +113,13 @@ def test_derived_upgrades_agree_with_the_gamedata(source: dict) -> None:
     for t in source["tiles"]:
         ours = set()
         for new in TILES:
-            if any(
-                upgrade_fault(t["name"], 0, new, r) is None for r in range(6)
-            ):
+            if any(upgrade_fault(t["name"], 0, new, r) is None for r in range(6)):
                 ours.add(new)
         theirs = set(t["upgrades_to"]) - set(t.get("upgrades_to_blocked_in_18cuba", []))
         assert ours == theirs, t["name"]
 
 
 def test_rotation_turns_clockwise() -> None:
-    assert {p.a for p in tiles.rotated_paths("7", 2)} | {p.b for p in tiles.rotated_paths("7", 2)} == {
-        ("e", 2), ("e", 3)
-    }
+    assert {p.a for p in tiles.rotated_paths("7", 2)} | {
+        p.b for p in tiles.rotated_paths("7", 2)
+    } == {("e", 2), ("e", 3)}
