@@ -196,3 +196,27 @@ def test_malformed_actions_raise_illegal_action_and_change_nothing(players):
                 with pytest.raises(IllegalAction):
                     ENGINE.apply(state, other, legal[0])
         assert canonical_json(state) == before
+
+
+def rescore(state) -> list[int]:
+    """Score the final board independently of scoring.py, from the rules text."""
+    scores = list(state["stash"])
+    for r, row in enumerate(state["board"]):
+        limit = 4 + sum(row["permits"])
+        lots = list(zip(row["floors"], row["roofs"], strict=True))
+        complete = all(floors and roof is not None for floors, roof in lots[:limit])
+        for floors, roof in lots:
+            if not floors:
+                continue
+            value = sum(int(c.rsplit("-", 1)[1]) for c in floors) + (roof or 0)
+            value *= (1 if complete else -1) * (2 if state["mayor"] == r else 1)
+            owner = state["certificates"][floors[-1].rsplit("-", 1)[0]]
+            scores[owner] += value
+    return scores
+
+
+@pytest.mark.parametrize("edition", EDITION_NAMES)
+def test_final_scores_match_an_independent_count_of_the_board(edition):
+    for seed in range(40):
+        *_, (state, _, _, _) = random_game(2 + seed % 4, 500 + seed, edition)
+        assert ENGINE.result(state)["scores"] == rescore(state)
