@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from games.engines.base import canonical_json
+from games.engines.base import IllegalAction, canonical_json
 from games.engines.havana import ENGINE
 
 from .playout import check_invariants, playout
@@ -66,3 +68,30 @@ def test_timeout_action_is_legal_at_every_decision_point(players):
 
     for seed in range(5):
         playout(players, 500 + seed, step)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_apply_accepts_exactly_the_listed_actions(players):
+    """Every listed action applies; actions met elsewhere in the game apply only
+    where they are listed (apply validates a subset, which must agree)."""
+    seen: dict[str, dict] = {}
+    rng = random.Random(players)
+
+    def step(before, seat, action, after):
+        for s in ENGINE.to_act(before):
+            listed = ENGINE.legal_actions(before, s)
+            keys = {canonical_json(a) for a in listed}
+            for a in listed:
+                seen.setdefault(canonical_json(a), a)
+            for a in rng.sample(listed, min(5, len(listed))):
+                ENGINE.apply(before, s, a)
+            pool = list(seen.values())
+            for a in rng.sample(pool, min(20, len(pool))):
+                if canonical_json(a) in keys:
+                    ENGINE.apply(before, s, a)
+                else:
+                    with pytest.raises(IllegalAction):
+                        ENGINE.apply(before, s, a)
+
+    for seed in range(3):
+        playout(players, 700 + seed, step)
