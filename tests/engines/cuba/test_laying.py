@@ -369,3 +369,13 @@ def test_manifest_is_conserved_by_lays(ms_board) -> None:
     for group, total in MANIFEST.items():
         assert b["supply"][group] + on_map.get(group, 0) == total
     assert TILES["14"].group in on_map
+
+
+def test_major_may_not_upgrade_plain_track_without_more_standard_gauge() -> None:
+    b = empty_board()
+    put(b, "B9", "57", 2)  # exits 2 and 5 (C10)
+    token(b, "B9", "MS")
+    put(b, "C10", "8", 2)  # standard 2-4
+    # 712 at rotation 2 keeps standard 2-4 and only adds narrow 3-5
+    assert "extend" in illegal(check_lay, b, MS, "C10", "712", 2, 3)
+    assert check_lay(b, MS, "C10", "24", 2, 3).cost == 0
