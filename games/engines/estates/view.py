@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import developed, requirement, row_complete
-from .data import EDITIONS, LOTS, ROWS, SINGLE, lot_name
+from .data import DATA, EDITIONS, LOTS, ROWS, SINGLE, lot_name
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -89,6 +89,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "specials": dict(state["specials"]),
         "mayor": None if state["mayor"] is None else ROWS[state["mayor"]],
         "certificates": dict(state["certificates"]),
+        # Cubes are "<company>-<pips>"; the colour of each company, for display.
+        "colours": dict(DATA["company_colours"]),
         "auction": _auction_view(state),
         "recipient": state["recipient"],
         "last": state["last"],
