@@ -92,9 +92,9 @@ def answer(game: Game, user, *, answer: str, expected_seq: int) -> Event:
             head_hash=game.head_hash,
         )  # fmt: skip
         answers = answers_to(game, pending)
-        if answer == "approve" and set(answers) >= other_seats(game, pending.seat):
-            if all(a == "approve" for a in answers.values()):
-                return _undo_move(game, pending)
+        everyone_answered = set(answers) >= other_seats(game, pending.seat)
+        if everyone_answered and all(a == "approve" for a in answers.values()):
+            return _undo_move(game, pending)
     return event
 
 

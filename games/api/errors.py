@@ -6,8 +6,7 @@ import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -72,7 +71,8 @@ def server_error(request):
 
 
 def bad_request(request, exception=None):
-    return JsonResponse({"error": "bad_request", "detail": "the request was malformed"}, status=400)
+    body = {"error": "bad_request", "detail": "the request was malformed"}
+    return JsonResponse(body, status=400)
 
 
 def permission_denied(request, exception=None):

@@ -13,7 +13,9 @@ class CreateGameIn(serializers.Serializer):
     options = serializers.DictField(required=False, default=dict)
     clock = serializers.DictField(required=False, allow_null=True, default=None)
     public = serializers.BooleanField(required=False, default=True)
-    spectator_delay = serializers.IntegerField(required=False, default=0, min_value=0, max_value=1000)
+    spectator_delay = serializers.IntegerField(
+        required=False, default=0, min_value=0, max_value=1000
+    )
 
 
 class SubmitIn(serializers.Serializer):

@@ -162,7 +162,9 @@ def get(name: str) -> Engine:
     """The engine for an API name; raises KeyError for an unknown title."""
     if name not in _registry and name in KNOWN_TITLES:
         module = importlib.import_module(KNOWN_TITLES[name])
-        register(module.ENGINE)
+        # A title package still under construction has no ENGINE yet.
+        if hasattr(module, "ENGINE"):
+            register(module.ENGINE)
     return _registry[name]
 
 
@@ -171,6 +173,8 @@ def available() -> dict[str, Engine]:
     for name in KNOWN_TITLES:
         try:
             get(name)
+        except KeyError:
+            continue
         except ModuleNotFoundError as exc:
             # Only a title whose package is absent is skipped; a title that
             # fails inside must not disappear silently.

@@ -33,11 +33,19 @@ def as_(db):
     return client_for
 
 
-@pytest.fixture(autouse=True)
-def generous_throttles(settings):
-    rates = dict(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"])
-    rates.update(anon="10000/min", user="100000/min", auth="10000/min")
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+@pytest.fixture
+def throttle_rates(monkeypatch):
+    """Set throttle rates for a test (DRF reads them once, at import)."""
     from django.core.cache import cache
+    from rest_framework.throttling import SimpleRateThrottle
 
-    cache.clear()
+    def set_rates(**rates):
+        cache.clear()
+        monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+
+    return set_rates
+
+
+@pytest.fixture(autouse=True)
+def generous_throttles(throttle_rates):
+    throttle_rates(anon="10000/min", user="100000/min", auth="10000/min")

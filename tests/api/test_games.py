@@ -173,7 +173,8 @@ def test_submit_by_action_and_by_text(as_, alice, bob, game):
         f"/api/games/{game.pk}/actions/", {"seq": 2, "text": f"commit {card}"}, format="json"
     )
     assert second.status_code == 201 and second.json() == {"seq": 3}
-    assert Event.objects.get(game=game, seq=3).payload["action"] == {"type": "commit", "card": card}
+    stored = Event.objects.get(game=game, seq=3).payload["action"]
+    assert stored == {"type": "commit", "card": card}
 
 
 @pytest.mark.parametrize(
