@@ -113,7 +113,9 @@ def _upgrade_fault(board: Board, who: Layer, coord: str, tile: Tile, rot: int) -
     old_rot = laid[1] if laid else 0
     if coord == HAVANA and who.kind != "major":
         return "only major companies may build in Havana"
-    fault = upgrade_fault(old, old_rot, tile.name, rot)
+    fault = upgrade_fault(old, old_rot, tile.name, rot) or _room_fault(
+        board, coord, old, old_rot, tile, rot
+    )
     if fault:
         return fault
     if laid is None:
@@ -127,6 +129,21 @@ def _upgrade_fault(board: Board, who: Layer, coord: str, tile: Tile, rot: int) -
         if after <= before:
             gauge = "standard" if who.gauge == "s" else "narrow"
             return f"this upgrade must extend the company's own {gauge} gauge track"
+    return None
+
+
+def _room_fault(
+    board: Board, coord: str, old: str, old_rot: int, tile: Tile, rot: int
+) -> str | None:
+    """The new cities must hold the stations and kept homes already there (L46 -> L47)."""
+    mapping = stop_mapping(old, old_rot, tile.name, rot) or ()
+    need = [0] * len(tile.stops)
+    for i, owners in enumerate(board["tokens"].get(coord, [])):
+        need[mapping[i]] += len(owners)
+    for city in board["reserved"].get(coord, {}).values():
+        need[mapping[city]] += 1
+    if any(n > s.slots for n, s in zip(need, tile.stops, strict=True) if s.type == "city"):
+        return f"tile {tile.name} has no room for the stations already in {coord}"
     return None
 
 

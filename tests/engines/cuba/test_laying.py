@@ -379,3 +379,13 @@ def test_major_may_not_upgrade_plain_track_without_more_standard_gauge() -> None
     # 712 at rotation 2 keeps standard 2-4 and only adds narrow 3-5
     assert "extend" in illegal(check_lay, b, MS, "C10", "712", 2, 3)
     assert check_lay(b, MS, "C10", "24", 2, 3).cost == 0
+
+
+def test_upgrade_must_leave_room_for_the_stations_already_there() -> None:
+    b = empty_board()
+    put(b, "B7", "L46", 0)
+    b["tokens"]["B7"] = [["Oe", "FC", "MS", "CVC"]]
+    oe = Layer("Oe", "major", home="B7")
+    assert "no room" in illegal(check_lay, b, oe, "B7", "L47", 0, 7)
+    b["tokens"]["B7"] = [["Oe", "FC", "MS"]]
+    assert check_lay(b, oe, "B7", "L47", 0, 7).cost == 0
