@@ -139,6 +139,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Correo API",
     "DESCRIPTION": "Asynchronous board games: REST, web and play-by-email.",
     "VERSION": "0.1.0",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.schema.add_error_responses",
+    ],
 }
 
 # Redis is both broker and cache when configured; without it tasks run eagerly.

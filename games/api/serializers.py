@@ -51,8 +51,3 @@ class GamesQuery(serializers.Serializer):
 
 class SeqOut(serializers.Serializer):
     seq = serializers.IntegerField()
-
-
-class ErrorOut(serializers.Serializer):
-    error = serializers.CharField()
-    detail = serializers.CharField()

@@ -1,0 +1,41 @@
+"""OpenAPI post-processing: every operation documents the JSON errors that
+any request can meet, in the one shape the API uses for all of them."""
+
+from __future__ import annotations
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "error": {"type": "string", "description": "a stable machine-readable code"},
+        "detail": {"type": "string", "description": "a message for people"},
+        "fields": {"description": "per-field messages (validation errors only)"},
+        "seq": {"type": "integer", "description": "the current seq (stale_seq only)"},
+    },
+    "required": ["error", "detail"],
+}
+
+COMMON_ERRORS = {
+    "400": "invalid request, malformed JSON or an illegal action",
+    "401": "authentication required or invalid token",
+    "403": "not allowed: not a seat, not a moderator, or a private game",
+    "404": "no such resource",
+    "405": "method not allowed",
+    "413": "request body too large",
+    "429": "too many requests (throttled)",
+}
+WRITE_ERRORS = {"409": "stale seq (the body carries the current seq) or not your turn"}
+
+
+def add_error_responses(result, generator, request, public):
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Error"] = ERROR_SCHEMA
+    error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for path_item in result.get("paths", {}).values():
+        for method, operation in path_item.items():
+            errors = dict(COMMON_ERRORS)
+            if method in ("post", "put", "patch", "delete"):
+                errors.update(WRITE_ERRORS)
+            responses = operation.setdefault("responses", {})
+            for code, description in errors.items():
+                responses[code] = {"description": description, "content": error_content}
+    return result
