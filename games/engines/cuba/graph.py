@@ -153,3 +153,66 @@ def reached_hexes(net: Network, r: Reach) -> set[str]:
     out.update(net.stops[s][0] for s in r.stops)
     out.update(h for h, _e in r.arrivals)
     return out
+
+
+@dataclass
+class PassReach:
+    """Like :class:`Reach`, with the fewest FC tokens to pass to get there.
+
+    Each value is the sorted tuple of FC hexes to pay for (empty: free).
+    """
+
+    paths: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    stops: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    arrivals: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
+
+
+def _through(board: Board, company: str, coord: str, idx: int, stop: Stop, paid: Any) -> str:
+    """ "open", "fc" (passable for $20 past the FC token) or "closed"."""
+    if passable(board, company, coord, idx, stop, paid):
+        return "open"
+    if stop.type == "city" and passable(board, company, coord, idx, stop, {coord}):
+        return "fc"
+    return "closed"
+
+
+def cheapest_reach(
+    board: Board, net: Network, company: str, paid: Any = (), *, may_pay: bool = True
+) -> PassReach:
+    """0-1 breadth-first walk: passing an unpaid FC token costs one pass."""
+    from collections import deque
+
+    out = PassReach()
+    todo: deque[tuple[int, int, tuple[str, ...]]] = deque()
+    for (coord, idx), vid in net.stop_ids.items():
+        if company in city_tokens(board, coord, idx):
+            out.stops[vid] = ()
+            todo.extend((p, net.other_end(p, vid), ()) for p in net.incident[vid])
+    seen: set[tuple[int, int]] = set()
+    while todo:
+        path, v, passes = todo.popleft()
+        if (path, v) in seen:
+            continue
+        seen.add((path, v))
+        out.paths.setdefault(path, passes)
+        here = net.path_hex[path]
+        if v in net.stops:
+            out.stops.setdefault(v, passes)
+            coord, idx, stop = net.stops[v]
+            how = _through(board, company, coord, idx, stop, (*paid, *passes))
+            if how == "closed" or (how == "fc" and not may_pay):
+                continue
+            nxt = passes if how == "open" else tuple(sorted((*passes, coord)))
+            for q in net.incident[v]:
+                if q != path:
+                    item = (q, net.other_end(q, v), nxt)
+                    todo.appendleft(item) if how == "open" else todo.append(item)
+            continue
+        side_a, side_b = net.sides[v]
+        entered = side_b if side_a[0] == here else side_a
+        if entered[0] is not None:
+            out.arrivals.setdefault((entered[0], entered[1]), passes)
+        todo.extendleft(
+            (q, net.other_end(q, v), passes) for q in net.incident[v] if net.path_hex[q] != here
+        )
+    return out

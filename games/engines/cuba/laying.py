@@ -13,12 +13,11 @@ pays for with this lay (each must actually be needed).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any
 
 from ..base import IllegalAction
 from .board import FC, Board, company_hexes, content, copy_board, is_blocked
-from .graph import Network, Reach, build, reach, reached_hexes
+from .graph import Network, PassReach, Reach, build, cheapest_reach, reach
 from .hexes import HAVANA, HEXES, LAND, edge_open
 from .tiles import COLOR_PHASE, NEXT_COLOR, TILES, Tile, distinct_rotations, exits, rotated_paths
 from .upgrades import old_tile_name, stop_mapping, upgrade_fault
@@ -308,31 +307,31 @@ def legal_lays(
 ) -> list[dict[str, Any]]:
     """Every legal lay: ``{"hex", "tile", "rotation", "cost", "fc_passes"}``.
 
-    A lay that needs FC passes appears once per minimal set of tokens to pass.
+    ``fc_passes`` is the fewest FC tokens the company must pay to pass for it
+    (which of several equally short sets is immaterial: each costs $20).
     """
     net = build(board, who.gauge)
-    blockers = []
-    if who.kind == "major":
-        blockers = sorted(
-            c for c in board["tokens"] if c not in fc_paid and _fc_blocks(board, c, who.sym)
-        )
-    reaches = []
-    for size in range(len(blockers) + 1):
-        for extra in combinations(blockers, size):
-            reaches.append((extra, reach(board, net, who.sym, set(fc_paid) | set(extra))))
-    candidates: set[str] = set()
-    for _extra, r in reaches:
-        candidates |= reached_hexes(net, r)
-    candidates.update(c for c, _i in company_hexes(board, who.sym))
+    cheap = cheapest_reach(board, net, who.sym, fc_paid, may_pay=who.kind == "major")
+    own = {c for c, _i in company_hexes(board, who.sym)}
+    track: dict[str, tuple[str, ...]] = {}
+    for p, passes in cheap.paths.items():
+        coord = net.path_hex[p]
+        if coord not in track or len(passes) < len(track[coord]):
+            track[coord] = passes
+    candidates = set(track) | own | {h for h, _e in cheap.arrivals}
+    candidates |= {net.stops[s][0] for s in cheap.stops}
     if who.home is not None and (who.kind == "minor" or who.first_turn):
         candidates.add(who.home)
     out: list[dict[str, Any]] = []
-    available = [t for name, t in TILES.items() if board["supply"].get(t.group, 0) > 0]
+    available = [t for t in TILES.values() if board["supply"].get(t.group, 0) > 0]
     for coord in sorted(candidates & LAND):
         if _first_turn_fault(board, who, coord):
             continue
         cur = content(board, coord)
         want = NEXT_COLOR.get(cur.color)
+        cost = 0
+        if who.kind == "major" and HEXES[coord].kind == "sugar" and cur.tile is None:
+            cost = SUGAR_FIELD_COST
         for t in available:
             # cheap filters first; _static_fault re-checks them with a reason
             if t.color != want or t.label != cur.label or _commissioner_fault(commissioner, t):
@@ -340,29 +339,37 @@ def legal_lays(
             for rot in distinct_rotations(t.name):
                 if _static_fault(board, who, coord, t, rot, phase):
                     continue
-                found: list[tuple[str, ...]] = []
-                for extra, r in reaches:
-                    if any(set(f) <= set(extra) for f in found):
-                        continue
-                    if _connected(board, net, r, who, coord, t.name, rot):
-                        found.append(extra)
-                cost = (
-                    SUGAR_FIELD_COST
-                    if (
-                        who.kind == "major"
-                        and HEXES[coord].kind == "sugar"
-                        and coord not in board["tiles"]
-                    )
-                    else 0
-                )
-                for extra in found:
+                passes = _cheapest_link(cheap, who, coord, t.name, rot, own, track)
+                if passes is not None:
                     out.append(
                         {
                             "hex": coord,
                             "tile": t.name,
                             "rotation": rot,
                             "cost": cost,
-                            "fc_passes": list(extra),
+                            "fc_passes": list(passes),
                         }
                     )
     return out
+
+
+def _cheapest_link(
+    cheap: PassReach,
+    who: Layer,
+    coord: str,
+    tile: str,
+    rot: int,
+    own: set[str],
+    track: dict[str, tuple[str, ...]],
+) -> tuple[str, ...] | None:
+    """The fewest FC passes that connect this lay to a station, or None."""
+    if coord in own or (who.kind == "minor" and coord == who.home and TILES[tile].is_mill):
+        return ()
+    options = [track[coord]] if coord in track else []
+    for p in rotated_paths(tile, rot):
+        if p.gauge != who.gauge:
+            continue
+        for kind, n in (p.a, p.b):
+            if kind == "e" and (coord, n) in cheap.arrivals:
+                options.append(cheap.arrivals[(coord, n)])
+    return min(options, key=lambda o: (len(o), o)) if options else None

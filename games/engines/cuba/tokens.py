@@ -8,12 +8,11 @@ their sugar mill, placed with their home tile.
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
 from ..base import IllegalAction
 from .board import MINORS, Board, city_tokens, company_hexes, content, copy_board, free_slots
-from .graph import build, reach
+from .graph import build, cheapest_reach, reach
 from .hexes import HAVANA, HEXES
 from .laying import FC_FEE, _fc_blocks
 
@@ -104,32 +103,20 @@ def place_token(board: Board, company: str, coord: str, city: int) -> Board:
 def legal_tokens(board: Board, company: str, *, fc_paid: Any = ()) -> list[dict[str, Any]]:
     """Every legal station for a major now: ``{"hex", "city", "fc_passes"}``.
 
-    A city reachable only past FC tokens appears once per minimal set of
-    tokens to pass (each costs $20).
+    ``fc_passes`` is the fewest FC tokens to pay $20 each to pass on the way.
     """
     net = build(board, "s")
     mine = {c for c, _i in company_hexes(board, company)}
-    blockers = [
-        t for t in sorted(board["tokens"]) if t not in fc_paid and _fc_blocks(board, t, company)
-    ]
-    reaches = [
-        (extra, reach(board, net, company, set(fc_paid) | set(extra)).stops)
-        for size in range(len(blockers) + 1)
-        for extra in combinations(blockers, size)
-    ]
+    cheap = cheapest_reach(board, net, company, fc_paid)
     out = []
     for (coord, city), vid in sorted(net.stop_ids.items()):
         stop = content(board, coord).stops[city]
-        if stop.type != "city" or coord in mine:
+        if stop.type != "city" or coord in mine or vid not in cheap.stops:
             continue
         free = free_slots(board, coord, city)
         if free <= 0 or free - 1 < reserved_elsewhere(board, coord, city, company):
             continue
-        found: list[tuple[str, ...]] = []
-        for extra, stops in reaches:
-            if vid in stops and not any(set(f) <= set(extra) for f in found):
-                found.append(extra)
-                out.append({"hex": coord, "city": city, "fc_passes": list(extra)})
+        out.append({"hex": coord, "city": city, "fc_passes": list(cheap.stops[vid])})
     return out
 
 
