@@ -91,6 +91,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for the writer instead of failing at once when two requests overlap.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("timeout", 20)
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# Opening a PostgreSQL connection costs more than a whole request: keep them.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -180,6 +183,8 @@ INBOUND_EMAIL_SECRET = env.str("INBOUND_EMAIL_SECRET", default="")
 CORREO_SNAPSHOT_EVERY = env.int("CORREO_SNAPSHOT_EVERY", default=20)
 # Older snapshots only help an undo far back; a full replay serves that too.
 CORREO_SNAPSHOTS_KEPT = env.int("CORREO_SNAPSHOTS_KEPT", default=5)
+# Current states and game views memoised per process (entries never go stale).
+CORREO_STATE_CACHE_SIZE = env.int("CORREO_STATE_CACHE_SIZE", default=512)
 
 LOGGING = {
     "version": 1,

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 
 from games import commitment, replay, store, visibility
 from games.engines import base
 from games.errors import Forbidden, NotASeat
+from games.memo import LRU
 from games.models import Event, Game, Seat
 
 MOVE_KINDS = ("action", "timeout")
@@ -40,16 +42,17 @@ def games_for(user, *, mine: bool = False, to_act: bool = False) -> QuerySet[Gam
     return games.distinct().prefetch_related("seats__user")
 
 
-def viewer_of(game: Game, user) -> Viewer:
+def seats_of(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("user").order_by("index"))
+
+
+def viewer_of(game: Game, user, seats: list[Seat] | None = None) -> Viewer:
     """The requester's seat and visible head; refuses strangers to private games."""
     seat = None
     if user.is_authenticated:
-        seat = (
-            Seat.objects.filter(game=game, user=user)
-            .exclude(status=Seat.Status.REPLACED)
-            .values_list("index", flat=True)
-            .first()
-        )
+        for candidate in seats if seats is not None else seats_of(game):
+            if candidate.user_id == user.pk and candidate.status != Seat.Status.REPLACED:
+                seat = candidate.index
     moderator = bool(getattr(user, "is_moderator", False))
     if seat is None and not moderator and not game.public:
         raise Forbidden("this game is private")
@@ -76,31 +79,52 @@ def delayed_head(game: Game, moves: int) -> int:
     return 1
 
 
-def game_detail(game: Game, viewer: Viewer) -> dict[str, Any]:
-    engine = base.get(game.title)
-    seats = list(game.seats.select_related("user").order_by("index"))
+_views = LRU(settings.CORREO_STATE_CACHE_SIZE)
+
+
+def game_detail(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> dict[str, Any]:
+    seats = seats_of(game) if seats is None else seats
     current = viewer.head == game.seq
-    state = store.load(game, engine, head=viewer.head).state
-    to_act = game.to_act if current else sorted(engine.to_act(state))
+    if current:
+        key = (game.pk, game.seq, game.head_hash, viewer.seat)
+        seen = _views.get_or_compute(key, lambda: _seen_at(game, viewer))
+    else:
+        seen = _seen_at(game, viewer)
     return {
         "id": game.pk,
         "title": game.title,
         "status": game.status if current else Game.Status.ACTIVE,
         "seq": viewer.head,
-        "head_hash": game.head_hash if current else head_hash_at(game, viewer.head),
+        "head_hash": seen["head_hash"],
         "players": [
             {"seat": s.index, "username": s.user.username, "status": s.status} for s in seats
         ],
-        "to_act": to_act,
+        "to_act": game.to_act if current else seen["to_act"],
         "your_seat": viewer.seat,
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "options": game.options,
         "public": game.public,
         "spectator_delay": game.spectator_delay,
-        "view": engine.view(state, viewer.seat),
+        "view": seen["view"],
         "result": game.result if current else None,
+        "takeback": seen["takeback"],
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),
+    }
+
+
+def _seen_at(game: Game, viewer: Viewer) -> dict[str, Any]:
+    """What the viewer sees at their head: a pure function of the stream up to it."""
+    from games import takeback
+
+    engine = base.get(game.title)
+    current = viewer.head == game.seq
+    state = store.load(game, engine, head=viewer.head).state
+    return {
+        "head_hash": game.head_hash if current else head_hash_at(game, viewer.head),
+        "to_act": sorted(engine.to_act(state)),
+        "view": engine.view(state, viewer.seat),
+        "takeback": takeback.status(game) if current else None,
     }
 
 

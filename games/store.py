@@ -23,6 +23,7 @@ from games import replay
 from games.engines import base
 from games.engines.base import Engine, State
 from games.errors import StaleSeq
+from games.memo import LRU
 from games.models import Event, Game, Seat, Snapshot
 
 GENESIS_HASH = "0" * 64
@@ -93,11 +94,30 @@ def _usable_snapshot(game: Game, engine: Engine, ranges, head: int) -> Snapshot 
     return None
 
 
+_states = LRU(settings.CORREO_STATE_CACHE_SIZE)
+
+
 def load(
-    game: Game, engine: Engine, *, head: int | None = None, use_snapshots: bool = True
+    game: Game,
+    engine: Engine,
+    *,
+    head: int | None = None,
+    use_snapshots: bool = True,
+    memo: bool = True,
 ) -> Loaded:
-    """Replay `game` to `head` (default: the head recorded on the given row)."""
-    head = game.seq if head is None else head
+    """Replay `game` to `head` (default: the head recorded on the given row).
+
+    The state at the game row's own head is memoised in-process, keyed by the
+    head's hash: a hit is exactly what a replay would give.
+    """
+    at_row_head = memo and head in (None, game.seq) and use_snapshots and game.head_hash
+    if at_row_head:
+        key = (game.pk, game.seq, game.head_hash, engine.NAME, engine.VERSION)
+        return _states.get_or_compute(key, lambda: _replay(game, engine, game.seq, True))
+    return _replay(game, engine, game.seq if head is None else head, use_snapshots)
+
+
+def _replay(game: Game, engine: Engine, head: int, use_snapshots: bool) -> Loaded:
     ranges = replay.live_ranges(head, undo_map(game, head))
     snapshot = _usable_snapshot(game, engine, ranges, head) if use_snapshots else None
     start = snapshot.seq if snapshot else 1
@@ -108,7 +128,7 @@ def load(
     )
     if snapshot and (not events or events[0].hash != snapshot.event_hash):
         # The chain no longer matches this cache entry: ignore it entirely.
-        return load(game, engine, head=head, use_snapshots=False)
+        return _replay(game, engine, head, False)
     live = [e for e in events if replay.is_live(e.seq, ranges)]
     if snapshot:
         state = snapshot.state

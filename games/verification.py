@@ -29,7 +29,7 @@ def game_problems(game: Game) -> Iterator[str]:
 def _replay_problems(game: Game, engine) -> Iterator[str]:
     try:
         full = store.load(game, engine, use_snapshots=False)
-        cached = store.load(game, engine)
+        cached = store.load(game, engine, memo=False)
     except Exception as exc:
         yield f"no longer replays: {type(exc).__name__}: {exc}"
         return

@@ -3,6 +3,7 @@ from django.urls import path
 from games.api import views
 
 urlpatterns = [
+    path("ping/", views.PingView.as_view(), name="ping"),
     path("titles/", views.TitlesView.as_view(), name="titles"),
     path("games/", views.GamesView.as_view(), name="games"),
     path("games/<int:pk>/", views.GameDetailView.as_view(), name="game"),

@@ -83,7 +83,7 @@ def test_snapshot_load_equals_full_replay_with_random_undos(game, mo, settings, 
             as_of[event.seq] = exact(engine.apply(before, event.seat, event.payload["action"]))
         else:
             continue
-        with_snapshots = store.load(game, engine)
+        with_snapshots = store.load(game, engine, memo=False)
         full = store.load(game, engine, use_snapshots=False)
         assert exact(with_snapshots.state) == exact(full.state) == as_of[game.seq]
         snapshots_used += with_snapshots.snapshot_seq is not None
@@ -99,7 +99,7 @@ def test_a_snapshot_that_no_longer_matches_the_chain_is_ignored(game, settings):
     snapshot = Snapshot.objects.filter(game=game).order_by("-seq").first()
     Snapshot.objects.filter(pk=snapshot.pk).update(event_hash="f" * 64, state={"bogus": True})
     engine = service.engine_for(game)
-    loaded = store.load(game, engine)
+    loaded = store.load(game, engine, memo=False)
     assert loaded.state == store.load(game, engine, use_snapshots=False).state
     assert loaded.snapshot_seq != snapshot.seq
 
@@ -110,7 +110,7 @@ def test_snapshots_of_another_engine_version_are_not_used(game, settings):
     for _ in range(4):
         random_move(game, rng)
     Snapshot.objects.filter(game=game).update(engine_version=999, state={"bogus": True})
-    loaded = store.load(game, service.engine_for(game))
+    loaded = store.load(game, service.engine_for(game), memo=False)
     assert loaded.snapshot_seq is None
     assert "bogus" not in loaded.state
 

@@ -1,0 +1,165 @@
+"""API benchmark: 16 concurrent clients against gunicorn on PostgreSQL.
+
+Reports requests per second and p50/p99 latency for a trivial JSON view (the
+stack's ceiling), game detail and submitting a move, all in one run.  Uses
+a throwaway database next to DATABASE_URL's (PostgreSQL by default).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.test.utils import setup_databases, teardown_databases  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
+
+from accounts.models import User  # noqa: E402
+from games import service  # noqa: E402
+
+CLIENTS = 16
+SECONDS = float(os.environ.get("BENCH_SECONDS", "8"))
+PORT = int(os.environ.get("BENCH_PORT", "8931"))
+WORKERS = int(os.environ.get("BENCH_WEB_WORKERS", "2"))
+
+
+def emit(name: str, value: float, unit: str, **context) -> None:
+    print(
+        json.dumps({"bench": name, "value": round(value, 3), "unit": unit, **context}), flush=True
+    )
+
+
+def database_url() -> str:
+    db = settings.DATABASES["default"]
+    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+def start_gunicorn() -> subprocess.Popen:
+    env = dict(os.environ, DATABASE_URL=database_url(), THROTTLE_USER="1000000/min",
+               THROTTLE_ANON="1000000/min", LOG_LEVEL="WARNING")  # fmt: skip
+    env.pop("REDIS_URL", None)
+    server = subprocess.Popen(
+        [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "--bind", f"127.0.0.1:{PORT}",
+         "--workers", str(WORKERS), "--log-level", "warning"],
+        cwd=ROOT, env=env,
+    )  # fmt: skip
+    for _ in range(100):
+        try:
+            request("GET", "/api/ping/")
+            return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("gunicorn did not start")
+
+
+def request(method, path, token=None, body=None, conn=None):
+    conn = conn or http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    conn.request(
+        method, path, body=json.dumps(body) if body is not None else None, headers=headers
+    )
+    response = conn.getresponse()
+    return response.status, json.loads(response.read() or b"null")
+
+
+def hammer(name: str, work) -> None:
+    """Run `work(i, conn)` (returns the seconds to count, or None) from CLIENTS threads."""
+    latencies: list[float] = []
+    errors = [0]
+    lock = threading.Lock()
+    deadline = time.perf_counter() + SECONDS
+
+    def client(i: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+        while time.perf_counter() < deadline:
+            try:
+                took = work(i, conn)
+            except Exception:
+                errors[0] += 1
+                conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+                continue
+            if took is not None:
+                with lock:
+                    latencies.append(took)
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    latencies.sort()
+    context = {"clients": CLIENTS, "web_workers": WORKERS, "errors": errors[0]}
+    emit(f"api.{name}.rps", len(latencies) / elapsed, "req/s", **context)
+    emit(f"api.{name}.p50", statistics.median(latencies) * 1000, "ms", **context)
+    emit(f"api.{name}.p99", latencies[int(len(latencies) * 0.99)] * 1000, "ms", **context)
+
+
+def timed(method, path, token=None, body=None, conn=None, expect=(200, 201)):
+    started = time.perf_counter()
+    status, data = request(method, path, token, body, conn)
+    took = time.perf_counter() - started
+    if status not in expect:
+        raise RuntimeError(f"{method} {path}: {status} {data}")
+    return took, data
+
+
+def main() -> None:
+    old_config = setup_databases(verbosity=0, interactive=False)
+    server = None
+    try:
+        games = []
+        for i in range(CLIENTS):
+            players = [
+                User.objects.create(username=f"p{i}a"),
+                User.objects.create(username=f"p{i}b"),
+            ]
+            tokens = [Token.objects.create(user=u).key for u in players]
+            game = service.create_game(title="havana", players=players, seed=i)
+            games.append((game.pk, tokens))
+        server = start_gunicorn()
+
+        hammer("trivial", lambda i, conn: timed("GET", "/api/ping/", conn=conn)[0])
+        hammer("game_detail", lambda i, conn: timed(
+            "GET", f"/api/games/{games[i][0]}/", games[i][1][0], conn=conn)[0])  # fmt: skip
+
+        def move(i, conn):
+            game_id, tokens = games[i]
+            _, detail = timed("GET", f"/api/games/{game_id}/", tokens[0], conn=conn)
+            if detail["status"] != "active":
+                return None
+            token = tokens[detail["to_act"][0]]
+            _, listed = timed("GET", f"/api/games/{game_id}/actions/", token, conn=conn)
+            body = {"seq": listed["seq"], "action": listed["actions"][-1]["action"]}
+            return timed("POST", f"/api/games/{game_id}/actions/", token, body, conn)[0]
+
+        hammer("move", move)
+    finally:
+        if server:
+            server.terminate()
+            server.wait(timeout=10)
+        teardown_databases(old_config, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()
