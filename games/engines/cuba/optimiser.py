@@ -155,67 +155,103 @@ def optimise(
         return empty
     max_stops = max(t.distance for t in trains) + (1 if kind == "major" else 0)
     routes = enumerate_routes(board, company, kind, max_stops)
-    lists = [_candidates(routes, train, kind, wagons, cubes) for train in trains]
+    lists = [_candidates(routes, train, kind, wagons, cubes, len(trains)) for train in trains]
     order = sorted(range(len(trains)), key=lambda i: (-(lists[i][0][0] if lists[i] else 0), i))
     tops = [lists[i][0][0] if lists[i] else 0 for i in order]
     rest = [sum(tops[j:]) for j in range(len(order) + 1)]
     caps = sorted(wagons, reverse=True)
-    best = [empty]
+    best = {"net": 0, "plan": empty}
 
-    def refined(picked: list[tuple[Train, Route, int, int]]) -> int:
+    def refined(
+        value: int,
+        loads: tuple[tuple[tuple[str, ...], int], ...],
+        passes: frozenset[str],
+        free: int,
+    ) -> int:
         """An upper bound of the exact value that knows shared cubes and FC passes."""
-        value = sum(v for _t, _r, v, _s in picked)
-        loaded = [(r, s) for _t, r, _v, s in picked if s]
-        mills = {m for r, _s in loaded for m in r.mills}
-        sugar = min(
-            sum(s for _r, s in loaded),
-            CUBE_VALUE * min(sum(caps[: len(loaded)]), sum(cubes.get(m, 0) for m in mills)),
-        )
-        passes = frozenset().union(*(r.passes for _t, r, _v, _s in picked))
-        free = sum(1 for t, r, _v, _s in picked if t.plus and r.passes)
+        sugar = sum(s for _m, s in loads)
+        if len(loads) > 1:
+            mills = {m for ms, _s in loads for m in ms}
+            held = sum(cubes.get(m, 0) for m in mills)
+            sugar = min(sugar, CUBE_VALUE * min(sum(caps[: len(loads)]), held))
         return value + sugar - FC_FEE * max(0, len(passes) - free)
 
     def search(
         depth: int,
         used: int,
         chosen: dict[int, Route | None],
-        picked: list[tuple[Train, Route, int, int]],
+        value: int,
+        loads: tuple[tuple[tuple[str, ...], int], ...],
+        passes: frozenset[str],
+        free: int,
         bound: int,
         last_idx: dict[Train, int],
     ) -> None:
         if depth == len(order):
-            if refined(picked) <= best[0].net:
+            if refined(value, loads, passes, free) <= best["net"]:
                 return
             plan = evaluate(
                 [chosen.get(i) for i in range(len(trains))], trains, kind, wagons, cubes
             )
-            if plan.net > best[0].net:
-                best[0] = plan
+            if plan.net > best["net"]:
+                best["net"], best["plan"] = plan.net, plan
             return
         i = order[depth]
         train = trains[i]
         floor = last_idx.get(train, -1)
+        later = rest[depth + 1]
         for ub, route, idx, v, sug in lists[i]:
-            if bound + ub + rest[depth + 1] <= best[0].net:
+            if bound + ub + later <= best["net"]:
                 break
             if route.mask & used or idx <= floor:
                 continue
-            now = [*picked, (train, route, v, sug)]
-            if refined(now) + rest[depth + 1] <= best[0].net:
+            n_loads = (*loads, (route.mills, sug)) if sug else loads
+            n_passes = passes | route.passes if route.passes else passes
+            n_free = free + 1 if train.plus and route.passes else free
+            if refined(value + v, n_loads, n_passes, n_free) + later <= best["net"]:
                 continue
             chosen[i] = route
-            search(depth + 1, used | route.mask, chosen, now, bound + ub, {**last_idx, train: idx})
+            search(
+                depth + 1,
+                used | route.mask,
+                chosen,
+                value + v,
+                n_loads,
+                n_passes,
+                n_free,
+                bound + ub,
+                {**last_idx, train: idx},
+            )
         chosen[i] = None
-        search(depth + 1, used, chosen, picked, bound, {**last_idx, train: len(routes)})
+        search(
+            depth + 1,
+            used,
+            chosen,
+            value,
+            loads,
+            passes,
+            free,
+            bound,
+            {**last_idx, train: len(routes)},
+        )
 
-    search(0, 0, {}, [], 0, {})
-    return best[0]
+    search(0, 0, {}, 0, (), frozenset(), 0, 0, {})
+    return best["plan"]
 
 
 def _candidates(
-    routes: list[Route], train: Train, kind: str, wagons: list[int], cubes: dict[str, int]
+    routes: list[Route],
+    train: Train,
+    kind: str,
+    wagons: list[int],
+    cubes: dict[str, int],
+    n_trains: int,
 ) -> list[tuple[int, Route, int, int, int]]:
-    """(upper bound, route, index, stop value, best cube income alone), best first."""
+    """(upper bound, route, index, stop value, best cube income alone), best first.
+
+    The bound also takes this route's share of FC fees: a plan pays at least the
+    largest fee any one of its trains needs, so at least 1/n of each.
+    """
     cap = max(wagons, default=0)
     out = []
     for idx, r in enumerate(routes):
@@ -225,7 +261,8 @@ def _candidates(
         sugar = 0
         if cap and r.harbor_ends and r.mills:
             sugar = CUBE_VALUE * min(cap, sum(cubes.get(m, 0) for m in r.mills))
-        out.append((v + sugar, r, idx, v, sugar))
+        fee = FC_FEE * max(0, len(r.passes) - (1 if train.plus else 0))
+        out.append((v + sugar - fee // n_trains, r, idx, v, sugar))
     out.sort(key=lambda e: (-e[0], e[2]))
     return out
 

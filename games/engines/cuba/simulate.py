@@ -57,6 +57,9 @@ def one_round(
     out = []
     for who in layers:
         lays = legal_lays(board, who, phase)
+        fresh = [lay for lay in lays if lay["hex"] not in board["tiles"]]
+        if fresh and rng.random() < 0.6:
+            lays = fresh  # spread the track: new hexes before more upgrades
         if lays:
             pick = rng.choice(lays)
             board, _res = lay_tile(
