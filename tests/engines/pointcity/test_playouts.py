@@ -107,3 +107,24 @@ def test_apply_accepts_exactly_the_listed_actions(players):
             assert accepted == (probe in legal), probe
 
     random_game(players, 500 + players, step=check)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_games_with_a_player_leaving_midway_still_finish_cleanly(players):
+    for seed in range(10):
+        rng = random.Random(seed)
+        state = ENGINE.setup(players, {}, seed)
+        leaver, leave_at = rng.randrange(players), rng.randrange(10, 40)
+        steps = 0
+        while ENGINE.result(state) is None:
+            if steps == leave_at:
+                state = ENGINE.resign(state, leaver)
+                leave_at = -1
+                continue
+            seat = seat_to_act(state)
+            assert seat != leaver or leave_at >= 0
+            state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+            steps += 1
+        result = ENGINE.result(state)
+        assert leaver not in result["winners"] and result["ranking"][-1] == leaver
+        assert sorted(all_cards(state)) == list(range(1, TOTAL_CARDS + 1))
