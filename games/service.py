@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import commitment, store
+from games import commitment, replay, store
 from games.engines import base
 from games.engines.base import Action, Engine, IllegalAction, State
 from games.errors import Forbidden, GameNotActive, InvalidRequest, NotASeat, NotYourTurn, StaleSeq
@@ -125,6 +125,9 @@ def submit_action(
     kind: str = Event.Kind.ACTION,
 ) -> Event:
     """Validate and append one seat's action (given as data or as a text line)."""
+    game.refresh_from_db()
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotActive(f"this game is {game.status}")
     seat = seat_of(game, user)
     return apply_for_seat(
         game, seat, actor=user, action=action, text=text,
@@ -179,6 +182,45 @@ def apply_for_seat(
     return event
 
 
+def resign(game: Game, user, *, source: str = Event.Source.API, reason: str = "") -> Event:
+    """A player leaves: the title's rules for a leaving player apply, or the
+    game is aborted where the title cannot go on without them."""
+    return resign_seat(game, seat_of(game, user), actor=user, source=source, reason=reason)
+
+
+def resign_seat(game: Game, seat: int, *, actor, source: str, reason: str = "") -> Event:
+    game.refresh_from_db()
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotActive(f"this game is {game.status}")
+    engine = engine_for(game)
+    loaded = store.load(game, engine)
+    after = engine.resign(loaded.state, seat)
+    if after is None:
+        derived = {"to_act": [], "status": Game.Status.ABORTED, "result": None}
+        after = loaded.state
+    else:
+        derived = derived_fields(engine, after)
+    with transaction.atomic():
+        event = store.append(
+            game, expected_seq=game.seq, kind=Event.Kind.RESIGN, source=source,
+            payload={"reason": reason, "aborts": derived["status"] == Game.Status.ABORTED},
+            seat=seat, actor=actor, head_hash=loaded.head_hash, derived=derived,
+        )  # fmt: skip
+        sync_seat_statuses(game)
+    _maybe_snapshot(game, engine, event, loaded.replayed + 1, after)
+    return event
+
+
+def sync_seat_statuses(game: Game) -> None:
+    """Seat.status mirrors the live resign events (an undo can bring a seat back)."""
+    ranges = replay.live_ranges(game.seq, store.undo_map(game, game.seq))
+    resigns = Event.objects.filter(game=game, kind=Event.Kind.RESIGN).values_list("seq", "seat")
+    resigned = {seat for seq, seat in resigns if replay.is_live(seq, ranges)}
+    seats = Seat.objects.filter(game=game).exclude(status=Seat.Status.REPLACED)
+    seats.filter(index__in=resigned).update(status=Seat.Status.RESIGNED)
+    seats.exclude(index__in=resigned).update(status=Seat.Status.ACTIVE)
+
+
 def _parse(engine: Engine, state: State, seat: int, text: str) -> Action:
     if not isinstance(text, str) or not text.strip():
         raise IllegalAction("empty command")
@@ -218,19 +260,32 @@ def undo(game: Game, moderator, *, to_seq: int, reason: str) -> Event:
     )
 
 
+def _derived_after_undo(engine: Engine, target: Game, state: State) -> dict[str, Any]:
+    """A game undone to before an abort is active again."""
+    resigns = Event.objects.filter(game_id=target.pk, kind=Event.Kind.RESIGN, seq__lte=target.seq)
+    aborted = [seq for seq, payload in resigns.values_list("seq", "payload") if payload["aborts"]]
+    ranges = replay.live_ranges(target.seq, store.undo_map(target, target.seq))
+    if any(replay.is_live(seq, ranges) for seq in aborted):
+        return {"to_act": [], "status": Game.Status.ABORTED, "result": None}
+    return derived_fields(engine, state)
+
+
 def append_undo(game: Game, *, actor, to_seq: int, reason: str, source: str) -> Event:
     """Append an `undo` to `to_seq` after the game's current head."""
     engine = engine_for(game)
     target = store.load(game, engine, head=to_seq)
-    event = store.append(
-        game,
-        expected_seq=game.seq,
-        kind=Event.Kind.UNDO,
-        source=source,
-        payload={"to_seq": to_seq, "reason": reason},
-        actor=actor,
-        head_hash=game.head_hash,
-        derived=derived_fields(engine, target.state),
-    )
+    target_game = Game(pk=game.pk, seq=to_seq, status=Game.Status.ACTIVE)
+    with transaction.atomic():
+        event = store.append(
+            game,
+            expected_seq=game.seq,
+            kind=Event.Kind.UNDO,
+            source=source,
+            payload={"to_seq": to_seq, "reason": reason},
+            actor=actor,
+            head_hash=game.head_hash,
+            derived=_derived_after_undo(engine, target_game, target.state),
+        )
+        sync_seat_statuses(game)
     _maybe_snapshot(game, engine, event, target.replayed + 1, target.state)
     return event

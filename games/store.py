@@ -19,7 +19,7 @@ from django.db import models, transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
 
-from games import replay
+from games import hooks, replay
 from games.engines import base
 from games.engines.base import Engine, State
 from games.errors import StaleSeq
@@ -180,9 +180,10 @@ def append(
         event.save()
         if "to_act" in derived:
             _mark_seats_to_act(game, derived["to_act"])
-    game.seq, game.head_hash = event.seq, event.hash
-    for field, value in derived.items():
-        setattr(game, field, value)
+        game.seq, game.head_hash = event.seq, event.hash
+        for field, value in derived.items():
+            setattr(game, field, value)
+        hooks.appended(game, event)
     return event
 
 

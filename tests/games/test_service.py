@@ -6,7 +6,14 @@ import pytest
 
 from games import service, store
 from games.engines.base import IllegalAction
-from games.errors import Forbidden, InvalidRequest, NotASeat, NotYourTurn, StaleSeq
+from games.errors import (
+    Forbidden,
+    GameNotActive,
+    InvalidRequest,
+    NotASeat,
+    NotYourTurn,
+    StaleSeq,
+)
 from games.models import Event
 
 
@@ -126,3 +133,21 @@ def test_undo_needs_a_point_in_the_past_and_a_reason(game, alice, mo, to_seq, re
     service.submit_action(game, alice, action={"type": "commit", "card": card}, expected_seq=1)
     with pytest.raises(InvalidRequest):
         service.undo(game, mo, to_seq=to_seq, reason=reason)
+
+
+def test_resigning_where_the_title_cannot_go_on_aborts_the_game(game, alice):
+    event = service.resign(game, alice, reason="moving house")
+    game.refresh_from_db()
+    assert event.kind == "resign" and event.payload == {"reason": "moving house", "aborts": True}
+    assert game.status == "aborted" and game.to_act == []
+    assert game.seats.get(index=0).status == "resigned"
+    with pytest.raises(GameNotActive):
+        service.submit_action(game, alice, action={"type": "pass"}, expected_seq=2)
+
+
+def test_a_moderator_undo_of_a_resignation_brings_the_seat_back(game, alice, mo):
+    service.resign(game, alice)
+    service.undo(game, mo, to_seq=1, reason="resigned by mistake")
+    game.refresh_from_db()
+    assert game.status == "active" and game.to_act == [0, 1]
+    assert game.seats.get(index=0).status == "active"

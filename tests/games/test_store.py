@@ -148,3 +148,23 @@ def test_seats_to_act_mirror_the_state(game, alice, bob):
     )
     assert list(game.seats.filter(to_act=True).values_list("index", flat=True)) == [1]
     assert game.to_act == [1]
+
+
+def test_append_listeners_run_inside_the_events_transaction(game, monkeypatch):
+    from games import hooks
+
+    seen = []
+
+    def listener(game_, event):
+        seen.append((event.seq, event.kind, transaction.get_connection().in_atomic_block))
+        if event.kind == "note":
+            raise RuntimeError("listener failed")
+
+    monkeypatch.setattr(hooks, "_listeners", [listener])
+    with pytest.raises(RuntimeError):
+        store.append(
+            game, expected_seq=1, kind="note", source="system", payload={},
+            head_hash=game.head_hash,
+        )  # fmt: skip
+    assert seen == [(2, "note", True)]
+    assert [e.seq for e in events_of(game)] == [1]  # the failed listener rolled the event back

@@ -1,0 +1,28 @@
+"""Listeners called inside the transaction that appends an event.
+
+Other apps (notifications' outbox, clocks) register here in their
+AppConfig.ready(); whatever they write commits or rolls back with the event.
+A listener must be quick and must not call back into the service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from games.models import Event, Game
+
+Listener = Callable[[Game, Event], None]
+
+_listeners: list[Listener] = []
+
+
+def on_append(listener: Listener) -> Listener:
+    """Register `listener(game, event)`; usable as a decorator."""
+    if listener not in _listeners:
+        _listeners.append(listener)
+    return listener
+
+
+def appended(game: Game, event: Event) -> None:
+    for listener in list(_listeners):
+        listener(game, event)
