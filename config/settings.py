@@ -157,6 +157,8 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 CELERY_TASK_ACKS_LATE = True
 CELERY_TIMEZONE = "UTC"
+# Periodic tasks (celery beat); each app adds its own entries below.
+CELERY_BEAT_SCHEDULE: dict = {}
 
 if REDIS_URL:
     CACHES = {
