@@ -149,8 +149,8 @@ def test_optimal_revenue_equals_brute_force_for_majors(seed: int) -> None:
     board = random_major_board(rng)
     if board is None:
         return
-    trains = random_trains(rng, "major")[:2]
-    wagons = rng.sample([1, 2, 3], rng.choice([0, 1, 1, 2, 2]))
+    trains = random_trains(rng, "major")
+    wagons = rng.sample([1, 2, 3], rng.choice([0, 1, 1, 2, 2, 3]))
     cubes = {"HG": rng.randint(1, 4)}
     plan = optimise(board, "MS", "major", trains, wagons=wagons, cubes=cubes)
     assert plan.net == brute_best(board, "MS", "major", trains, wagons, cubes)
@@ -194,6 +194,6 @@ def random_minor_board(rng: random.Random):
 def test_optimal_revenue_equals_brute_force_for_minors(seed: int) -> None:
     rng = random.Random(seed)
     board = random_minor_board(rng)
-    trains = random_trains(rng, "minor")[:2]
+    trains = random_trains(rng, "minor")
     plan = optimise(board, "HG", "minor", trains)
     assert plan.net == brute_best(board, "HG", "minor", trains, [], {})
