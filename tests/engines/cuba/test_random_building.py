@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from games.engines.base import IllegalAction
 from games.engines.cuba.board import MINORS, company_hexes, content, tiles_on_map
 from games.engines.cuba.hexes import HAVANA, HEXES, edge_open
 from games.engines.cuba.laying import check_lay, legal_lays
@@ -90,3 +91,30 @@ def test_every_company_keeps_its_stations() -> None:
     view = map_view(board)
     assert len(view["hexes"]) == len(HEXES)
     assert json.loads(json.dumps(view)) == view
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_legal_lays_are_exactly_the_lays_check_lay_accepts(seed: int) -> None:
+    """On random maps, any (hex, tile, rotation) passes check_lay iff it is listed."""
+    rng = random.Random(1000 + seed)
+    board, layers = start(rng, majors=5, minors=3)
+    rounds = rng.randint(4, 20)
+    for n in range(rounds):
+        board, layers = one_round(board, layers, phase_for_round(n, 24), rng)
+    phase = phase_for_round(rounds, 24)
+    hexes = sorted(h for h in HEXES if not HEXES[h].is_harbor)
+    for who in layers:
+        listed = {(x["hex"], x["tile"], x["rotation"]): x for x in legal_lays(board, who, phase)}
+        for key, lay in listed.items():
+            check_lay(board, who, *key, phase, fc_new=lay["fc_passes"])
+        near = sorted({k[0] for k in listed}) + rng.sample(hexes, 3)
+        for coord in near:
+            for tile in rng.sample(sorted(TILES), 12):
+                for rot in range(6):
+                    try:
+                        check_lay(board, who, coord, tile, rot, phase)
+                    except IllegalAction:
+                        continue
+                    # a symmetric tile is listed under one of its equal rotations
+                    same = [k for k in listed if k[:2] == (coord, tile)]
+                    assert any(listed[k]["fc_passes"] == [] for k in same), (coord, tile, rot)
