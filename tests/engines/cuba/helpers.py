@@ -5,11 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.cuba.board import Board, content, new_board
-from games.engines.cuba.tiles import TILES
+from games.engines.cuba.hexes import edge_open
+from games.engines.cuba.tiles import TILES, exits, rotated_paths
 
 
 def put(board: Board, coord: str, tile: str, rotation: int = 0) -> Board:
-    """Place a tile without checking any rule (setting up a situation)."""
+    """Place a tile without the lay rules (setting up a situation).
+
+    Its track must still stay on the map: a situation no game can reach would
+    prove nothing.
+    """
+    bad = [e for e in exits(rotated_paths(tile, rotation)) if not edge_open(coord, e)]
+    assert not bad, f"{tile}@{rotation} in {coord} runs off the map at side {bad}"
     old = board["tiles"].get(coord)
     if old:
         board["supply"][TILES[old[0]].group] += 1

@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 
 from games.engines.base import IllegalAction
 from games.engines.cuba.graph import build
-from games.engines.cuba.hexes import HEXES, NEIGHBOURS
+from games.engines.cuba.hexes import HEXES, NEIGHBOURS, edge_open
 from games.engines.cuba.optimiser import evaluate, optimise
 from games.engines.cuba.routes import Train, route_of_paths, train_value
+from games.engines.cuba.simulate import one_round, phase_for_round, start
 from games.engines.cuba.tiles import TILES, exits, rotated_paths
 
 from .helpers import empty_board, put, token
@@ -32,17 +33,28 @@ NARROW_PLAIN = [n for n, t in TILES.items() if t.is_plain and "n" in t.gauges]
 FIELDS = [n for n, t in TILES.items() if t.is_sugar_field]
 
 
-def facing(rng: random.Random, coord: str, name: str, chosen: list[str]) -> int:
-    """A rotation whose track mostly faces the other chosen hexes or a harbor."""
+def facing(rng: random.Random, coord: str, name: str, chosen: list[str]) -> int | None:
+    """A rotation that keeps the track on the map, mostly facing chosen hexes or harbors."""
+    legal = [
+        r for r in range(6) if all(edge_open(coord, e) for e in exits(rotated_paths(name, r)))
+    ]
+    if not legal:
+        return None
     if rng.random() < 0.2:
-        return rng.randrange(6)
+        return rng.choice(legal)
     targets = set(chosen) | {c for c, h in HEXES.items() if h.is_harbor}
 
     def score(rot: int) -> tuple[int, float]:
         ends = exits(rotated_paths(name, rot))
         return (sum(NEIGHBOURS[coord][e] in targets for e in ends), rng.random())
 
-    return max(range(6), key=score)
+    return max(legal, key=score)
+
+
+def place(b, rng: random.Random, coord: str, name: str, chosen: list[str]) -> None:
+    rot = facing(rng, coord, name, chosen)
+    if rot is not None:
+        put(b, coord, name, rot)
 
 
 def random_major_board(rng: random.Random):
@@ -53,13 +65,14 @@ def random_major_board(rng: random.Random):
             name = rng.choice(MILLS if rng.random() < 0.4 else CITY)
         else:
             name = rng.choice(PLAIN)
-        put(b, coord, name, facing(rng, coord, name, chosen))
+        place(b, rng, coord, name, chosen)
     if rng.random() < 0.3:
-        put(b, "B7", rng.choice(["L44", "L45", "L46"]), rng.randrange(6))
+        place(b, rng, "B7", rng.choice(["L44", "L45", "L46"]), chosen)
+    if "B7" in b["tiles"]:
         b["tokens"]["B7"] = [[] for _ in TILES[b["tiles"]["B7"][0]].stops]
         if rng.random() < 0.7:
             token(b, "B7", "FC", 0)
-    cities = [c for c in chosen if c in CITY_HEXES]
+    cities = [c for c in chosen if c in CITY_HEXES and c in b["tiles"]]
     if not cities:
         return None
     home = rng.choice(cities)
@@ -72,7 +85,7 @@ def random_major_board(rng: random.Random):
             continue
         for who in rng.sample(["FC", "HG", "CVC"], rng.randint(0, 3)):
             slots = TILES[b["tiles"][c][0]].stops[0].slots
-            if len(b["tokens"][c][0]) < slots:
+            if len(b["tokens"][c][0]) < slots and who not in b["tokens"][c][0]:
                 if who == "HG" and not TILES[b["tiles"][c][0]].is_mill:
                     continue
                 token(b, c, who)
@@ -176,16 +189,19 @@ def random_minor_board(rng: random.Random):
         c for c, h in HEXES.items() if h.kind in ("blank", "sugar") and hex_distance(c, home) <= 2
     ]
     chosen = [home, *rng.sample(others, min(len(others), rng.randint(3, 7)))]
-    put(b, home, mill, facing(rng, home, mill, chosen))
+    place(b, rng, home, mill, chosen)
+    if home not in b["tiles"]:
+        return None
     token(b, home, "HG")
     for coord in chosen[1:]:
         field = HEXES[coord].kind == "sugar" or rng.random() < 0.3
         name = rng.choice(FIELDS if field else NARROW_PLAIN)
-        put(b, coord, name, facing(rng, coord, name, chosen))
+        place(b, rng, coord, name, chosen)
     if rng.random() < 0.5:
         other = rng.choice([c for c in ["B11", "C4", "D13"] if c != home])
-        put(b, other, rng.choice([m for m in MILLS if TILES[m].color == "yellow"]), 0)
-        token(b, other, "JU")
+        place(b, rng, other, rng.choice([m for m in MILLS if TILES[m].color == "yellow"]), chosen)
+        if other in b["tiles"]:
+            token(b, other, "JU")
     return b
 
 
@@ -194,6 +210,21 @@ def random_minor_board(rng: random.Random):
 def test_optimal_revenue_equals_brute_force_for_minors(seed: int) -> None:
     rng = random.Random(seed)
     board = random_minor_board(rng)
+    if board is None:
+        return
     trains = random_trains(rng, "minor")
     plan = optimise(board, "HG", "minor", trains)
     assert plan.net == brute_best(board, "HG", "minor", trains, [], {})
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32))
+def test_optimal_revenue_equals_brute_force_on_legally_built_narrow_networks(seed: int) -> None:
+    rng = random.Random(seed)
+    board, layers = start(rng, majors=0, minors=2)
+    for n in range(rng.randint(3, 10)):
+        board, layers = one_round(board, layers, phase_for_round(n, 8), rng)
+    for who in layers:
+        trains = random_trains(rng, "minor")
+        plan = optimise(board, who.sym, "minor", trains)
+        assert plan.net == brute_best(board, who.sym, "minor", trains, [], {})
