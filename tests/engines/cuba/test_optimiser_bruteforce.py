@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines.base import IllegalAction
+from games.engines.cuba.board import MINORS
 from games.engines.cuba.graph import build
 from games.engines.cuba.hexes import HEXES, NEIGHBOURS, edge_open
 from games.engines.cuba.optimiser import evaluate, optimise
@@ -228,3 +229,20 @@ def test_optimal_revenue_equals_brute_force_on_legally_built_narrow_networks(see
         trains = random_trains(rng, "minor")
         plan = optimise(board, who.sym, "minor", trains)
         assert plan.net == brute_best(board, who.sym, "minor", trains, [], {})
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32))
+def test_optimal_revenue_equals_brute_force_on_legally_built_maps(seed: int) -> None:
+    rng = random.Random(seed)
+    board, layers = start(rng, majors=3, minors=2)
+    for n in range(rng.randint(3, 9)):
+        board, layers = one_round(board, layers, phase_for_round(n, 9), rng)
+    cubes = {m: rng.randint(0, 3) for m in MINORS}
+    for who in layers:
+        if who.kind != "major":
+            continue
+        trains = random_trains(rng, "major")[:2]
+        wagons = rng.sample([1, 2, 3], rng.randint(0, 2))
+        plan = optimise(board, who.sym, "major", trains, wagons=wagons, cubes=cubes)
+        assert plan.net == brute_best(board, who.sym, "major", trains, wagons, cubes)
