@@ -143,6 +143,24 @@ class HavanaEngine(EngineBase):
     def public_action(self, state: State, seat: int, action: Action) -> Action | None:
         return view.public_action(state, seat, action)
 
+    def takeback_allowed(self, before: State, seat: int, action: Action, after: State) -> bool:
+        """Only a move that revealed nothing and drew nothing (README, "Takeback").
+
+        A face-down choice may be taken back while it is still face down; the
+        choice that completed the round's choices turned every card up.  A move
+        that drew from the bag (Black Market, the resupply after the round's
+        last turn) or turned up buildings from the pile (a refill after a
+        purchase or a Conservation) stands, and so does the move that ended
+        the game.
+        """
+        if before["end"] is not None or after["end"] is not None:
+            return False
+        if len(after["bag"]) != len(before["bag"]) or after["pile"] != before["pile"]:
+            return False
+        if action.get("type") in ("choose", "replace"):
+            return after["phase"] == before["phase"] and after["pending"][seat] is not None
+        return True
+
 
 def _resulting_number(state: State, seat: int, action: Action) -> int:
     if action["type"] == "choose":
