@@ -200,6 +200,9 @@ def check_lay(
     commissioner: int | None = None,
 ) -> LayResult:
     """Validate a lay or upgrade; raise IllegalAction with the reason."""
+    if not isinstance(coord, str) or not isinstance(tile, str):
+        raise IllegalAction("name the hex and the tile, e.g. hex 'B9', tile '57'")
+    _check_passes(fc_new)
     if coord not in HEXES:
         raise IllegalAction(f"there is no hex {coord!r} on the map")
     if tile not in TILES:
@@ -235,6 +238,11 @@ def check_lay(
         cost = SUGAR_FIELD_COST
     laid = board["tiles"].get(coord)
     return LayResult(cost, FC_FEE * len(fc_new), laid[0] if laid else None)
+
+
+def _check_passes(fc_new: Any) -> None:
+    if not isinstance(fc_new, list | tuple) or not all(isinstance(t, str) for t in fc_new):
+        raise IllegalAction("FC passes are a list of hexes, e.g. ['B11']")
 
 
 def _fc_blocks(board: Board, coord: str, company: str) -> bool:

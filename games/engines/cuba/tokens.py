@@ -14,7 +14,7 @@ from ..base import IllegalAction
 from .board import MINORS, Board, city_tokens, company_hexes, content, copy_board, free_slots
 from .graph import build, cheapest_reach, reach
 from .hexes import HAVANA, HEXES
-from .laying import FC_FEE, _fc_blocks
+from .laying import FC_FEE, _check_passes, _fc_blocks
 
 TOKEN_COSTS = (40, 60, 80)
 
@@ -35,8 +35,8 @@ def token_cost(extra_placed: int) -> int:
     return TOKEN_COSTS[extra_placed]
 
 
-def _city_fault(board: Board, coord: str, city: Any) -> str | None:
-    if coord not in HEXES:
+def _city_fault(board: Board, coord: Any, city: Any) -> str | None:
+    if not isinstance(coord, str) or coord not in HEXES:
         return f"there is no hex {coord!r} on the map"
     stops = content(board, coord).stops
     if not isinstance(city, int) or isinstance(city, bool) or not 0 <= city < len(stops):
@@ -62,6 +62,7 @@ def check_token(
     fc_new: Any = (),
 ) -> int:
     """Validate a (non-home) station for a major; returns the FC fee due."""
+    _check_passes(fc_new)
     fault = _city_fault(board, coord, city)
     if fault:
         raise IllegalAction(fault)

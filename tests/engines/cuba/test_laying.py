@@ -389,3 +389,19 @@ def test_upgrade_must_leave_room_for_the_stations_already_there() -> None:
     assert "no room" in illegal(check_lay, b, oe, "B7", "L47", 0, 7)
     b["tokens"]["B7"] = [["Oe", "FC", "MS"]]
     assert check_lay(b, oe, "B7", "L47", 0, 7).cost == 0
+
+
+@pytest.mark.parametrize(
+    ("coord", "tile", "rot", "passes"),
+    [
+        (None, "57", 1, []),
+        (["B11"], "57", 1, []),
+        ("B11", ["57"], 1, []),
+        ("B11", 57, 1, []),
+        ("B11", "57", 1.0, []),
+        ("B11", "57", 1, "B7"),
+        ("B11", "57", 1, [["B7"]]),
+    ],
+)
+def test_lays_of_any_shape_raise_illegal_action(ms_board, coord, tile, rot, passes) -> None:
+    illegal(check_lay, ms_board, MS, coord, tile, rot, 1, fc_new=passes)

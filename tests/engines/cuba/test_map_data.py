@@ -123,3 +123,25 @@ def test_rotation_turns_clockwise() -> None:
     assert {p.a for p in tiles.rotated_paths("7", 2)} | {
         p.b for p in tiles.rotated_paths("7", 2)
     } == {("e", 2), ("e", 3)}
+
+
+@pytest.mark.parametrize(
+    ("raw", "stops"),
+    [
+        ([["e6", "s0", "s"]], 1),
+        ([["e0", "s1", "s"]], 1),
+        ([["x0", "e1", "s"]], 0),
+        ([["e0", "e1", "broad"]], 0),
+    ],
+)
+def test_bad_track_data_is_refused_at_load(raw, stops) -> None:
+    with pytest.raises(hexes.DataError):
+        hexes.parse_paths(raw, stops, "test")
+
+
+def test_bad_coordinates_are_refused() -> None:
+    for bad in ("", "7B", "B", "Bx"):
+        with pytest.raises(hexes.DataError):
+            hexes.parse_coord(bad)
+    assert hexes.parse_coord("B7") == (6, 1)
+    assert hexes.coord_of(6, 1) == "B7"

@@ -143,3 +143,20 @@ def test_minor_home_is_any_untiled_city_but_y_cities_and_havana() -> None:
     b = choose_minor_home(b, "HG", "C4")
     assert "C4" not in minor_home_options(b)
     assert "home" in illegal(choose_minor_home, b, "JU", "C4")
+
+
+@pytest.mark.parametrize(
+    ("coord", "city", "passes"),
+    [
+        (None, 0, []),
+        (["B11"], 0, []),
+        ("B11", "0", []),
+        ("B11", 1, []),
+        ("B11", True, []),
+        ("B11", 0, "B7"),
+        ("B11", 0, [None]),
+        ("Q1", 0, []),
+    ],
+)
+def test_stations_of_any_shape_raise_illegal_action(line, coord, city, passes) -> None:
+    illegal(check_token, line, "MS", coord, city, fc_new=passes)
