@@ -110,3 +110,18 @@ class EstatesEngine(EngineBase):
 
     def public_action(self, state: State, seat: int, action: Action) -> Action | None:
         return view.public_action(state, seat, action)
+
+    def takeback_allowed(self, before: State, seat: int, action: Action, after: State) -> bool:
+        """Only a move that revealed nothing (README, "Takeback").
+
+        Choosing a roof turns the next face-down roof over, and the move that
+        ends a round shows its scores (every stash) and lays out the next
+        round's display: those stand.  A choice of any other piece (with or
+        without a stash), a bid or pass, give or keep, and a placement that
+        does not end the round may be taken back.
+        """
+        if after["phase"] == "over" or after["round"] != before["round"]:
+            return False
+        if len(after["round_results"]) != len(before["round_results"]):
+            return False
+        return len(after["roofs"]) == len(before["roofs"]) and after["blanks"] == before["blanks"]
