@@ -405,3 +405,44 @@ def test_upgrade_must_leave_room_for_the_stations_already_there() -> None:
 )
 def test_lays_of_any_shape_raise_illegal_action(ms_board, coord, tile, rot, passes) -> None:
     illegal(check_lay, ms_board, MS, coord, tile, rot, 1, fc_new=passes)
+
+
+@pytest.mark.parametrize(("tile", "phase"), [("14", 3), ("611", 5), ("455", 7)])
+def test_each_colour_arrives_with_its_phase(tile, phase) -> None:
+    b = empty_board()
+    put(
+        b, "B9", {"14": "57", "611": "14", "455": "611"}[tile], {"14": 1, "611": 0, "455": 0}[tile]
+    )
+    token(b, "B9", "MS")
+    assert "phase" in illegal(check_lay, b, MS, "B9", tile, 0, phase - 1)
+    assert check_lay(b, MS, "B9", tile, 0, phase).replaced is not None
+
+
+def test_minor_lays_only_plain_narrow_track_on_open_hexes(hg_board) -> None:
+    b = empty_board()
+    b["reserved"] = {"C4": {"HG": 0}}
+    b, _ = lay_tile(b, Layer("HG", "minor", home="C4", first_turn=True), "C4", "L52", 3, 1)
+    # the mill's narrow side 3 faces B5, an open hex: no sugar field tile there
+    assert "plain track" in illegal(check_lay, b, HG, "B5", "L50", 0, 1)
+    assert check_lay(b, HG, "B5", "77", 5, 1).cost == 0
+
+
+def test_a_full_sugar_mill_blocks_another_minor() -> None:
+    b = empty_board()
+    put(b, "B9", "L52", 4)  # JU's mill, narrow side 4 towards Cardenas
+    token(b, "B9", "JU")
+    put(b, "B11", "L67", 1)  # HG's green mill: narrow sides 1 (Matanzas) and 5 (C12)
+    for sym in ("HG", "MS", "CVC"):
+        token(b, "B11", sym)
+    ju = Layer("JU", "minor", home="B9")
+    assert "not connected" in illegal(check_lay, b, ju, "C12", "78", 0, 1)
+    b["tokens"]["B11"] = [["HG", "MS"]]  # a free slot: JU may trace through
+    assert check_lay(b, ju, "C12", "78", 0, 1).cost == 0
+
+
+def test_a_city_with_a_free_slot_can_be_passed_to_build_beyond(ms_board) -> None:
+    put(ms_board, "B11", "57", 1)
+    token(ms_board, "B11", "CVC")  # full: one slot, CVC
+    assert "not connected" in illegal(check_lay, ms_board, MS, "B13", "9", 1, 3)
+    put(ms_board, "B11", "14", 0)  # green: two slots, one free
+    assert check_lay(ms_board, MS, "B13", "9", 1, 3).cost == 10
