@@ -135,6 +135,17 @@ class PointCity(EngineBase):
     def result(self, state: State) -> dict[str, Any] | None:
         return scoring.result(state)
 
+    def takeback_allowed(self, before: State, seat: int, action: Action, after: State) -> bool:
+        """Only a market draft or civic choice that turned up no card (README, "Takeback").
+
+        A flip shows a card's hidden building side, a pile draw takes unseen
+        cards, a refill turns up pile cards (and shows the new top card), the
+        solo opponent's turn refills too, and a pass ends the game: those stand.
+        """
+        if action.get("type") not in ("take", "civic") or after["phase"] == "over":
+            return False
+        return after["pile"] == before["pile"]
+
     def resign(self, state: State, seat: int) -> State | None:
         """Multiplayer: the seat drops out (its cards stay, it cannot win) and the
         others play on; with one player left the game ends.  Solo cannot go on."""
