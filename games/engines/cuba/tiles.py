@@ -123,11 +123,26 @@ def exits(paths: tuple[Path, ...]) -> frozenset[int]:
 
 @cache
 def distinct_rotations(name: str) -> tuple[int, ...]:
-    """Rotations that give different track (symmetric tiles repeat themselves)."""
+    """Rotations that look different (symmetric tiles repeat themselves).
+
+    Stops are compared by what they are and where their track goes, not by
+    their index, so Havana's three-city L45 has two distinct rotations, not six.
+    """
+    tile = TILES[name]
     seen: dict[frozenset[Any], int] = {}
     for r in range(6):
-        key = frozenset(_path_key(p) for p in rotated_paths(name, r))
-        seen.setdefault(key, r)
+        paths = rotated_paths(name, r)
+        plain = {_path_key(p) for p in paths if p.a[0] == "e" and p.b[0] == "e"}
+        stops = set()
+        for i, stop in enumerate(tile.stops):
+            links = frozenset(
+                (end[1], p.gauge)
+                for p in paths
+                for end in (p.a, p.b)
+                if end[0] == "e" and ("s", i) in (p.a, p.b)
+            )
+            stops.add((stop.type, stop.revenue, stop.slots, links))
+        seen.setdefault(frozenset(plain | stops), r)
     return tuple(sorted(seen.values()))
 
 

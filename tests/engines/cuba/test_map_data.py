@@ -145,3 +145,10 @@ def test_bad_coordinates_are_refused() -> None:
             hexes.parse_coord(bad)
     assert hexes.parse_coord("B7") == (6, 1)
     assert hexes.coord_of(6, 1) == "B7"
+
+
+def test_symmetric_tiles_are_offered_once_per_distinct_rotation() -> None:
+    assert tiles.distinct_rotations("L44") == (0,)
+    assert len(tiles.distinct_rotations("9")) == 3
+    assert len(tiles.distinct_rotations("L45")) == 2  # three equal cities
+    assert len(tiles.distinct_rotations("7")) == 6
