@@ -36,6 +36,23 @@ class Train:
     plus: bool = False  # passes one FC token for free
 
 
+def train_from_name(name: str) -> Train:
+    """The running rules of a train card: "3", "3+", "4D", "8", "2n", "3-1n" (obsolete)."""
+    if not isinstance(name, str) or not name:
+        raise IllegalAction(f"there is no train {name!r}")
+    if name.endswith("D") and name[:-1].isdigit():
+        return Train(name, int(name[:-1]), double=True)
+    if name.endswith("+") and name[:-1].isdigit():
+        return Train(name, int(name[:-1]), plus=True)
+    if name.endswith("-1n") and name[:-3].isdigit():
+        return Train(name, int(name[:-3]) - 1)  # obsolete n-train: one stop fewer
+    if name.endswith("n") and name[:-1].isdigit():
+        return Train(name, int(name[:-1]))
+    if name.isdigit():
+        return Train(name, int(name))
+    raise IllegalAction(f"there is no train {name!r}")
+
+
 @dataclass(frozen=True)
 class Route:
     stops: tuple[int, ...]  # stop vertices in running order

@@ -131,6 +131,16 @@ def home_token(board: Board, company: str, coord: str, city: int) -> Board:
     return place_token(board, company, coord, city)
 
 
+def release_home(board: Board, company: str) -> Board:
+    """Drop a kept home, e.g. of a major not in this game (2-player easy)."""
+    new = copy_board(board)
+    for coord in list(new["reserved"]):
+        new["reserved"][coord].pop(company, None)
+        if not new["reserved"][coord]:
+            del new["reserved"][coord]
+    return new
+
+
 def fec_home_options(board: Board) -> list[dict[str, Any]]:
     """The FEC may take any empty city slot, on a tile or a printed hex (VII.3.2)."""
     out = []

@@ -13,7 +13,7 @@ import pytest
 
 from games.engines.base import IllegalAction
 from games.engines.cuba.optimiser import check_claim, optimise, plan_json
-from games.engines.cuba.routes import Train, enumerate_routes, route_of_paths
+from games.engines.cuba.routes import Train, enumerate_routes, route_of_paths, train_from_name
 
 from .helpers import empty_board, put, token
 
@@ -284,3 +284,26 @@ def test_narrow_track_does_not_reach_a_harbor() -> None:
     token(b, "D13", "HG")
     assert enumerate_routes(b, "HG", "minor", 5) == []
     assert optimise(b, "MS", "major", [T2]).revenue == 0  # MS has no station here
+
+
+@pytest.mark.parametrize(
+    ("name", "distance", "double", "plus"),
+    [
+        ("2", 2, False, False),
+        ("3+", 3, False, True),
+        ("4D", 4, True, False),
+        ("8", 8, False, False),
+        ("2n", 2, False, False),
+        ("3-1n", 2, False, False),
+        ("4-1n", 3, False, False),
+    ],
+)
+def test_train_cards_run_as_the_rules_say(name, distance, double, plus) -> None:
+    t = train_from_name(name)
+    assert (t.distance, t.double, t.plus) == (distance, double, plus)
+
+
+@pytest.mark.parametrize("name", ["", "x", "D", "+", None, "3x"])
+def test_unknown_trains_raise_illegal_action(name) -> None:
+    with pytest.raises(IllegalAction):
+        train_from_name(name)

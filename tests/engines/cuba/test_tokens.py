@@ -160,3 +160,11 @@ def test_minor_home_is_any_untiled_city_but_y_cities_and_havana() -> None:
 )
 def test_stations_of_any_shape_raise_illegal_action(line, coord, city, passes) -> None:
     illegal(check_token, line, "MS", coord, city, fc_new=passes)
+
+
+def test_a_major_out_of_the_game_keeps_no_home() -> None:
+    from games.engines.cuba.tokens import release_home
+
+    b = release_home(new_board(), "MS")
+    assert "B9" not in b["reserved"]
+    assert ("B9", 0) in {(o["hex"], o["city"]) for o in fec_home_options(b)}
