@@ -17,6 +17,7 @@ separately, so narrow track meeting standard track is a dead end for both.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,14 +148,6 @@ def reach(board: Board, net: Network, company: str, ignore_fc: Any = ()) -> Reac
     return out
 
 
-def reached_hexes(net: Network, r: Reach) -> set[str]:
-    """Hexes where the company reaches track, or can enter from a neighbour."""
-    out = {net.path_hex[p] for p in r.paths}
-    out.update(net.stops[s][0] for s in r.stops)
-    out.update(h for h, _e in r.arrivals)
-    return out
-
-
 @dataclass
 class PassReach:
     """Like :class:`Reach`, with the fewest FC tokens to pass to get there.
@@ -180,8 +173,6 @@ def cheapest_reach(
     board: Board, net: Network, company: str, paid: Any = (), *, may_pay: bool = True
 ) -> PassReach:
     """0-1 breadth-first walk: passing an unpaid FC token costs one pass."""
-    from collections import deque
-
     out = PassReach()
     todo: deque[tuple[int, int, tuple[str, ...]]] = deque()
     for (coord, idx), vid in net.stop_ids.items():
