@@ -46,7 +46,7 @@ def emit(bench: str, value: float, unit: str, **context: object) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--maps", type=int, default=6)
+    parser.add_argument("--maps", type=int, default=4)
     args = parser.parse_args()
     revenue_ms: list[float] = []
     lays_ms: list[float] = []
