@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.engines.cuba.board import Board, content, new_board
 from games.engines.cuba.hexes import edge_open
 from games.engines.cuba.tiles import TILES, exits, rotated_paths
@@ -42,7 +40,7 @@ def token(board: Board, coord: str, company: str, city: int = 0) -> Board:
     return board
 
 
-def empty_board(**kw: Any) -> Board:
+def empty_board() -> Board:
     """The start map without reservations (so tests control homes explicitly)."""
     b = new_board()
     b["reserved"] = {}
