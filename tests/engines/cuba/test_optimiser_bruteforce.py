@@ -156,7 +156,7 @@ def brute_best(board, company, kind, trains, wagons, cubes):
     return best
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(st.integers(0, 2**32))
 def test_optimal_revenue_equals_brute_force_for_majors(seed: int) -> None:
     rng = random.Random(seed)
@@ -231,7 +231,7 @@ def test_optimal_revenue_equals_brute_force_on_legally_built_narrow_networks(see
         assert plan.net == brute_best(board, who.sym, "minor", trains, [], {})
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**32))
 def test_optimal_revenue_equals_brute_force_on_legally_built_maps(seed: int) -> None:
     rng = random.Random(seed)
