@@ -7,6 +7,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
+from rest_framework.parsers import JSONParser
 from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -75,3 +76,53 @@ class TokenView(APIView):
             raise serializers.ValidationError("wrong username or password")
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
+
+
+class MeOut(serializers.Serializer):
+    username = serializers.CharField()
+    email = serializers.EmailField()
+    notify_mode = serializers.ChoiceField(choices=User.NotifyMode.choices)
+    webhook_url = serializers.URLField(allow_blank=True)
+
+
+class MeIn(serializers.Serializer):
+    email = serializers.EmailField(required=False, max_length=254)
+    notify_mode = serializers.ChoiceField(choices=User.NotifyMode.choices, required=False)
+    webhook_url = serializers.URLField(required=False, allow_blank=True, max_length=500)
+
+    def validate_webhook_url(self, value: str) -> str:
+        if value and not value.lower().startswith(("http://", "https://")):
+            raise serializers.ValidationError("the webhook URL must be http or https")
+        return value
+
+
+def me_data(user: User) -> dict:
+    return {
+        "username": user.username,
+        "email": user.email,
+        "notify_mode": user.notify_mode,
+        "webhook_url": user.webhook_url,
+    }
+
+
+class MeView(APIView):
+    """The requester's account and mail preferences: every turn, a daily digest
+    or off, and an optional webhook URL that receives each notification as JSON."""
+
+    parser_classes = [JSONParser]
+
+    @extend_schema(summary="Your account and notification preferences", responses={200: MeOut})
+    def get(self, request):
+        return Response(me_data(request.user))
+
+    @extend_schema(summary="Change your email, notification mode or webhook URL",
+                   request=MeIn, responses={200: MeOut})  # fmt: skip
+    def patch(self, request):
+        serializer = MeIn(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = request.user
+        for name, value in serializer.validated_data.items():
+            setattr(user, name, value)
+        if serializer.validated_data:
+            user.save(update_fields=list(serializer.validated_data))
+        return Response(me_data(user))

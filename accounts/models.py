@@ -14,3 +14,20 @@ class User(AbstractUser):
         default=False,
         help_text="Moderators may audit any game's events and undo by appending events.",
     )
+
+    class NotifyMode(models.TextChoices):
+        EVERY_TURN = "every_turn", "a mail for every turn"
+        DAILY_DIGEST = "daily_digest", "one daily digest"
+        OFF = "off", "no mail"
+
+    notify_mode = models.CharField(
+        max_length=16,
+        choices=NotifyMode.choices,
+        default=NotifyMode.EVERY_TURN,
+        help_text="How game notifications reach this player by mail.",
+    )
+    webhook_url = models.URLField(
+        blank=True,
+        max_length=500,
+        help_text="Optional: notifications are also POSTed here as JSON (for chat tools).",
+    )

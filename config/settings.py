@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -179,6 +180,31 @@ else:
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Correo <correo@localhost>")
 REPLY_DOMAIN = env.str("REPLY_DOMAIN", default="localhost")
 INBOUND_EMAIL_SECRET = env.str("INBOUND_EMAIL_SECRET", default="")
+# Play by email (notifications/): links in mails, limits of inbound mail and
+# of automatic answers, outbox delivery retries and the sweep.
+CORREO_BASE_URL = env.str("CORREO_BASE_URL", default="http://127.0.0.1:8000")
+NOTIFICATIONS_INBOUND_MAX_BYTES = env.int("NOTIFICATIONS_INBOUND_MAX_BYTES", default=2_000_000)
+NOTIFICATIONS_ERROR_REPLIES_PER_HOUR = env.int("NOTIFICATIONS_ERROR_REPLIES_PER_HOUR", default=20)
+NOTIFICATIONS_REJECTIONS_PER_HOUR = env.int("NOTIFICATIONS_REJECTIONS_PER_HOUR", default=3)
+NOTIFICATIONS_MAX_ATTEMPTS = env.int("NOTIFICATIONS_MAX_ATTEMPTS", default=8)
+NOTIFICATIONS_RETRY_BASE = env.int("NOTIFICATIONS_RETRY_BASE", default=30)
+NOTIFICATIONS_CLAIM_LEASE = env.int("NOTIFICATIONS_CLAIM_LEASE", default=300)
+NOTIFICATIONS_SWEEP_GRACE = env.int("NOTIFICATIONS_SWEEP_GRACE", default=30)
+NOTIFICATIONS_WEBHOOK_TIMEOUT = env.float("NOTIFICATIONS_WEBHOOK_TIMEOUT", default=5.0)
+NOTIFICATIONS_DIGEST_HOUR = env.int("NOTIFICATIONS_DIGEST_HOUR", default=7)
+# A Celery queue of its own for mail delivery (empty: the default queue).
+NOTIFICATIONS_QUEUE = env.str("NOTIFICATIONS_QUEUE", default="")
+CELERY_BEAT_SCHEDULE["notifications-sweep-outbox"] = {
+    "task": "notifications.sweep_outbox",
+    "schedule": 60.0,
+}
+CELERY_BEAT_SCHEDULE["notifications-send-digests"] = {
+    "task": "notifications.send_digests",
+    "schedule": crontab(minute=0, hour=NOTIFICATIONS_DIGEST_HOUR),
+}
+# django-anymail's inbound webhooks (/anymail/<esp>/inbound/) share the parser.
+INSTALLED_APPS += ["anymail"]
+ANYMAIL = {"WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default="")}
 
 # Game store: a snapshot of engine state every N events (a cache, never needed
 # for correctness).

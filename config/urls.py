@@ -1,19 +1,32 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
 from config import health
+from notifications import views as notification_views
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/auth/register/", accounts_api.RegisterView.as_view(), name="register"),
     path("api/auth/token/", accounts_api.TokenView.as_view(), name="token"),
+    path("api/auth/me/", accounts_api.MeView.as_view(), name="me"),
+    path("api/inbound/email/", notification_views.inbound_email, name="inbound-email"),
+    path(
+        "email/unsubscribe/<str:token>/",
+        notification_views.unsubscribe,
+        name="email-unsubscribe",
+    ),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("games.api.urls")),
 ]
+
+# django-anymail's inbound webhooks, only when their basic-auth secret is set.
+if settings.ANYMAIL.get("WEBHOOK_SECRET"):
+    urlpatterns += [path("anymail/", include("anymail.urls"))]
 
 handler400 = "games.api.errors.bad_request"
 handler403 = "games.api.errors.permission_denied"

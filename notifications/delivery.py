@@ -1,0 +1,179 @@
+"""Delivering outbox rows: claim, render, send, record.  Called by the Celery
+tasks; safe to call twice for the same row (the claim lets one through)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import urllib.request
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from games.models import Game
+from notifications import render
+from notifications.models import Notification
+from notifications.outbox import GAME_KINDS
+
+log = logging.getLogger(__name__)
+
+
+def claim(notification_id: int) -> Notification | None:
+    """pending -> sending in one conditional UPDATE: only one worker wins."""
+    now = timezone.now()
+    due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
+    won = (
+        Notification.objects.filter(due, pk=notification_id, status=Notification.Status.PENDING)
+        .update(status=Notification.Status.SENDING, claimed_at=now, attempts=F("attempts") + 1)
+    )  # fmt: skip
+    if not won:
+        return None
+    return Notification.objects.select_related("user", "game").get(pk=notification_id)
+
+
+def obsolete(n: Notification) -> bool:
+    """A "your turn" that the player has already answered (through another door)."""
+    if n.kind != Notification.Kind.YOUR_TURN or n.game is None:
+        return False
+    game: Game = n.game
+    return game.seq != n.seq and (game.status != Game.Status.ACTIVE or n.seat not in game.to_act)
+
+
+def deliver(notification_id: int) -> str:
+    """Send one notification's mail (and webhook); returns what happened."""
+    n = claim(notification_id)
+    if n is None:
+        return "not-due"
+    if obsolete(n):
+        _finish(n, Notification.Status.SKIPPED)
+        return "skipped"
+    try:
+        message = render.build_message(n)
+        message.send(fail_silently=False)
+    except Exception as error:
+        return _failed(n, error)
+    _finish(n, Notification.Status.SENT, sent_at=timezone.now())
+    if n.kind in GAME_KINDS and n.user_id and n.user.webhook_url and not n.webhook_sent_at:
+        post_webhook(n)
+    return "sent"
+
+
+def _finish(n: Notification, status: str, **fields) -> None:
+    Notification.objects.filter(pk=n.pk).update(status=status, last_error="", **fields)
+
+
+def _failed(n: Notification, error: Exception) -> str:
+    log.warning("delivery of notification %s failed: %s", n.pk, error)
+    if n.attempts >= settings.NOTIFICATIONS_MAX_ATTEMPTS:
+        status, when = Notification.Status.FAILED, None
+    else:
+        status = Notification.Status.PENDING
+        delay = settings.NOTIFICATIONS_RETRY_BASE * 2**n.attempts
+        when = timezone.now() + timedelta(seconds=delay)
+    Notification.objects.filter(pk=n.pk).update(
+        status=status, next_attempt_at=when, last_error=f"{type(error).__name__}: {error}"[:2000]
+    )
+    return "failed" if status == Notification.Status.FAILED else "retry"
+
+
+def webhook_payload(n: Notification) -> dict:
+    payload = {
+        "id": n.pk,
+        "kind": n.kind,
+        "game": n.game_id,
+        "seq": n.seq,
+        "seat": n.seat,
+        "user": n.user.username if n.user_id else None,
+        "context": n.context,
+    }
+    if n.game_id is not None:
+        facts = render.game_facts(n.game, n.seat, n.seq or n.game.seq)
+        payload.update(
+            title=facts["title"],
+            your_turn=facts["your_turn"],
+            moves=facts["moves"],
+            head_hash=facts["head_hash"],
+            text=f"[Correo] {facts['title']} #{n.game_id}: {n.get_kind_display()}",
+        )
+    return payload
+
+
+def post_webhook(n: Notification) -> bool:
+    """POST the notification as JSON to the user's webhook URL; best effort, once."""
+    url = n.user.webhook_url
+    body = json.dumps(webhook_payload(n)).encode()
+    request = urllib.request.Request(
+        url, data=body, method="POST",
+        headers={"Content-Type": "application/json", "User-Agent": "Correo"},
+    )  # fmt: skip
+    try:
+        with urllib.request.urlopen(request, timeout=settings.NOTIFICATIONS_WEBHOOK_TIMEOUT):
+            pass
+    except Exception as error:
+        log.warning("webhook for notification %s failed: %s", n.pk, error)
+        return False
+    Notification.objects.filter(pk=n.pk).update(webhook_sent_at=timezone.now())
+    return True
+
+
+def deliver_webhook(notification_id: int) -> str:
+    n = Notification.objects.select_related("user", "game").filter(pk=notification_id).first()
+    if n is None or not n.user_id or not n.user.webhook_url or n.webhook_sent_at:
+        return "nothing"
+    return "sent" if post_webhook(n) else "failed"
+
+
+def sweep() -> list[int]:
+    """Ids to (re)queue: pending rows that are due, and rows whose worker died.
+
+    A row stays `sending` when a worker is killed between claim and record;
+    after NOTIFICATIONS_CLAIM_LEASE seconds it is pending again.  Fresh pending
+    rows (younger than NOTIFICATIONS_SWEEP_GRACE) are left to their own task.
+    """
+    now = timezone.now()
+    lease = now - timedelta(seconds=settings.NOTIFICATIONS_CLAIM_LEASE)
+    Notification.objects.filter(status=Notification.Status.SENDING, claimed_at__lt=lease).update(
+        status=Notification.Status.PENDING
+    )
+    grace = now - timedelta(seconds=settings.NOTIFICATIONS_SWEEP_GRACE)
+    due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
+    pending = Notification.objects.filter(status=Notification.Status.PENDING)
+    rows = pending.filter(due, created_at__lte=grace)
+    return list(rows.order_by("id").values_list("id", flat=True)[:1000])
+
+
+def collect_digests() -> list[int]:
+    """Fold every user's held notifications into one digest row each."""
+    created = []
+    users = (
+        Notification.objects.filter(status=Notification.Status.HELD)
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+    for user_id in list(users):
+        with transaction.atomic():
+            held = list(
+                Notification.objects.select_for_update()
+                .filter(user_id=user_id, status=Notification.Status.HELD)
+                .order_by("id")
+            )
+            if not held:
+                continue
+            user = held[0].user
+            digest, _ = Notification.objects.get_or_create(
+                key=f"digest:{user_id}:{held[-1].pk}",
+                defaults={
+                    "kind": Notification.Kind.DIGEST,
+                    "user": user,
+                    "to_email": user.email,
+                    "context": {"items": [row.pk for row in held]},
+                },
+            )
+            Notification.objects.filter(pk__in=[row.pk for row in held]).update(
+                status=Notification.Status.DIGESTED
+            )
+        created.append(digest.pk)
+    return created

@@ -1,0 +1,314 @@
+"""Inbound mail: the one function behind the three doors (the receive_email
+command, POST /api/inbound/email/ and the smtpd command).
+
+`receive(raw, door=...)` never raises.  In order it: records the Message-ID
+(each is processed at most once: the row is committed before anything else),
+rejects what it cannot trust (too large, not addressed to a valid signed reply
+address, not sent from that seat's player's address, automatic mail), then
+carries out the command lines through games.service with source "email" and
+answers by mail with what was done, the state and the legal moves.  Nothing is
+applied from a message that fails authentication.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from email.policy import default as default_policy
+from email.utils import getaddresses, parseaddr
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import service, store, takeback
+from games.engines import base
+from games.engines.base import IllegalAction
+from games.errors import ServiceError, StaleSeq
+from games.models import Event, Game, Seat
+from notifications import outbox, parse
+from notifications.addresses import is_reply_address, verify_reply_address
+from notifications.models import InboundMessage, Notification
+
+log = logging.getLogger(__name__)
+
+HELP_WORDS = {"help", "?", "commands"}
+STATE_WORDS = {"state", "status", "board"}
+MOVES_WORDS = {"moves", "legal", "list"}
+RESIGN_WORDS = {"resign"}
+TAKEBACK_WORDS = {"undo-request", "undo request", "takeback", "take back"}
+OUR_MESSAGE_ID = re.compile(r"<correo\.(\d+)\.[a-z_]+@([^>]+)>", re.IGNORECASE)
+
+
+@dataclass
+class Outcome:
+    status: str  # applied, answered, rejected, duplicate
+    reason: str = ""
+    detail: str = ""
+    inbound_id: int | None = None
+    results: list[dict] = field(default_factory=list)
+
+
+class Rejected(Exception):
+    """Refuse the message; `reply` says whether the sender is told why."""
+
+    def __init__(self, reason: str, message: str, *, reply: bool = True) -> None:
+        super().__init__(message)
+        self.reason, self.message, self.reply = reason, message, reply
+
+
+def receive(
+    raw: bytes, *, door: str, recipients: Iterable[str] = (), mail_from: str = ""
+) -> Outcome:
+    """Process one raw RFC 822 message; never raises."""
+    try:
+        return _receive(raw, door=door, recipients=list(recipients))
+    except Exception:
+        log.exception("inbound mail through %s could not be processed", door)
+        return Outcome("rejected", "error", "the message could not be processed")
+
+
+def _header(message, name: str) -> str:
+    try:
+        value = message.get(name)
+        return "" if value is None else " ".join(str(value).split())
+    except Exception:  # a header the parser could not make sense of
+        return ""
+
+
+def _message_id(message, raw: bytes) -> str:
+    value = _header(message, "Message-ID")
+    if not value or len(value) > 250:
+        value = "<sha256." + hashlib.sha256(raw).hexdigest() + "@correo.invalid>"
+    return value
+
+
+def _parse(raw: bytes) -> tuple[EmailMessage, bool]:
+    """(message, too_large); only the headers of a message above the limit are read."""
+    if len(raw) > settings.NOTIFICATIONS_INBOUND_MAX_BYTES:
+        head = raw[:65536].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+        message = BytesHeaderParser(policy=default_policy).parsebytes(head)
+        return message, True  # type: ignore[return-value]
+    return parse.parse_bytes(raw), False
+
+
+def _receive(raw: bytes, *, door: str, recipients: list[str]) -> Outcome:
+    message, too_large = _parse(raw)
+    message_id = _message_id(message, raw)
+    sender = parseaddr(_header(message, "From"))[1].strip().lower()
+    subject = _header(message, "Subject")[:255]
+    try:
+        with transaction.atomic():
+            record = InboundMessage.objects.create(
+                message_id=message_id, door=door, sender=sender[:320], subject=subject,
+                size=len(raw),
+            )  # fmt: skip
+    except IntegrityError:
+        return Outcome("duplicate", "duplicate", f"{message_id} was already processed")
+    try:
+        game, seat, user = authenticate(message, sender, recipients, too_large=too_large)
+    except Rejected as rejection:
+        return _reject(record, rejection, sender, subject)
+    record.game, record.user = game, user
+    commands = parse.command_lines(parse.message_text(message))
+    results, show_help = execute(game, seat, user, commands, _replied_seq(message, game))
+    applied = any(r["ok"] and r.get("applied") for r in results)
+    record.status = InboundMessage.Status.APPLIED if applied else InboundMessage.Status.ANSWERED
+    record.detail = "\n".join(
+        f"{r['command']}: {'ok' if r['ok'] else 'refused'}: {r['message']}" for r in results
+    )[:5000]
+    record.save(update_fields=["game", "user", "status", "detail"])
+    _answer(record, game, seat, user, results, show_help=show_help or not commands)
+    return Outcome(record.status, "", record.detail, record.pk, results)
+
+
+def _recipients(message, envelope: list[str]) -> list[str]:
+    fields = []
+    for name in ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To"):
+        try:
+            fields.extend(str(value) for value in (message.get_all(name) or []))
+        except Exception:
+            continue
+    found = [address for _, address in getaddresses(fields)]
+    return [a.strip().lower() for a in [*envelope, *found] if a and "@" in a]
+
+
+def _is_automatic(message, sender: str) -> bool:
+    auto = _header(message, "Auto-Submitted").lower()
+    precedence = _header(message, "Precedence").lower()
+    local = sender.split("@", 1)[0]
+    own = parseaddr(settings.DEFAULT_FROM_EMAIL)[1].lower()
+    return (
+        (auto and auto != "no")
+        or precedence in ("bulk", "junk", "list", "auto_reply")
+        or local in ("mailer-daemon", "postmaster", "noreply", "no-reply")
+        or sender == own
+        or sender.endswith("@" + settings.REPLY_DOMAIN.lower())
+    )
+
+
+def authenticate(message, sender: str, recipients: list[str], *, too_large: bool):
+    """(game, seat, user) of a message whose address verifies and whose sender is
+    that seat's player; raises Rejected otherwise."""
+    if not sender or "@" not in sender:
+        raise Rejected("no_sender", "the mail has no sender address", reply=False)
+    if _is_automatic(message, sender):
+        raise Rejected("automatic", "automatic mail (auto-reply, bounce, list) is ignored",
+                       reply=False)  # fmt: skip
+    if too_large:
+        limit = settings.NOTIFICATIONS_INBOUND_MAX_BYTES // 1000
+        raise Rejected("too_large", f"the mail is larger than {limit} kB; send your command "
+                       "as a short reply without attachments")  # fmt: skip
+    ours = [a for a in _recipients(message, recipients) if is_reply_address(a)]
+    if not ours:
+        raise Rejected("no_reply_address", "the mail was not sent to a game's reply address; "
+                       "reply to the mail Correo sent you for that game")  # fmt: skip
+    token = next((t for t in map(verify_reply_address, ours) if t is not None), None)
+    if token is None:
+        raise Rejected("bad_signature", "the reply address is not valid (its signature does "
+                       "not verify): reply to the mail Correo sent you")  # fmt: skip
+    game = Game.objects.filter(pk=token.game_id).first()
+    seat = Seat.objects.filter(game_id=token.game_id, index=token.seat).first()
+    user = User.objects.filter(pk=token.user_id, is_active=True).first()
+    if game is None or seat is None or user is None or seat.user_id != user.pk:
+        raise Rejected("expired", "this reply address has expired: that seat is no longer held "
+                       "by its player")  # fmt: skip
+    if not user.email or user.email.strip().lower() != sender:
+        raise Rejected("wrong_sender", "this mail was not sent from the address of the player "
+                       "of that seat; reply from the address of your Correo account")  # fmt: skip
+    return game, token.seat, user
+
+
+def _replied_seq(message, game: Game) -> int | None:
+    """The seq of our notification that this mail answers (In-Reply-To, References)."""
+    headers = " ".join(_header(message, name) for name in ("In-Reply-To", "References"))
+    ids = [int(pk) for pk, domain in OUR_MESSAGE_ID.findall(headers)
+           if domain.lower() == settings.REPLY_DOMAIN.lower()]  # fmt: skip
+    if not ids:
+        return None
+    row = Notification.objects.filter(pk__in=ids, game=game, seq__isnull=False).order_by("-pk")
+    return row.values_list("seq", flat=True).first()
+
+
+def _moves_at(game: Game, seat: int, seq: int) -> list:
+    engine = base.get(game.title)
+    state = store.load(game, engine, head=seq).state
+    return engine.legal_actions(state, seat) if seat in engine.to_act(state) else []
+
+
+def execute(game: Game, seat: int, user, commands: list[str], replied_seq: int | None):
+    """Carry out the command lines in order, stopping at the first refusal."""
+    results: list[dict] = []
+    show_help = False
+    expected = replied_seq
+    for command in commands[: parse.MAX_COMMANDS]:
+        word = " ".join(command.lower().split())
+        game.refresh_from_db()
+        try:
+            if word in HELP_WORDS:
+                show_help = True
+                results.append(_ok(command, "the commands are listed below"))
+            elif word in STATE_WORDS:
+                results.append(_ok(command, "the game as you see it is below"))
+            elif word in MOVES_WORDS:
+                results.append(_ok(command, "your legal moves are listed below"))
+            elif word in RESIGN_WORDS:
+                event = service.resign(game, user, source=Event.Source.EMAIL, reason="by mail")
+                results.append(_ok(command, f"you resigned (seq {event.seq})", applied=True))
+                expected = event.seq
+            elif word in TAKEBACK_WORDS:
+                event = takeback.request(game, user, expected_seq=game.seq)
+                results.append(_ok(command, "you asked to take back your last move; the "
+                                   "other players are asked to agree", applied=True))  # fmt: skip
+                expected = event.seq
+            else:
+                seq = _expected_seq(game, seat, expected)
+                event = service.submit_action(
+                    game, user, text=command, expected_seq=seq, source=Event.Source.EMAIL
+                )
+                results.append(_ok(command, f"applied as seq {event.seq}", applied=True))
+                expected = event.seq
+        except (IllegalAction, ServiceError) as error:
+            results.append({"command": command, "ok": False, "message": error.message})
+            break
+        if len(results) > parse.MAX_COMMANDS - 1:
+            break
+    if len(commands) > parse.MAX_COMMANDS and results and results[-1]["ok"]:
+        results.append({"command": commands[parse.MAX_COMMANDS], "ok": False,
+                        "message": f"at most {parse.MAX_COMMANDS} commands per mail"})  # fmt: skip
+    return results, show_help
+
+
+def _ok(command: str, message: str, *, applied: bool = False) -> dict:
+    return {"command": command, "ok": True, "message": message, "applied": applied}
+
+
+def _expected_seq(game: Game, seat: int, replied: int | None) -> int:
+    """The seq the player acted on.  A reply to an older mail still goes through
+    when the player's legal moves are the same now as then (others acted
+    meanwhile in a simultaneous phase); otherwise the game has moved on."""
+    if replied is None or replied == game.seq:
+        return game.seq
+    if replied < game.seq and _moves_at(game, seat, replied) == _moves_at(game, seat, game.seq):
+        return game.seq
+    error = StaleSeq(replied, game.seq)
+    error.message = (
+        f"the game has moved on since the mail you answered (seq {replied}, now {game.seq}); "
+        "nothing was applied: see the current state and your legal moves below"
+    )
+    raise error
+
+
+def _within_rate(address: str, kind: str, limit: int) -> bool:
+    since = timezone.now() - timedelta(hours=1)
+    sent = Notification.objects.filter(to_email=address, kind=kind, created_at__gte=since)
+    return sent.count() < limit
+
+
+def _answer(record, game, seat, user, results, *, show_help: bool) -> None:
+    address = user.email.strip().lower()
+    ok = all(r["ok"] for r in results) and results
+    if not ok and not _within_rate(address, Notification.Kind.REPLY,
+                                   settings.NOTIFICATIONS_ERROR_REPLIES_PER_HOUR):  # fmt: skip
+        return
+    game.refresh_from_db()
+    context = {
+        "results": results,
+        "applied": any(r.get("applied") for r in results),
+        "show_help": show_help,
+        "in_reply_to": record.message_id,
+    }
+    with transaction.atomic():
+        row = Notification.objects.create(
+            key=f"reply:{record.pk}", kind=Notification.Kind.REPLY, user=user, to_email=address,
+            game=game, seq=game.seq, seat=seat, context=context,
+        )  # fmt: skip
+        outbox.queue_after_commit(row)
+
+
+def _reject(record: InboundMessage, rejection: Rejected, sender: str, subject: str) -> Outcome:
+    record.status = InboundMessage.Status.REJECTED
+    record.reason, record.detail = rejection.reason, rejection.message
+    record.save(update_fields=["status", "reason", "detail"])
+    log.info("inbound %s from %r rejected: %s", record.message_id, sender, rejection.reason)
+    limit = settings.NOTIFICATIONS_REJECTIONS_PER_HOUR
+    if rejection.reply and _within_rate(sender, Notification.Kind.REJECTION, limit):
+        context = {
+            "reason": rejection.message,
+            "subject": subject[:100],
+            "in_reply_to": record.message_id,
+        }
+        with transaction.atomic():
+            row = Notification.objects.create(
+                key=f"rejection:{record.pk}", kind=Notification.Kind.REJECTION,
+                to_email=sender[:320], context=context,
+            )  # fmt: skip
+            outbox.queue_after_commit(row)
+    return Outcome("rejected", rejection.reason, rejection.message, record.pk)

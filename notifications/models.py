@@ -1,0 +1,129 @@
+"""The outbox (Notification) and the ledger of inbound mail (InboundMessage)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Notification(models.Model):
+    """One message to one person, written in the transaction of what caused it.
+
+    `key` makes writing idempotent: for game events it is
+    `game:seq:kind:user`, so there is at most one row per (game, seq, kind, user).
+    Delivery claims the row (pending -> sending) with a conditional UPDATE; the
+    Message-ID is derived from the row, so a re-delivery is the same message.
+    """
+
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn"
+        GAME_OVER = "game_over"
+        UNDONE = "undone"
+        REMINDER = "reminder"
+        REPLY = "reply"
+        REJECTION = "rejection"
+        DIGEST = "digest"
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        SENDING = "sending"
+        SENT = "sent"
+        HELD = "held"  # waiting for the daily digest
+        DIGESTED = "digested"  # went out inside a digest
+        SKIPPED = "skipped"  # obsolete or unwanted by the time it was due
+        FAILED = "failed"  # gave up after NOTIFICATIONS_MAX_ATTEMPTS
+
+    key = models.CharField(max_length=200, unique=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+    )
+    to_email = models.CharField(max_length=320)
+    game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    seq = models.PositiveIntegerField(null=True, blank=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    context = models.JSONField(default=dict, blank=True)
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    webhook_sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["to_email", "kind", "created_at"], name="notif_rate_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.to_email} ({self.status})"
+
+    @property
+    def message_id(self) -> str:
+        return f"<correo.{self.pk}.{self.kind}@{settings.REPLY_DOMAIN}>"
+
+
+class InboundMessage(models.Model):
+    """Each inbound Message-ID once: the row is committed before anything is applied."""
+
+    class Status(models.TextChoices):
+        PROCESSING = "processing"
+        APPLIED = "applied"  # at least one command was carried out
+        ANSWERED = "answered"  # authenticated, nothing changed (help, errors)
+        REJECTED = "rejected"  # failed authentication or unreadable
+
+    message_id = models.CharField(max_length=255, unique=True)
+    door = models.CharField(max_length=16)
+    sender = models.CharField(max_length=320, blank=True)
+    subject = models.CharField(max_length=255, blank=True)
+    size = models.PositiveIntegerField(default=0)
+    game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PROCESSING)
+    reason = models.CharField(max_length=64, blank=True)
+    detail = models.TextField(blank=True)
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.message_id} from {self.sender} ({self.status})"
+
+
+class TurnWatch(models.Model):
+    """Whether a player was already told it is their turn (one row per game and user).
+
+    During simultaneous choices several events pass while a seat stays to act;
+    this keeps it to one "your turn" mail until the seat has acted.
+    """
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    waiting = models.BooleanField(default=False)
+    since_seq = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="turnwatch_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.game}: {'waiting' if self.waiting else 'idle'}"

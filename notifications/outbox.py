@@ -1,0 +1,173 @@
+"""The outbox: Notification rows written in the transaction of the event that
+causes them, handed to Celery once that transaction commits.
+
+`on_event` is registered with games.hooks.on_append (see apps.py).  Other
+apps (clocks) call `notify()` for anything that is not an event of its own,
+such as a reminder; called inside their transaction it commits or rolls back
+with it, and delivery is queued after commit.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from games.models import Event, Game, Seat
+from notifications.models import Notification, TurnWatch
+
+log = logging.getLogger(__name__)
+
+# Kinds that follow the player's preference (every turn / daily digest / off).
+GAME_KINDS = {
+    Notification.Kind.YOUR_TURN,
+    Notification.Kind.GAME_OVER,
+    Notification.Kind.UNDONE,
+    Notification.Kind.REMINDER,
+}
+
+
+def notify(
+    user,
+    game: Game | None,
+    kind: str,
+    seq: int | None,
+    context: dict[str, Any] | None = None,
+    *,
+    seat: int | None = None,
+    key: str | None = None,
+) -> Notification | None:
+    """Write one notification for `user` (at most one per game, seq, kind and user).
+
+    For clocks: `notify(user, game, "reminder", game.seq, {"due": iso_datetime})`
+    inside the transaction that decides the reminder.  Returns the row (the
+    existing one if it was already written), or None when the user wants no
+    mail and has no webhook.  Delivery is queued when the transaction commits.
+    """
+    if kind not in Notification.Kind.values:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    if key is None:
+        key = f"{game.pk if game else '-'}:{seq if seq is not None else '-'}:{kind}:{user.pk}"
+    if seat is None and game is not None:
+        seat = (
+            Seat.objects.filter(game=game, user=user)
+            .exclude(status=Seat.Status.REPLACED)
+            .values_list("index", flat=True)
+            .first()
+        )
+    status = _initial_status(user, kind)
+    if status is None:
+        return None
+    row = Notification(
+        key=key, kind=kind, user=user, to_email=user.email, game=game, seq=seq, seat=seat,
+        context=context or {}, status=status,
+    )  # fmt: skip
+    try:
+        with transaction.atomic():
+            row.save()
+    except IntegrityError:
+        return Notification.objects.filter(key=key).first()
+    queue_after_commit(row)
+    return row
+
+
+def _initial_status(user, kind: str) -> str | None:
+    if kind not in GAME_KINDS:
+        return Notification.Status.PENDING
+    mode = getattr(user, "notify_mode", "every_turn")
+    wants_mail = mode == "every_turn" and bool(user.email)
+    if wants_mail:
+        return Notification.Status.PENDING
+    if mode == "daily_digest" and user.email:
+        return Notification.Status.HELD
+    if user.webhook_url:
+        return Notification.Status.SKIPPED  # no mail, but the webhook still fires
+    return None
+
+
+def queue_after_commit(row: Notification) -> None:
+    from notifications import tasks
+
+    if row.status == Notification.Status.PENDING:
+        transaction.on_commit(partial(enqueue, tasks.deliver, row.pk))
+    elif row.user_id and row.user.webhook_url:
+        transaction.on_commit(partial(enqueue, tasks.deliver_webhook, row.pk))
+
+
+def enqueue(task, notification_id: int) -> bool:
+    """Hand one id to Celery; never raises (the sweep retries what did not go).
+
+    With the broker down this fails within milliseconds (one connection
+    attempt, no publish retries), so a move is never held up by the mail.
+    """
+    options = {"queue": settings.NOTIFICATIONS_QUEUE} if settings.NOTIFICATIONS_QUEUE else {}
+    try:
+        if task.app.conf.task_always_eager:
+            task.apply_async((notification_id,), **options)
+            return True
+        with task.app.producer_or_acquire() as producer:
+            producer.connection.ensure_connection(
+                max_retries=1, interval_start=0, interval_step=0, timeout=3
+            )
+            task.apply_async((notification_id,), retry=False, producer=producer, **options)
+    except Exception as error:  # broker down, or an eager delivery that failed
+        log.warning("could not queue %s(%s): %s", task.name, notification_id, error)
+        return False
+    return True
+
+
+def on_event(game: Game, event: Event) -> None:
+    """The hooks.on_append listener: who must hear of this event."""
+    seats = [
+        seat
+        for seat in Seat.objects.filter(game=game).select_related("user")
+        if seat.status != Seat.Status.REPLACED
+    ]
+    to_act = set(game.to_act or []) if game.status == Game.Status.ACTIVE else set()
+    if event.kind == Event.Kind.UNDO:
+        for seat in seats:
+            notify(seat.user, game, Notification.Kind.UNDONE, event.seq, _undo_context(event),
+                   seat=seat.index)  # fmt: skip
+    elif game.status != Game.Status.ACTIVE and event.kind != Event.Kind.CREATED:
+        for seat in seats:
+            notify(seat.user, game, Notification.Kind.GAME_OVER, event.seq,
+                   {"status": game.status}, seat=seat.index)  # fmt: skip
+    told = event.kind == Event.Kind.UNDO  # the undo mail already says whose turn it is
+    _watch_turns(game, event, seats, to_act, already_told=told)
+
+
+def _undo_context(event: Event) -> dict[str, Any]:
+    return {
+        "to_seq": event.payload.get("to_seq"),
+        "reason": event.payload.get("reason", ""),
+        "by_moderator": event.source == Event.Source.MODERATOR,
+    }
+
+
+def _watch_turns(game: Game, event: Event, seats, to_act: set[int], *, already_told: bool):
+    watches = {w.user_id: w for w in TurnWatch.objects.filter(game=game)}
+    for seat in seats:
+        acting = seat.index in to_act and seat.status == Seat.Status.ACTIVE
+        watch = watches.get(seat.user_id)
+        if watch is None:
+            watch = TurnWatch(game=game, user=seat.user, waiting=False)
+        if acting and not watch.waiting and not already_told:
+            notify(seat.user, game, Notification.Kind.YOUR_TURN, event.seq, seat=seat.index)
+        if acting != watch.waiting or watch.pk is None:
+            watch.waiting, watch.since_seq = acting, event.seq
+            watch.save()
+
+
+def on_reminder(game: Game, seat: Seat, offset: int) -> None:
+    """The clocks' reminder hook (games.hooks.on_reminder, when present): one
+    reminder mail per seat, seq and offset, in the sweep's transaction."""
+    deadline = getattr(seat, "deadline", None) or game.deadline
+    due = deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline else ""
+    notify(
+        seat.user, game, Notification.Kind.REMINDER, game.seq,
+        {"due": due, "offset_seconds": offset}, seat=seat.index,
+        key=f"{game.pk}:{game.seq}:reminder-{offset}:{seat.user_id}",
+    )  # fmt: skip

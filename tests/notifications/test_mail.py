@@ -1,0 +1,193 @@
+"""The mail itself, and delivery through Django's SMTP backend to a real SMTP sink."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+from django.utils import timezone
+
+from games import service
+from notifications import delivery, render, tasks
+from notifications.addresses import reply_address, unsubscribe_token
+from notifications.models import Notification
+from tests.notifications.conftest import new_duel
+
+pytestmark = pytest.mark.django_db
+
+
+def turn_of(user) -> Notification:
+    return Notification.objects.get(user=user, kind="your_turn")
+
+
+def test_a_turn_mail_has_the_state_the_moves_and_a_signed_reply_to(alice, bob):
+    game = new_duel(alice, bob)
+    message = render.build_message(turn_of(alice))
+    assert message.subject == f"[Correo] Duel (test engine) #{game.pk}: your turn"
+    assert message.reply_to == [reply_address(game.pk, 0, alice.pk)]
+    assert message.to == ["alice@example.org"]
+    hand = service.engine_for(game).view(
+        service.store.load(game, service.engine_for(game)).state, 0
+    )["hand"]
+    for card in hand:
+        assert f"\n    commit {card}\n" in message.body
+    assert f"hand: {json.dumps(hand, separators=(', ', ': '))}" in message.body
+    html = message.alternatives[0][0]
+    assert f"commit {hand[0]}" in html and "<pre" in html
+
+
+def test_the_footer_carries_the_head_hash_and_seq_and_the_unsubscribe_link(alice, bob):
+    game = new_duel(alice, bob)
+    game.refresh_from_db()
+    n = turn_of(alice)
+    message = render.build_message(n)
+    assert f"Game #{game.pk} at seq 1, event-chain head {game.head_hash}" in message.body
+    assert "\n-- \n" in message.body
+    url = f"https://correo.test/email/unsubscribe/{unsubscribe_token(alice.pk)}/"
+    assert url in message.body
+    assert message.extra_headers["List-Unsubscribe"] == f"<{url}>"
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert message.extra_headers["Message-ID"] == f"<correo.{n.pk}.your_turn@play.correo.test>"
+
+
+def test_a_player_sees_only_their_own_hand(alice, bob):
+    game = new_duel(alice, bob)
+    engine = service.engine_for(game)
+    state = service.store.load(game, engine).state
+    body = render.build_message(turn_of(bob)).body
+    assert f"hand: {json.dumps(state['hands'][1], separators=(', ', ': '))}" in body
+    assert json.dumps(state["hands"][0], separators=(", ", ": ")) not in body
+
+
+@pytest.mark.parametrize("kind", ["game_over", "undone", "reminder", "digest"])
+def test_every_kind_renders(alice, bob, kind):
+    game = new_duel(alice, bob)
+    n = Notification.objects.create(
+        key=f"t:{kind}", kind=kind, user=alice, to_email=alice.email, game=game, seq=1, seat=0,
+        context={"status": "finished", "to_seq": 1, "reason": "r", "due": "soon",
+                 "items": [turn_of(alice).pk]},
+    )  # fmt: skip
+    message = render.build_message(n)
+    assert message.subject.startswith("[Correo]")
+    assert message.body and message.alternatives
+
+
+def test_delivery_sends_one_message_through_smtp(alice, bob, sink):
+    new_duel(alice, bob)
+    n = turn_of(alice)
+    assert delivery.deliver(n.pk) == "sent"
+    assert delivery.deliver(n.pk) == "not-due"  # idempotent: the claim lets one through
+    [message] = sink.to("alice@example.org")
+    assert message["Message-ID"] == n.message_id
+    assert message["Reply-To"] == reply_address(n.game_id, 0, alice.pk)
+    assert message.get_body(("plain",)).get_content().startswith("Hello alice")
+    assert message.get_body(("html",)) is not None
+    n.refresh_from_db()
+    assert (n.status, n.attempts) == ("sent", 1)
+
+
+def test_a_failed_send_is_retried_later_and_then_given_up(alice, bob, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", 9, 2
+    settings.NOTIFICATIONS_MAX_ATTEMPTS = 2
+    new_duel(alice, bob)
+    n = turn_of(alice)
+    assert delivery.deliver(n.pk) == "retry"
+    n.refresh_from_db()
+    assert n.status == "pending" and n.next_attempt_at > timezone.now() and n.last_error
+    assert delivery.sweep() == [turn_of(bob).pk]  # not yet due
+    Notification.objects.filter(pk=n.pk).update(next_attempt_at=timezone.now())
+    assert delivery.deliver(n.pk) == "failed"
+    n.refresh_from_db()
+    assert n.status == "failed"
+
+
+def test_the_sweep_takes_back_rows_whose_worker_died(alice, bob, sink, settings):
+    new_duel(alice, bob)
+    n = turn_of(alice)
+    assert delivery.claim(n.pk) is not None  # a worker claimed it ... and was killed
+    assert n.pk not in delivery.sweep()  # within the lease: still someone else's
+    Notification.objects.filter(pk=n.pk).update(claimed_at=timezone.now() - timedelta(hours=1))
+    assert tasks.sweep_outbox() == 2  # eager here: delivers alice's and bob's
+    assert {m["To"] for m in sink.messages} == {"alice@example.org", "bob@example.org"}
+    assert Notification.objects.get(pk=n.pk).status == "sent"
+
+
+def test_a_turn_already_played_is_not_mailed(alice, bob, sink):
+    game = new_duel(alice, bob)
+    card = service.store.load(game, service.engine_for(game)).state["hands"][0][0]
+    service.submit_action(game, alice, text=f"commit {card}", expected_seq=1)
+    assert delivery.deliver(turn_of(alice).pk) == "skipped"
+    assert delivery.deliver(turn_of(bob).pk) == "sent"  # bob still has to commit
+
+
+def test_delivery_is_queued_when_the_event_commits(
+    alice, bob, sink, django_capture_on_commit_callbacks
+):
+    capture = django_capture_on_commit_callbacks
+    with capture(execute=True) as callbacks:
+        new_duel(alice, bob)
+    assert len(callbacks) == 2
+    assert sorted(m["To"] for m in sink.messages) == ["alice@example.org", "bob@example.org"]
+
+
+class Hook(BaseHTTPRequestHandler):
+    received: list = []
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        Hook.received.append((self.headers["Content-Type"], json.loads(body)))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def webhook_server():
+    Hook.received = []
+    server = HTTPServer(("127.0.0.1", 0), Hook)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/hook", Hook.received
+    server.shutdown()
+
+
+def test_the_webhook_gets_a_json_post(alice, bob, sink, webhook_server):
+    url, received = webhook_server
+    alice.webhook_url = url
+    alice.save()
+    new_duel(alice, bob)
+    assert delivery.deliver(turn_of(alice).pk) == "sent"
+    [(content_type, payload)] = received
+    assert content_type == "application/json"
+    assert payload["kind"] == "your_turn" and payload["your_turn"] is True
+    assert payload["moves"] and payload["text"].startswith("[Correo] Duel")
+
+
+def test_the_webhook_fires_for_players_who_turned_mail_off(alice, bob, webhook_server):
+    url, received = webhook_server
+    alice.webhook_url, alice.notify_mode = url, "off"
+    alice.save()
+    new_duel(alice, bob)
+    n = turn_of(alice)
+    assert n.status == "skipped"
+    assert delivery.deliver_webhook(n.pk) == "sent"
+    assert delivery.deliver_webhook(n.pk) == "nothing"
+    assert len(received) == 1
+
+
+def test_a_digest_is_one_mail_for_several_games(alice, bob, sink):
+    bob.notify_mode = "daily_digest"
+    bob.save()
+    first, second = new_duel(alice, bob), new_duel(bob, alice)
+    assert tasks.send_digests() == 1
+    [message] = sink.to("bob@example.org")
+    assert message["Subject"] == "[Correo] your daily digest: 2 games"
+    body = message.get_body(("plain",)).get_content()
+    assert reply_address(first.pk, 1, bob.pk) in body
+    assert reply_address(second.pk, 0, bob.pk) in body

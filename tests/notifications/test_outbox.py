@@ -1,0 +1,126 @@
+"""The outbox: rows written with the event, one per (game, seq, kind, user)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from games import service, store
+from games.models import Game
+from notifications import outbox
+from notifications.models import Notification
+from tests.notifications.conftest import new_duel
+
+pytestmark = pytest.mark.django_db
+
+
+def kinds_for(user):
+    return [(n.kind, n.seq) for n in Notification.objects.filter(user=user).order_by("id")]
+
+
+def hand(game, seat):
+    return store.load(game, service.engine_for(game)).state["hands"][seat]
+
+
+def test_it_tells_every_seat_to_act_when_the_game_starts(alice, bob):
+    new_duel(alice, bob)
+    assert kinds_for(alice) == [("your_turn", 1)]
+    assert kinds_for(bob) == [("your_turn", 1)]
+
+
+def test_it_tells_a_seat_once_while_it_stays_to_act(alice, bob):
+    game = new_duel(alice, bob)
+    service.submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
+    # bob is still to act (the commit is simultaneous): no second mail for him
+    assert kinds_for(bob) == [("your_turn", 1)]
+    service.submit_action(game, bob, text=f"commit {hand(game, 1)[0]}", expected_seq=2)
+    # the draw phase: alice draws first
+    assert kinds_for(alice) == [("your_turn", 1), ("your_turn", 3)]
+    assert kinds_for(bob) == [("your_turn", 1)]
+    service.submit_action(game, alice, text="pass", expected_seq=3)
+    assert kinds_for(bob) == [("your_turn", 1), ("your_turn", 4)]
+
+
+def test_it_tells_everyone_when_the_game_ends(alice, bob):
+    game = new_duel(alice, bob)
+    service.submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
+    service.submit_action(game, bob, text=f"commit {hand(game, 1)[0]}", expected_seq=2)
+    service.submit_action(game, alice, text="pass", expected_seq=3)
+    service.submit_action(game, bob, text="pass", expected_seq=4)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert kinds_for(alice)[-1] == ("game_over", 5)
+    assert kinds_for(bob)[-1] == ("game_over", 5)
+
+
+def test_a_resignation_that_aborts_tells_everyone(alice, bob):
+    game = new_duel(alice, bob)
+    service.resign(game, alice, source="email")
+    game.refresh_from_db()
+    expected = ("game_over", 2)
+    assert kinds_for(alice)[-1] == expected
+    assert kinds_for(bob)[-1] == expected
+    assert Notification.objects.get(user=bob, kind="game_over").context["status"] == game.status
+
+
+def test_an_undo_tells_everyone_and_says_whose_turn(alice, bob, mo):
+    game = new_duel(alice, bob)
+    service.submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
+    service.undo(game, mo, to_seq=1, reason="misclick")
+    assert kinds_for(alice)[-1] == ("undone", 3)
+    assert kinds_for(bob)[-1] == ("undone", 3)
+    undone = Notification.objects.get(user=alice, kind="undone")
+    assert undone.context == {"to_seq": 1, "reason": "misclick", "by_moderator": True}
+
+
+def test_rows_roll_back_with_the_event(alice, bob):
+    def create_then_fail():
+        with transaction.atomic():
+            new_duel(alice, bob)
+            assert Notification.objects.count() == 2
+            raise RuntimeError("the transaction fails after the append")
+
+    with pytest.raises(RuntimeError):
+        create_then_fail()
+    assert Notification.objects.count() == 0
+
+
+def test_a_player_who_turned_mail_off_gets_no_rows(alice, bob):
+    bob.notify_mode = "off"
+    bob.save()
+    new_duel(alice, bob)
+    assert kinds_for(bob) == []
+
+
+def test_a_digest_player_gets_held_rows_folded_into_one_digest(alice, bob):
+    bob.notify_mode = "daily_digest"
+    bob.save()
+    new_duel(alice, bob)
+    new_duel(bob, alice)
+    held = Notification.objects.filter(user=bob)
+    assert {n.status for n in held} == {"held"}
+    from notifications import delivery
+
+    [digest_id] = delivery.collect_digests()
+    digest = Notification.objects.get(pk=digest_id)
+    assert digest.kind == "digest"
+    assert sorted(digest.context["items"]) == sorted(n.pk for n in held)
+    assert {n.status for n in Notification.objects.filter(user=bob).exclude(pk=digest_id)} == {
+        "digested"
+    }
+    assert delivery.collect_digests() == []
+
+
+def test_notify_is_idempotent_for_the_clocks(alice, bob):
+    game = new_duel(alice, bob)
+    first = outbox.notify(alice, game, "reminder", game.seq, {"due": "tomorrow"})
+    again = outbox.notify(alice, game, "reminder", game.seq, {"due": "tomorrow"})
+    assert first.pk == again.pk
+    assert first.seat == 0
+    assert Notification.objects.filter(kind="reminder").count() == 1
+
+
+def test_notify_refuses_unknown_kinds(alice, bob):
+    game = new_duel(alice, bob)
+    with pytest.raises(ValueError, match="unknown notification kind"):
+        outbox.notify(alice, game, "gossip", game.seq)
