@@ -4,3 +4,15 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        import importlib
+
+        from django.conf import settings
+
+        from games import deadlines  # noqa: F401 - registers its append listener
+        from games.engines import base
+
+        for path in settings.CORREO_EXTRA_ENGINES:
+            module, _, attribute = path.partition(":")
+            base.register(getattr(importlib.import_module(module), attribute))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.models import Event, Game
+from games.models import Event, Game, Seat
 
 Listener = Callable[[Game, Event], None]
 
@@ -26,3 +26,19 @@ def on_append(listener: Listener) -> Listener:
 def appended(game: Game, event: Event) -> None:
     for listener in list(_listeners):
         listener(game, event)
+
+
+ReminderListener = Callable[[Game, Seat, int], None]
+_reminder_listeners: list[ReminderListener] = []
+
+
+def on_reminder(listener: ReminderListener) -> ReminderListener:
+    """Register `listener(game, seat, offset_seconds)`: a seat's deadline is near."""
+    if listener not in _reminder_listeners:
+        _reminder_listeners.append(listener)
+    return listener
+
+
+def reminder_due(game: Game, seat, offset: int) -> None:
+    for listener in list(_reminder_listeners):
+        listener(game, seat, offset)

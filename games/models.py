@@ -34,6 +34,11 @@ class Game(models.Model):
     # spectators see the game as it stood `spectator_delay` moves ago.
     public = models.BooleanField(default=True)
     spectator_delay = models.PositiveSmallIntegerField(default=0)
+    # Clock options (games.clock.ClockConfig as JSON); null: no clock.
+    clock = JSONTextField(null=True, blank=True)
+    paused = models.BooleanField(default=False)
+    # Set when a timeout under the `moderator` policy needs a moderator.
+    flagged = models.BooleanField(default=False, db_index=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -65,6 +70,13 @@ class Seat(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     # Mirrors Game.to_act so "games where I must act" is an indexed query.
     to_act = models.BooleanField(default=False, db_index=True)
+    # The seat's own clock: when it runs out, how often in a row it did, which
+    # reminders went out for this deadline, and the time left while paused.
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    reminded = JSONTextField(default=list)
+    next_reminder = models.DateTimeField(null=True, blank=True, db_index=True)
+    remaining = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "index"]
@@ -166,3 +178,29 @@ class Snapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} snapshot at {self.seq}"
+
+
+class Vacation(models.Model):
+    """A stretch in which a player's clocks stand still in all their games."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} away {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+
+
+class SweepState(models.Model):
+    """When the deadline sweep last ran: a gap longer than the outage
+    threshold means the server or the workers were down."""
+
+    name = models.CharField(max_length=32, primary_key=True)
+    last_run = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.last_run}"

@@ -97,8 +97,16 @@ def game_detail(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> 
         "seq": viewer.head,
         "head_hash": seen["head_hash"],
         "players": [
-            {"seat": s.index, "username": s.user.username, "status": s.status} for s in seats
+            {
+                "seat": s.index,
+                "username": s.user.username,
+                "status": s.status,
+                "deadline": s.deadline.isoformat() if s.deadline else None,
+            }
+            for s in seats
         ],
+        "clock": game.clock,
+        "paused": game.paused,
         "to_act": game.to_act if current else seen["to_act"],
         "your_seat": viewer.seat,
         "deadline": game.deadline.isoformat() if game.deadline else None,

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
+from games import clock as clock_options
 from games import commitment, replay, store
 from games.engines import base
 from games.engines.base import Action, Engine, IllegalAction, State
@@ -43,6 +44,7 @@ def create_game(
     source: str = Event.Source.API,
     public: bool = True,
     spectator_delay: int = 0,
+    clock: dict[str, Any] | None = None,
 ) -> Game:
     """Create and start a game; `players` are users in seat order."""
     try:
@@ -63,6 +65,7 @@ def create_game(
     if type(spectator_delay) is not int or not 0 <= spectator_delay <= 1000:
         raise InvalidRequest("spectator_delay must be a number of moves from 0 to 1000")
     resolved = engine.resolve_options(options)
+    clock_config = clock_options.parse(clock)
     seed = secrets.randbits(63) if seed is None else seed
     setup = engine.setup(len(players), resolved, seed)
     salt = commitment.new_salt()
@@ -76,6 +79,7 @@ def create_game(
             created_by=creator,
             public=public,
             spectator_delay=spectator_delay,
+            clock=clock_config,
         )
         Seat.objects.bulk_create(
             Seat(game=game, index=i, user=user) for i, user in enumerate(players)
@@ -87,6 +91,7 @@ def create_game(
             "seats": [user.pk for user in players],
             "public": public,
             "spectator_delay": spectator_delay,
+            "clock": clock_config,
             "commitment": commitment.commit(setup, salt),
             "setup": setup,
         }

@@ -20,10 +20,14 @@ COMMON_ERRORS = {
     "403": "not allowed: not a seat, not a moderator, or a private game",
     "404": "no such resource",
     "405": "method not allowed",
+    "406": "no acceptable response format (ask for application/json)",
     "413": "request body too large",
     "429": "too many requests (throttled)",
 }
-WRITE_ERRORS = {"409": "stale seq (the body carries the current seq) or not your turn"}
+WRITE_ERRORS = {
+    "409": "stale seq (the body carries the current seq) or not your turn",
+    "415": "unsupported or malformed body media type (send application/json)",
+}
 
 
 def add_error_responses(result, generator, request, public):

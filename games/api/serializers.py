@@ -51,3 +51,19 @@ class GamesQuery(serializers.Serializer):
 
 class SeqOut(serializers.Serializer):
     seq = serializers.IntegerField()
+
+
+class ClockIn(serializers.Serializer):
+    action = serializers.ChoiceField(choices=["pause", "resume", "extend"])
+    reason = serializers.CharField(max_length=500)
+    by = serializers.CharField(max_length=20, required=False, help_text="e.g. '24h' (extend)")
+    seat = serializers.IntegerField(min_value=0, max_value=10, required=False)
+
+    def validate(self, data):
+        if data["action"] == "extend" and "by" not in data:
+            raise serializers.ValidationError("extend needs 'by', e.g. '24h'")
+        return data
+
+
+class VacationIn(serializers.Serializer):
+    days = serializers.IntegerField(min_value=1, max_value=366)

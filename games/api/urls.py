@@ -12,5 +12,7 @@ urlpatterns = [
     path("games/<int:pk>/audit/", views.AuditView.as_view(), name="game-audit"),
     path("games/<int:pk>/undo/", views.UndoView.as_view(), name="game-undo"),
     path("games/<int:pk>/takeback/", views.TakebackView.as_view(), name="game-takeback"),
+    path("games/<int:pk>/clock/", views.ClockView.as_view(), name="game-clock"),
+    path("vacation/", views.VacationView.as_view(), name="vacation"),
     path("games/<int:pk>/verify/", views.VerifyView.as_view(), name="game-verify"),
 ]

@@ -10,7 +10,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from games import selectors, service, takeback
+from games import clock as clock_options
+from games import clock_control, selectors, service, takeback, vacation
 from games.api import serializers as s
 from games.engines import base
 from games.errors import Forbidden, InvalidRequest
@@ -108,12 +109,10 @@ class GamesView(APIView):
         players = users_in_order(data["players"])
         if request.user not in players and not request.user.is_moderator:
             raise Forbidden("you must be one of the players (or a moderator)")
-        if data["clock"]:
-            raise InvalidRequest("clocks are not available yet on this server")
         game = service.create_game(
             title=data["title"], players=players, options=data["options"],
             creator=request.user, public=data["public"],
-            spectator_delay=data["spectator_delay"],
+            spectator_delay=data["spectator_delay"], clock=data["clock"],
         )  # fmt: skip
         viewer = selectors.viewer_of(game, request.user)
         return Response(selectors.game_detail(game, viewer), status=status.HTTP_201_CREATED)
@@ -247,3 +246,44 @@ class VerifyView(APIView):
     def get(self, request, pk: int):
         game = game_or_404(pk)
         return Response(selectors.verification(game, selectors.viewer_of(game, request.user)))
+
+
+class ClockView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Moderators: pause, resume, or extend a deadline (each is a clock event)",
+        request=s.ClockIn,
+        responses={201: s.SeqOut},
+    )
+    def post(self, request, pk: int):
+        game = game_or_404(pk)
+        data = valid(s.ClockIn, request.data)
+        if data["action"] == "pause":
+            event = clock_control.moderator_pause(game, request.user, reason=data["reason"])
+        elif data["action"] == "resume":
+            event = clock_control.moderator_resume(game, request.user, reason=data["reason"])
+        else:
+            by = clock_options.seconds(data.get("by"), "by")
+            event = clock_control.moderator_extend(
+                game, request.user, by_seconds=by, reason=data["reason"], seat=data.get("seat")
+            )
+        return Response({"seq": event.seq}, status=status.HTTP_201_CREATED)
+
+
+class VacationView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="My vacation budget this year", responses={200: dict})
+    def get(self, request):
+        return Response(vacation.budget(request.user))
+
+    @extend_schema(
+        summary="Start a vacation now: my clocks stop in every game for that many days",
+        request=s.VacationIn,
+        responses={201: dict},
+    )
+    def post(self, request):
+        data = valid(s.VacationIn, request.data)
+        vacation.start(request.user, days=data["days"])
+        return Response(vacation.budget(request.user), status=status.HTTP_201_CREATED)

@@ -4,25 +4,38 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_event_undo_index'),
+        ("games", "0003_event_undo_index"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='public',
+            model_name="game",
+            name="public",
             field=models.BooleanField(default=True),
         ),
         migrations.AddField(
-            model_name='game',
-            name='spectator_delay',
+            model_name="game",
+            name="spectator_delay",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AlterField(
-            model_name='event',
-            name='kind',
-            field=models.CharField(choices=[('created', 'Created'), ('action', 'Action'), ('timeout', 'Timeout'), ('undo', 'Undo'), ('resign', 'Resign'), ('seat_replaced', 'Seat Replaced'), ('clock', 'Clock'), ('note', 'Note'), ('takeback_request', 'Takeback Request'), ('takeback_answer', 'Takeback Answer')], max_length=16),
+            model_name="event",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("created", "Created"),
+                    ("action", "Action"),
+                    ("timeout", "Timeout"),
+                    ("undo", "Undo"),
+                    ("resign", "Resign"),
+                    ("seat_replaced", "Seat Replaced"),
+                    ("clock", "Clock"),
+                    ("note", "Note"),
+                    ("takeback_request", "Takeback Request"),
+                    ("takeback_answer", "Takeback Answer"),
+                ],
+                max_length=16,
+            ),
         ),
     ]

@@ -1,0 +1,118 @@
+"""What happens when a seat's clock runs out, by the game's policy.
+
+Every path goes through the service like a player's move, with the seq the
+sweep saw: if a player's move lands first, the timeout finds a stale seq and
+does nothing, so a move and a timeout never both happen.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+
+from django.db import transaction
+
+from games import service, store
+from games.engines.base import IllegalAction
+from games.errors import GameNotActive, StaleSeq
+from games.models import Event, Game, Seat
+
+log = logging.getLogger(__name__)
+
+# A title's turn may take several actions (Havana: two cards, buying, end);
+# one expiry plays the seat's turn out, but never more than this many actions.
+MAX_ACTIONS_PER_EXPIRY = 10
+SKIP_TYPES = ("pass", "skip", "end")
+
+
+def run_out(game_id: int, expected_seq: int, now: datetime.datetime) -> list[Event]:
+    """Apply the policy to every seat of the game whose deadline has passed."""
+    events: list[Event] = []
+    try:
+        with transaction.atomic():
+            # The game row first, as every writer does: a move racing this
+            # waits here, then finds its seq stale (and the other way round).
+            game = Game.objects.select_for_update().filter(pk=game_id).first()
+            if game is None or not _still_due(game, expected_seq, now):
+                return []
+            due = list(
+                Seat.objects.filter(game=game, deadline__lte=now, to_act=True).order_by("deadline")
+            )
+            for seat in due:
+                if game.status != Game.Status.ACTIVE or game.paused:
+                    break  # an earlier seat's forfeit or flag settled the game for now
+                events += _expire(game, seat)
+    except (StaleSeq, GameNotActive):
+        return []  # a player or moderator got there first: nothing happened
+    except IllegalAction:
+        # A title whose timeout_action is not legal here is a bug; stop the
+        # clock and let a moderator decide rather than loop every minute.
+        log.exception("timeout_action was refused in game %s", game_id)
+        return [flag_for_moderators(Game.objects.get(pk=game_id), due[0])]
+    return events
+
+
+def _still_due(game: Game, expected_seq: int, now: datetime.datetime) -> bool:
+    return (
+        game.status == Game.Status.ACTIVE
+        and not game.paused
+        and game.seq == expected_seq
+        and game.deadline is not None
+        and game.deadline <= now
+    )
+
+
+def _expire(game: Game, seat: Seat) -> list[Event]:
+    clock = game.clock
+    seat.timeouts += 1
+    Seat.objects.filter(pk=seat.pk).update(timeouts=seat.timeouts)
+    limit = clock.get("max_timeouts", 0)
+    if clock["on_timeout"] == "forfeit" or (limit and seat.timeouts >= limit):
+        reason = f"seat {seat.index} ran out of time ({seat.timeouts} in a row)"
+        return [service.resign_seat(game, seat.index, actor=None, source="timer", reason=reason)]
+    if clock["on_timeout"] == "moderator":
+        return [flag_for_moderators(game, seat)]
+    return _play_out(game, seat.index, skip=clock["on_timeout"] == "skip")
+
+
+def _play_out(game: Game, seat: int, *, skip: bool) -> list[Event]:
+    engine = service.engine_for(game)
+    events = []
+    for _ in range(MAX_ACTIONS_PER_EXPIRY):
+        state = store.load(game, engine).state
+        if game.status != Game.Status.ACTIVE or seat not in engine.to_act(state):
+            break
+        action = _choose(engine, state, seat, skip=skip)
+        events.append(
+            service.apply_for_seat(
+                game,
+                seat,
+                actor=None,
+                action=action,
+                text=None,
+                expected_seq=game.seq,
+                source=Event.Source.TIMER,
+                kind=Event.Kind.TIMEOUT,
+            )
+        )
+    return events
+
+
+def _choose(engine, state, seat: int, *, skip: bool) -> dict:
+    if skip:
+        for action in engine.legal_actions(state, seat):
+            if action["type"] in SKIP_TYPES:
+                return action
+    return engine.timeout_action(state, seat)
+
+
+def flag_for_moderators(game: Game, seat: Seat) -> Event:
+    """Stop the clock and leave the decision to a moderator."""
+    from games import clock_control
+
+    game.flagged = True
+    Game.objects.filter(pk=game.pk).update(flagged=True)
+    return clock_control.pause(
+        game, actor=None, reason=f"seat {seat.index} ran out of time: a moderator decides",
+        source=Event.Source.TIMER,
+    )  # fmt: skip
