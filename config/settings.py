@@ -159,7 +159,12 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 3
 CELERY_TASK_ACKS_LATE = True
 CELERY_TIMEZONE = "UTC"
 # Periodic tasks (celery beat); each app adds its own entries below.
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": env.float("CORREO_SWEEP_INTERVAL", default=60.0),
+    },
+}
 
 if REDIS_URL:
     CACHES = {
@@ -211,6 +216,17 @@ ANYMAIL = {"WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default="")}
 CORREO_SNAPSHOT_EVERY = env.int("CORREO_SNAPSHOT_EVERY", default=20)
 # Older snapshots only help an undo far back; a full replay serves that too.
 CORREO_SNAPSHOTS_KEPT = env.int("CORREO_SNAPSHOTS_KEPT", default=5)
+# Clocks: vacation budget per player and year, its shortest allowed length,
+# and how long the sweep may be silent before it counts as an outage.
+CORREO_VACATION_DAYS_PER_YEAR = env.int("CORREO_VACATION_DAYS_PER_YEAR", default=30)
+CORREO_VACATION_MIN_DAYS = env.int("CORREO_VACATION_MIN_DAYS", default=1)
+CORREO_OUTAGE_AFTER_SECONDS = env.int("CORREO_OUTAGE_AFTER_SECONDS", default=300)
+CORREO_SWEEP_BATCH = env.int("CORREO_SWEEP_BATCH", default=5000)
+
+# Titles outside games.engines ("module:attribute" of an engine object), e.g.
+# the test suite's small engine for worker processes started by the tests.
+CORREO_EXTRA_ENGINES = env.list("CORREO_EXTRA_ENGINES", default=[])
+
 # Current states and game views memoised per process (entries never go stale).
 CORREO_STATE_CACHE_SIZE = env.int("CORREO_STATE_CACHE_SIZE", default=512)
 
