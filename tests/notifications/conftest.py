@@ -39,7 +39,8 @@ class Sink:
         self.messages: list = []
 
     async def handle_DATA(self, server, session, envelope):
-        message = message_from_bytes(envelope.original_content, policy=default_policy)
+        raw = envelope.original_content.replace(b"\r\n", b"\n")
+        message = message_from_bytes(raw, policy=default_policy)
         message.envelope_to = list(envelope.rcpt_tos)
         self.messages.append(message)
         return "250 OK"

@@ -143,6 +143,8 @@ def test_the_smtp_listener_applies_a_reply(smtpd, alice, bob):
 
 
 def test_the_smtp_listener_refuses_other_domains(smtpd):
-    with smtplib.SMTP("127.0.0.1", smtpd, timeout=10) as client:
-        with pytest.raises(smtplib.SMTPRecipientsRefused):
-            client.sendmail("a@example.org", ["someone@example.org"], b"Subject: x\r\n\r\nx")
+    with (
+        smtplib.SMTP("127.0.0.1", smtpd, timeout=10) as client,
+        pytest.raises(smtplib.SMTPRecipientsRefused),
+    ):
+        client.sendmail("a@example.org", ["someone@example.org"], b"Subject: x\r\n\r\nx")

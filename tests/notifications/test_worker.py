@@ -1,0 +1,90 @@
+"""Delivery through a real Celery worker on the real Redis, and the outbox
+surviving a broker outage and a killed worker."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import pytest
+
+from games import service, store
+from notifications import delivery, tasks
+from notifications.models import Notification
+from tests.notifications.conftest import new_duel
+
+pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+
+
+def wait_until(predicate, timeout: float = 15.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+def statuses() -> list[str]:
+    return sorted(Notification.objects.values_list("status", flat=True))
+
+
+@contextlib.contextmanager
+def broker_unreachable(app):
+    """Point the producers at a port where no Redis listens (the worker keeps its
+    own connection, as a worker on another machine would)."""
+    good = app.conf.broker_url
+
+    def reset_pools():
+        app._pool = None
+        app.amqp._producer_pool = None
+
+    app.conf.broker_url = "redis://127.0.0.1:1/0"
+    reset_pools()
+    try:
+        yield
+    finally:
+        app.conf.broker_url = good
+        reset_pools()
+
+
+def test_a_real_worker_delivers_once_the_event_commits(worker, sink, alice, bob):
+    new_duel(alice, bob)
+    sink.wait_for(lambda m: "alice@example.org" in m.envelope_to)
+    sink.wait_for(lambda m: "bob@example.org" in m.envelope_to)
+    wait_until(lambda: statuses() == ["sent", "sent"])
+    assert len(sink.messages) == 2
+
+
+def test_moves_go_through_while_the_broker_is_down_and_mail_follows_the_sweep(
+    worker, sink, alice, bob
+):
+    with broker_unreachable(worker.app):
+        started = time.monotonic()
+        game = new_duel(alice, bob)
+        card = store.load(game, service.engine_for(game)).state["hands"][0][0]
+        service.submit_action(game, alice, text=f"commit {card}", expected_seq=1)
+        assert time.monotonic() - started < 5  # the move is not held up by the mail
+    time.sleep(0.5)
+    assert sink.messages == []
+    assert statuses() == ["pending", "pending"]
+    # Redis is back: the periodic sweep queues what is pending
+    assert tasks.sweep_outbox() == 2
+    # alice had played meanwhile: her "your turn" is obsolete and skipped, bob's is sent
+    wait_until(lambda: statuses() == ["sent", "skipped"])
+    assert [m["To"] for m in sink.messages] == ["bob@example.org"]
+
+
+def test_a_row_left_sending_by_a_killed_worker_is_delivered_after_the_lease(
+    worker, sink, alice, bob, settings
+):
+    with broker_unreachable(worker.app):
+        new_duel(alice, bob)
+    first, _ = Notification.objects.order_by("id")
+    assert delivery.claim(first.pk) is not None  # the worker that claimed it died here
+    settings.NOTIFICATIONS_CLAIM_LEASE = 1
+    assert tasks.sweep_outbox() == 1  # only the unclaimed one: the claim is still fresh
+    time.sleep(1.1)
+    assert tasks.sweep_outbox() == 1
+    wait_until(lambda: statuses() == ["sent", "sent"])
+    assert sorted(m["To"] for m in sink.messages) == ["alice@example.org", "bob@example.org"]
