@@ -3,8 +3,11 @@ tasks; safe to call twice for the same row (the claim lets one through)."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
+import socket
+import urllib.parse
 import urllib.request
 from datetime import timedelta
 
@@ -101,9 +104,27 @@ def webhook_payload(n: Notification) -> dict:
     return payload
 
 
+def webhook_allowed(url: str) -> bool:
+    """Only http(s) to public addresses: a webhook must not reach into our network."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
+    if settings.NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE:
+        return True
+    try:
+        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return False
+    addresses = {ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos}
+    return bool(addresses) and all(address.is_global for address in addresses)
+
+
 def post_webhook(n: Notification) -> bool:
     """POST the notification as JSON to the user's webhook URL; best effort, once."""
     url = n.user.webhook_url
+    if not webhook_allowed(url):
+        log.warning("webhook for notification %s refused: %s is not public", n.pk, url)
+        return False
     body = json.dumps(webhook_payload(n)).encode()
     request = urllib.request.Request(
         url, data=body, method="POST",

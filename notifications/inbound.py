@@ -44,6 +44,8 @@ STATE_WORDS = {"state", "status", "board"}
 MOVES_WORDS = {"moves", "legal", "list"}
 RESIGN_WORDS = {"resign"}
 TAKEBACK_WORDS = {"undo-request", "undo request", "takeback", "take back"}
+ANSWER_WORDS = {"approve": "approve", "refuse": "refuse", "undo-approve": "approve",
+                "undo-refuse": "refuse"}  # fmt: skip
 OUR_MESSAGE_ID = re.compile(r"<correo\.(\d+)\.[a-z_]+@([^>]+)>", re.IGNORECASE)
 
 
@@ -227,6 +229,12 @@ def execute(game: Game, seat: int, user, commands: list[str], replied_seq: int |
                 event = takeback.request(game, user, expected_seq=game.seq)
                 results.append(_ok(command, "you asked to take back your last move; the "
                                    "other players are asked to agree", applied=True))  # fmt: skip
+                expected = event.seq
+            elif word in ANSWER_WORDS:
+                answer = ANSWER_WORDS[word]
+                event = takeback.answer(game, user, answer=answer, expected_seq=game.seq)
+                results.append(_ok(command, f"you answered {answer} (seq {event.seq})",
+                                   applied=True))  # fmt: skip
                 expected = event.seq
             else:
                 seq = _expected_seq(game, seat, expected)

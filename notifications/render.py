@@ -31,6 +31,7 @@ HELP_TEXT = (
     "  moves                                   list your legal moves\n"
     "  state                                   show the game as you see it\n"
     "  undo-request                            ask to take back your last move\n"
+    "  approve / refuse                        answer another player's undo-request\n"
     "  resign                                  leave the game\n"
     "  help                                    this text"
 )

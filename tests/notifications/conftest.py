@@ -145,3 +145,9 @@ def reply_mail(
     if extra_headers:
         lines.append(extra_headers.strip())
     return ("\r\n".join(lines) + "\r\n\r\n" + body.replace("\n", "\r\n")).encode()
+
+
+@pytest.fixture(autouse=True)
+def local_webhooks(settings):
+    """The webhook tests post to a server on 127.0.0.1."""
+    settings.NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE = True

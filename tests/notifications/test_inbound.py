@@ -216,3 +216,12 @@ def test_garbage_is_rejected_and_never_raises(game):
         assert receive(raw).status in ("rejected", "duplicate")
     game.refresh_from_db()
     assert game.seq == 1
+
+
+def test_a_takeback_is_asked_and_approved_by_mail(game, alice, bob):
+    service.submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
+    assert receive(reply_mail(alice, game, 0, "undo-request")).status == "applied"
+    assert receive(reply_mail(bob, game, 1, "approve")).status == "applied"
+    game.refresh_from_db()
+    assert Event.objects.get(game=game, seq=game.seq).kind == "undo"
+    assert hand(game, 0) == sorted(hand(game, 0)) and len(hand(game, 0)) == 2

@@ -191,3 +191,23 @@ def test_a_digest_is_one_mail_for_several_games(alice, bob, sink):
     body = message.get_body(("plain",)).get_content()
     assert reply_address(first.pk, 1, bob.pk) in body
     assert reply_address(second.pk, 0, bob.pk) in body
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://127.0.0.1:6379/", "http://10.0.0.1/x", "http://[::1]/", "http://localhost/",
+     "ftp://example.org/", "http://169.254.169.254/latest/meta-data/"],
+)  # fmt: skip
+def test_webhooks_to_private_addresses_are_refused(url, settings):
+    settings.NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE = False
+    assert delivery.webhook_allowed(url) is False
+
+
+def test_a_webhook_to_a_private_address_is_not_posted(alice, bob, webhook_server, settings):
+    settings.NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE = False
+    url, received = webhook_server
+    alice.webhook_url, alice.notify_mode = url, "off"
+    alice.save()
+    new_duel(alice, bob)
+    assert delivery.deliver_webhook(turn_of(alice).pk) == "failed"
+    assert received == []
