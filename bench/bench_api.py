@@ -12,22 +12,14 @@ import json
 import os
 import statistics
 import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+from support import ROOT, django_setup, emit, throwaway_database
 
-import django  # noqa: E402
-
-django.setup()
+django_setup()
 
 from django.conf import settings  # noqa: E402
-from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from accounts.models import User  # noqa: E402
@@ -37,12 +29,6 @@ CLIENTS = 16
 SECONDS = float(os.environ.get("BENCH_SECONDS", "8"))
 PORT = int(os.environ.get("BENCH_PORT", "8931"))
 WORKERS = int(os.environ.get("BENCH_WEB_WORKERS", "2"))
-
-
-def emit(name: str, value: float, unit: str, **context) -> None:
-    print(
-        json.dumps({"bench": name, "value": round(value, 3), "unit": unit, **context}), flush=True
-    )
 
 
 def database_url() -> str:
@@ -125,40 +111,33 @@ def timed(method, path, token=None, body=None, conn=None, expect=(200, 201)):
 
 
 def main() -> None:
-    old_config = setup_databases(verbosity=0, interactive=False)
-    server = None
-    try:
+    with throwaway_database():
         games = []
         for i in range(CLIENTS):
-            players = [
-                User.objects.create(username=f"p{i}a"),
-                User.objects.create(username=f"p{i}b"),
-            ]
+            players = [User.objects.create(username=f"p{i}{side}") for side in "ab"]
             tokens = [Token.objects.create(user=u).key for u in players]
             game = service.create_game(title="havana", players=players, seed=i)
             games.append((game.pk, tokens))
         server = start_gunicorn()
+        try:
+            hammer("trivial", lambda i, conn: timed("GET", "/api/ping/", conn=conn)[0])
+            hammer("game_detail", lambda i, conn: timed(
+                "GET", f"/api/games/{games[i][0]}/", games[i][1][0], conn=conn)[0])  # fmt: skip
 
-        hammer("trivial", lambda i, conn: timed("GET", "/api/ping/", conn=conn)[0])
-        hammer("game_detail", lambda i, conn: timed(
-            "GET", f"/api/games/{games[i][0]}/", games[i][1][0], conn=conn)[0])  # fmt: skip
+            def move(i, conn):
+                game_id, tokens = games[i]
+                _, detail = timed("GET", f"/api/games/{game_id}/", tokens[0], conn=conn)
+                if detail["status"] != "active":
+                    return None
+                token = tokens[detail["to_act"][0]]
+                _, listed = timed("GET", f"/api/games/{game_id}/actions/", token, conn=conn)
+                body = {"seq": listed["seq"], "action": listed["actions"][-1]["action"]}
+                return timed("POST", f"/api/games/{game_id}/actions/", token, body, conn)[0]
 
-        def move(i, conn):
-            game_id, tokens = games[i]
-            _, detail = timed("GET", f"/api/games/{game_id}/", tokens[0], conn=conn)
-            if detail["status"] != "active":
-                return None
-            token = tokens[detail["to_act"][0]]
-            _, listed = timed("GET", f"/api/games/{game_id}/actions/", token, conn=conn)
-            body = {"seq": listed["seq"], "action": listed["actions"][-1]["action"]}
-            return timed("POST", f"/api/games/{game_id}/actions/", token, body, conn)[0]
-
-        hammer("move", move)
-    finally:
-        if server:
+            hammer("move", move)
+        finally:
             server.terminate()
             server.wait(timeout=10)
-        teardown_databases(old_config, verbosity=0)
 
 
 if __name__ == "__main__":

@@ -6,35 +6,22 @@ test database.  Prints one JSON object per line.
 
 from __future__ import annotations
 
-import json
-import os
 import statistics
-import sys
 import threading
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+from support import django_setup, emit, throwaway_database
 
-import django
-
-django.setup()
+django_setup()
 
 from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from games import service, store  # noqa: E402
 from games.engines import base  # noqa: E402
 from games.models import Event, Game, Snapshot  # noqa: E402
 from tests.support.duel import DUEL  # noqa: E402
-
-
-def emit(name: str, value: float, unit: str, **context) -> None:
-    record = {"bench": name, "value": round(value, 3), "unit": unit, **context}
-    print(json.dumps(record), flush=True)
 
 
 def build_stream(game: Game, events: int) -> None:
@@ -114,13 +101,10 @@ def bench_appends(users, writers: int = 4, seconds: float = 5.0) -> None:
 
 def main() -> None:
     base.register(DUEL)
-    old_config = setup_databases(verbosity=0, interactive=False)
-    try:
+    with throwaway_database():
         users = [User.objects.create(username=f"bench{i}") for i in range(2)]
         bench_load(users)
         bench_appends(users)
-    finally:
-        teardown_databases(old_config, verbosity=0)
 
 
 if __name__ == "__main__":

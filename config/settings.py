@@ -223,6 +223,8 @@ CORREO_VACATION_DAYS_PER_YEAR = env.int("CORREO_VACATION_DAYS_PER_YEAR", default
 CORREO_VACATION_MIN_DAYS = env.int("CORREO_VACATION_MIN_DAYS", default=1)
 CORREO_OUTAGE_AFTER_SECONDS = env.int("CORREO_OUTAGE_AFTER_SECONDS", default=300)
 CORREO_SWEEP_BATCH = env.int("CORREO_SWEEP_BATCH", default=5000)
+# Without a broker (the embedded default) `manage.py runserver` sweeps itself.
+CORREO_EMBEDDED_SWEEP = env.bool("CORREO_EMBEDDED_SWEEP", default=not REDIS_URL)
 
 # Titles outside games.engines ("module:attribute" of an engine object), e.g.
 # the test suite's small engine for worker processes started by the tests.
