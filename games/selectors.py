@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Q, QuerySet
+from django.http import Http404
 
 from games import commitment, replay, store, visibility
 from games.engines import base
@@ -44,6 +45,17 @@ def games_for(user, *, mine: bool = False, to_act: bool = False) -> QuerySet[Gam
 
 def seats_of(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("index"))
+
+
+def game_with_seats(pk: int) -> tuple[Game, list[Seat]]:
+    """A game and its seats with their users in one query (the hot read path)."""
+    seats = list(Seat.objects.filter(game_id=pk).select_related("game", "user").order_by("index"))
+    if not seats:
+        raise Http404("no such game")
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game
+    return game, seats
 
 
 def viewer_of(game: Game, user, seats: list[Seat] | None = None) -> Viewer:

@@ -132,8 +132,7 @@ class GameDetailView(APIView):
         responses={200: dict, 304: OpenApiResponse(description="not modified (ETag)")},
     )
     def get(self, request, pk: int):
-        game = game_or_404(pk)
-        seats = selectors.seats_of(game)
+        game, seats = selectors.game_with_seats(pk)
         viewer = selectors.viewer_of(game, request.user, seats)
         etag = f'"{game.pk}-{viewer.head}-{viewer.seat}-{game.status}"'
         if etag in request.headers.get("If-None-Match", ""):
