@@ -1,0 +1,811 @@
+"""Redaction: no requester ever receives another seat's hidden values.
+
+Whole random games of every title (and the test engine `duel`) are walked
+through the HTTP API.  At every step every seat and a stranger (eve, a
+spectator) fetch the game's detail, and one of them in turn fetches the
+rest the API gives them: the event log since their last fetch, their legal
+actions and (every third round) the verification record.  At the end everyone
+fetches everything.  Then, per requester:
+
+* Differential check of the views.  For each title, `mask(state, viewer)`
+  replaces what the viewer must not know (other seats' face-down choices and
+  hidden hands, cheques and stashes, bag / pile / deck / roof orders, the far
+  side of cards, future rounds) by what the table can know about it (counts,
+  multisets, "has chosen"), and `vary(state, viewer, rng)` returns a state
+  that differs from the real one *only* there (checked: equal masks).  The
+  engine's view, legal actions and `to_act` must be the same for both; the
+  detail the API returned must be exactly the engine's view of the real
+  state.  Naive substring checks of small numbers would collide; this does not.
+* The same differential over HTTP: every other round of steps, at each step
+  for one requester in turn, the server is made to load the varied state at
+  the head (`store.load` is wrapped), and the detail and actions the
+  requester receives must not change.  This catches a leak anywhere between
+  the engine state and the JSON, not only in `view`.
+* The event log: the created event never carries the setup; another seat's
+  action appears only in its public form (`engine.public_action` of the state
+  before it), the requester's own in full.
+* Anywhere in the JSON: no `setup`, `seed` or `salt` key, neither the salt
+  nor the seed nor the long shuffled orders of the setup, and the verify
+  record unrevealed, until the game ends; then the setup and salt are there
+  and match the commitment.
+
+The last tests plant leaks (in a view, in the event log, in the API layer,
+in the verify record) and require the checker to report each one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from games import selectors, store, visibility
+from games.engines import base
+from games.engines.base import canonical_json, clone
+from games.models import Event, Game
+from tests.conftest import make_user
+
+try:
+    from games import memo
+except ImportError:  # no in-process cache to bypass
+    memo = None
+
+State = dict[str, Any]
+Viewer = int | None  # a seat, or None for the stranger
+
+FORBIDDEN_KEYS = {"setup", "seed", "salt"}
+MAX_PROBLEMS = 12
+
+
+# --- per title: what is hidden from a viewer ----------------------------------
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """`mask` keeps what the viewer may know; `vary` changes only the rest;
+    `secret_orders` are the setup's long shuffled sequences (hidden while they
+    are in the future)."""
+
+    mask: Callable[[State, Viewer], State]
+    vary: Callable[[State, Viewer, random.Random], State]
+    secret_orders: Callable[[State, State], list[list[Any]]]
+
+
+def _others(state: State, viewer: Viewer, players: int) -> list[int]:
+    return [seat for seat in range(players) if seat != viewer]
+
+
+# Havana: hands, discards and resources are open; the face-down choices of the
+# other seats, the bag order and the building pile are not.
+
+
+def havana_mask(state: State, viewer: Viewer) -> State:
+    masked = clone(state)
+    masked["bag"] = sorted(state["bag"])  # the contents follow from the open table
+    masked["pile"] = len(state["pile"])
+    masked["pending"] = [
+        choice if seat == viewer else choice is not None
+        for seat, choice in enumerate(state["pending"])
+    ]
+    return masked
+
+
+def havana_vary(state: State, viewer: Viewer, rng: random.Random) -> State:
+    from games.engines.havana.order import arrange
+
+    varied = clone(state)
+    rng.shuffle(varied["bag"])
+    rng.shuffle(varied["pile"])
+    for seat in _others(state, viewer, state["players"]):
+        choice = state["pending"][seat]
+        if choice is None:
+            continue
+        own = state["seats"][seat]
+        if "cards" in choice:
+            varied["pending"][seat] = {"cards": arrange(rng.sample(own["hand"], 2))}
+        else:
+            varied["pending"][seat] = {
+                "card": rng.choice(own["hand"]),
+                "cover": rng.choice(own["cards"]),
+            }
+    return varied
+
+
+def havana_orders(setup: State, state: State) -> list[list[Any]]:
+    return [setup["bag"], setup["pile"]]
+
+
+# The Estates: each seat's split between cheques in hand and stashed cheques
+# is secret (their sum follows from the public payments), and so are the roof
+# order and every later round's display, roofs and start player.
+
+
+def estates_mask(state: State, viewer: Viewer) -> State:
+    masked = clone(state)
+    for seat in _others(state, viewer, state["players"]):
+        masked["money"][seat] = state["money"][seat] + state["stash"][seat]
+        masked["stash"][seat] = None
+    masked["roofs"] = sorted(state["roofs"])
+    masked["setups"] = [
+        {**setup, "roofs": sorted(setup["roofs"])} if number < state["round"] else None
+        for number, setup in enumerate(state["setups"])
+    ]
+    return masked
+
+
+def estates_vary(state: State, viewer: Viewer, rng: random.Random) -> State:
+    varied = clone(state)
+    for seat in _others(state, viewer, state["players"]):
+        total = state["money"][seat] + state["stash"][seat]
+        varied["stash"][seat] = rng.randint(0, total)
+        varied["money"][seat] = total - varied["stash"][seat]
+    rng.shuffle(varied["roofs"])
+    for later in varied["setups"][state["round"] :]:
+        cubes = [cube for row in later["display"] for cube in row]
+        rng.shuffle(cubes)
+        later["display"] = [[cubes.pop() for _ in row] for row in later["display"]]
+        rng.shuffle(later["roofs"])
+        later["start"] = rng.randrange(state["players"])
+    return varied
+
+
+def estates_orders(setup: State, state: State) -> list[list[Any]]:
+    orders = [later["roofs"] for later in setup["setups"]]
+    for number, later in enumerate(setup["setups"]):
+        if number >= state["round"]:  # a display is laid out when its round starts
+            orders.extend(later["display"])
+    return orders
+
+
+# Point City: nothing is secret between seats, but every card's far side is
+# (the resource side of a building, the building side of a resource card, in
+# the market, in stocks and in the discards), and so are the pile below its
+# top card, the removed cards and the unrevealed civic tokens.
+
+
+@functools.cache
+def _pc_cards():
+    from games.engines.pointcity.data import CARDS
+
+    return CARDS
+
+
+@functools.cache
+def _pc_resource_face(card_id: int) -> str:
+    return _pc_cards()[card_id].stock_kind
+
+
+@functools.cache
+def _pc_building_face(card_id: int) -> str:
+    from games.engines.pointcity.view import building_face
+
+    return canonical_json(building_face(card_id))
+
+
+def _pc_face(slot: dict[str, Any]) -> str:
+    from games.engines.pointcity.market import RESOURCE
+
+    if slot["side"] == RESOURCE:
+        return _pc_resource_face(slot["card"])
+    return _pc_building_face(slot["card"])
+
+
+def _pc_players(state: State) -> list[dict[str, Any]]:
+    return [*state["seats"], *([state["bot"]] if state["bot"] is not None else [])]
+
+
+def pointcity_mask(state: State, viewer: Viewer) -> State:
+    cards = _pc_cards()
+    masked = clone(state)
+    pile = state["pile"]
+    masked["pile"] = {
+        "top": _pc_resource_face(pile[0]) if pile else None,
+        "tiers": [cards[c].tier for c in pile],
+    }
+    masked["removed"] = sorted(cards[c].tier for c in state["removed"])
+    masked["token_box"] = sorted(state["token_box"])
+    masked["market"] = [
+        None if slot is None else {"side": slot["side"], "face": _pc_face(slot)}
+        for slot in state["market"]
+    ]
+    masked["discard"] = [_pc_resource_face(c) for c in state["discard"]]
+    for player, original in zip(_pc_players(masked), _pc_players(state), strict=True):
+        player["stock"] = [_pc_resource_face(c) for c in original["stock"]]
+        player["city"] = [_pc_building_face(c) for c in original["city"]]
+    return masked
+
+
+def pointcity_vary(state: State, viewer: Viewer, rng: random.Random) -> State:
+    """Shuffle the unseen cards within their tiers, then swap every card whose
+    visible face is known for an unseen card with the same face and tier."""
+    from games.engines.pointcity.market import RESOURCE
+
+    cards = _pc_cards()
+    varied = clone(state)
+    unseen = [(varied["pile"], i) for i in range(1, len(varied["pile"]))]
+    unseen += [(varied["removed"], i) for i in range(len(varied["removed"]))]
+    by_tier: dict[int, list[tuple[list[int], int]]] = {}
+    for where, i in unseen:
+        by_tier.setdefault(cards[where[i]].tier, []).append((where, i))
+    for places in by_tier.values():
+        ids = [where[i] for where, i in places]
+        rng.shuffle(ids)
+        for (where, i), card in zip(places, ids, strict=True):
+            where[i] = card
+    # A swap keeps the face at both places, so these indexes stay right.
+    faces = {"resource": _pc_resource_face, "building": _pc_building_face}
+    unseen_by_face = {
+        kind: _group(unseen, lambda card, face=face: (cards[card].tier, face(card)))
+        for kind, face in faces.items()
+    }
+
+    def swap(get: Callable[[], int], put: Callable[[int], None], kind: str) -> None:
+        card = get()
+        places = unseen_by_face[kind].get((cards[card].tier, faces[kind](card)), [])
+        if places:
+            where, i = rng.choice(places)
+            put(where[i])
+            where[i] = card
+
+    def at(holder: list[Any], i: int, kind: str) -> None:
+        swap(lambda: holder[i], lambda card: holder.__setitem__(i, card), kind)
+
+    if varied["pile"]:
+        at(varied["pile"], 0, "resource")
+    for slot in varied["market"]:
+        if slot is not None:
+            kind = "resource" if slot["side"] == RESOURCE else "building"
+            swap(lambda s=slot: s["card"], lambda card, s=slot: s.__setitem__("card", card), kind)
+    for player in _pc_players(varied):
+        for i in range(len(player["stock"])):
+            at(player["stock"], i, "resource")
+        for i in range(len(player["city"])):
+            at(player["city"], i, "building")
+    for i in range(len(varied["discard"])):
+        at(varied["discard"], i, "resource")
+    rng.shuffle(varied["token_box"])
+    return varied
+
+
+def _group(places: list[tuple[list[int], int]], key: Callable[[int], Any]) -> dict[Any, list]:
+    grouped: dict[Any, list] = {}
+    for where, i in places:
+        grouped.setdefault(key(where[i]), []).append((where, i))
+    return grouped
+
+
+def pointcity_orders(setup: State, state: State) -> list[list[Any]]:
+    return [setup["pile"], setup["removed"], setup["token_box"]]
+
+
+# Duel (the test engine): other seats' hands and commitments, and the deck.
+
+
+def duel_mask(state: State, viewer: Viewer) -> State:
+    masked = clone(state)
+    masked["deck"] = len(state["deck"])
+    for seat in _others(state, viewer, state["players"]):
+        masked["hands"][seat] = len(state["hands"][seat])
+        masked["committed"][seat] = state["committed"][seat] is not None
+    return masked
+
+
+def duel_vary(state: State, viewer: Viewer, rng: random.Random) -> State:
+    varied = clone(state)
+    others = _others(state, viewer, state["players"])
+    pool = list(state["deck"])
+    for seat in others:
+        pool += state["hands"][seat]
+        if state["committed"][seat] is not None:
+            pool.append(state["committed"][seat])
+    rng.shuffle(pool)
+    varied["deck"] = [pool.pop() for _ in state["deck"]]
+    for seat in others:
+        varied["hands"][seat] = sorted(pool.pop() for _ in state["hands"][seat])
+        if state["committed"][seat] is not None:
+            varied["committed"][seat] = pool.pop()
+    return varied
+
+
+def duel_orders(setup: State, state: State) -> list[list[Any]]:
+    return [setup["deck"]]
+
+
+HIDDEN: dict[str, Hidden] = {
+    "havana": Hidden(havana_mask, havana_vary, havana_orders),
+    "estates": Hidden(estates_mask, estates_vary, estates_orders),
+    "pointcity": Hidden(pointcity_mask, pointcity_vary, pointcity_orders),
+    "duel": Hidden(duel_mask, duel_vary, duel_orders),
+}
+
+
+# --- helpers -------------------------------------------------------------------
+
+
+def plain(value: Any) -> Any:
+    """As the value travels in JSON."""
+    return json.loads(json.dumps(value))
+
+
+def first_difference(a: Any, b: Any, path: str = "") -> str | None:
+    """Where two JSON values first differ, e.g. `view.seats[1].choice`."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if key not in a or key not in b:
+                return f"{path}.{key} (only in {'first' if key in a else 'second'})"
+            found = first_difference(a[key], b[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return f"{path} (lengths {len(a)} and {len(b)})"
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            found = first_difference(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    return None if a == b and type(a) is type(b) else f"{path or '.'}: {a!r} != {b!r}"
+
+
+def keys_in(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        found = set(value)
+        for item in value.values():
+            found |= keys_in(item)
+        return found
+    if isinstance(value, list):
+        return set().union(*(keys_in(item) for item in value)) if value else set()
+    return set()
+
+
+def who(viewer: Viewer) -> str:
+    return "the stranger" if viewer is None else f"seat {viewer}"
+
+
+@dataclass
+class Move:
+    seat: int
+    action: dict[str, Any]
+    before: State
+
+
+# --- the checker ------------------------------------------------------------------
+
+
+class RedactionWalk:
+    """Plays one random game through the API and collects every redaction problem.
+
+    Problems are collected, not raised, so that a test can prove they are found.
+    """
+
+    def __init__(
+        self, as_, monkeypatch, title: str, players: int, seed: int, options: dict | None = None
+    ) -> None:
+        self.as_ = as_
+        self.monkeypatch = monkeypatch
+        self.title = title
+        self.engine = base.get(title)
+        self.hidden = HIDDEN[title]
+        self.players = players
+        self.options = options or {}
+        # One generator for the game (its secret seed, then the moves), so a
+        # walk's seed fixes its game; another for the variations.
+        self.rng = random.Random(seed)
+        self.vary_rng = random.Random(-seed)
+        self.problems: list[str] = []
+        self.step = 0
+        self.views_checked = 0
+        self.views_varied = 0
+        self.http_checks = 0
+
+    def problem(self, message: str) -> None:
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(f"{self.title} step {self.step}: {message}")
+
+    def create(self) -> None:
+        names = ["alice", "bob", "carol", "dave", "erin"][: self.players]
+        users = [make_user(name) for name in names]
+        self.clients = {seat: self.as_(user) for seat, user in enumerate(users)}
+        self.clients[None] = self.as_(make_user("eve"))
+        body = {"title": self.title, "players": names, "options": self.options}
+        with self.monkeypatch.context() as patch:
+            patch.setattr("games.service.secrets.randbits", self.rng.getrandbits)
+            created = self.clients[0].post("/api/games/", body, format="json")
+        assert created.status_code == 201, created.json()
+        self.id = created.json()["id"]
+        game = Game.objects.get(pk=self.id)
+        self.secret_seed, self.salt = str(game.seed), game.salt
+        self.created = Event.objects.get(game=game, seq=1).payload
+        self.setup = self.created["setup"]
+        self.state = clone(self.setup)
+        self.moves: dict[int, Move] = {}
+        self.seen = dict.fromkeys(self.clients, 0)
+        self.last_seq = 1
+
+    def play(self, *, max_steps: int = 5000, until_a_problem: bool = False) -> list[str]:
+        self.create()
+        for self.step in range(max_steps):
+            if until_a_problem and self.problems:
+                break
+            received = self.check_everyone()
+            if self.step == 0:
+                self.check_the_plant_takes()
+            if self.engine.result(self.state) is not None:
+                self.check_the_end()
+                break
+            if self.round() % 2 == 0:
+                self.check_over_http(received)
+            self.move()
+        return self.problems
+
+    def get(self, viewer: Viewer, path: str) -> dict[str, Any]:
+        response = self.clients[viewer].get(f"/api/games/{self.id}/{path}")
+        assert response.status_code == 200, (who(viewer), path, response.json())
+        return response.json()
+
+    def move(self) -> None:
+        """A random legal move (the listed actions are checked against the
+        engine's whenever they are fetched)."""
+        seat = self.rng.choice(sorted(self.engine.to_act(self.state)))
+        action = self.rng.choice(plain(self.engine.legal_actions(self.state, seat)))
+        body = {"seq": self.last_seq, "action": action}
+        posted = self.clients[seat].post(f"/api/games/{self.id}/actions/", body, format="json")
+        assert posted.status_code == 201, (body, posted.json())
+        self.last_seq = posted.json()["seq"]
+        self.moves[self.last_seq] = Move(seat, action, self.state)
+        self.state = self.engine.apply(self.state, seat, action)
+
+    # -- what everyone receives, every step
+
+    def viewers(self) -> list[Viewer]:
+        return [*range(self.players), None]
+
+    def in_turn(self) -> Viewer:
+        return self.viewers()[self.step % len(self.viewers())]
+
+    def round(self) -> int:
+        """Steps go in rounds, one step per requester in turn."""
+        return self.step // len(self.viewers())
+
+    def check_everyone(self) -> dict[Viewer, dict[str, Any]]:
+        """What each requester receives now, checked.
+
+        Everyone fetches the detail at every step.  The rest is fetched by one
+        requester per step, in turn: the event log (every event since that
+        requester's last fetch: an event is redacted the same whenever it is
+        fetched while the game runs) and the legal actions, and every third
+        round the verify record (it depends on nothing but the game's
+        status).  Every request costs milliseconds; this keeps the walks fast
+        without leaving any event unchecked for any requester, and the
+        engine-level differential covers every seat's legal actions at every
+        step.  At the end everyone fetches everything.
+        """
+        active = self.engine.result(self.state) is None
+        received = {}
+        for viewer in self.viewers():
+            turn = viewer == self.in_turn() or not active
+            got = {"detail": self.get(viewer, "")}
+            if turn:
+                if viewer is not None:
+                    got["actions"] = self.get(viewer, "actions/")
+                got["events"] = self.get(viewer, f"events/?after={self.seen[viewer]}&limit=500")
+                if self.round() % 3 == 0 or not active:
+                    got["verify"] = self.get(viewer, "verify/")
+                events = got["events"]["events"]
+                self.check_events(viewer, events, revealed=not active)
+                if events:
+                    self.seen[viewer] = events[-1]["seq"]
+            received[viewer] = got
+            if active:
+                self.check_secrets_absent(viewer, got)
+                self.check_views(viewer, got)
+        return received
+
+    def check_secrets_absent(self, viewer: Viewer, got: dict[str, Any]) -> None:
+        for name, body in got.items():
+            leaked = keys_in(body) & FORBIDDEN_KEYS
+            if leaked:
+                self.problem(f"{who(viewer)} receives {sorted(leaked)} in {name}")
+            text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+            if self.salt in text:
+                self.problem(f"{who(viewer)} receives the salt in {name}")
+            if self.secret_seed in text:
+                self.problem(f"{who(viewer)} receives the secret seed in {name}")
+            for order in self.hidden.secret_orders(self.setup, self.state):
+                if len(order) >= 5 and json.dumps(order, separators=(",", ":")) in text:
+                    self.problem(f"{who(viewer)} receives a shuffled order of the setup in {name}")
+        if "verify" in got:
+            verify = got["verify"]
+            if verify.get("revealed") is not False:
+                self.problem(f"{who(viewer)} gets a revealed verify record while the game runs")
+            if verify.get("commitment") != self.created["commitment"]:
+                self.problem(f"{who(viewer)} gets another commitment than the created event's")
+
+    def check_views(self, viewer: Viewer, got: dict[str, Any]) -> None:
+        engine, state = self.engine, self.state
+        own = plain(engine.view(state, viewer))
+        if got["detail"]["view"] != own:
+            where = first_difference(got["detail"]["view"], own, "view")
+            self.problem(f"{who(viewer)} receives another view than the engine's: {where}")
+        if got["detail"]["to_act"] != sorted(engine.to_act(state)):
+            self.problem(f"{who(viewer)} receives another to_act than the engine's")
+        if "actions" in got:
+            legal = engine.legal_actions(state, viewer) if viewer in engine.to_act(state) else []
+            if [a["action"] for a in got["actions"]["actions"]] != plain(legal):
+                self.problem(f"{who(viewer)} receives other legal actions than the engine's")
+        varied = self.varied(viewer)
+        self.views_checked += 1
+        self.views_varied += canonical_json(varied) != canonical_json(state)
+        real, other = self.seen_by(viewer, state), self.seen_by(viewer, varied)
+        if real != other:
+            where = first_difference(real, other)
+            self.problem(f"what {who(viewer)} sees depends on hidden values: {where}")
+
+    def varied(self, viewer: Viewer) -> State:
+        varied = self.hidden.vary(self.state, viewer, self.vary_rng)
+        masks = [self.hidden.mask(s, viewer) for s in (self.state, varied)]
+        # A variation that touched something public would prove nothing.
+        assert canonical_json(masks[0]) == canonical_json(masks[1]), first_difference(*masks)
+        return varied
+
+    def seen_by(self, viewer: Viewer, state: State) -> dict[str, Any]:
+        engine = self.engine
+        seen = {"view": plain(engine.view(state, viewer)), "to_act": sorted(engine.to_act(state))}
+        if viewer is not None:
+            seen["actions"] = plain(engine.legal_actions(state, viewer))
+        return seen
+
+    # -- the event log
+
+    def check_events(self, viewer: Viewer, events: list[dict], *, revealed: bool) -> None:
+        for event in events:
+            seq, payload = event["seq"], event["payload"]
+            if event["kind"] == "created":
+                # The game's `public` flag is dropped from the created event for
+                # everyone (visibility strips `public` from every payload).
+                expected = {k: v for k, v in self.created.items() if k != "public"}
+                if not revealed:
+                    expected.pop("setup")
+            elif event["kind"] == "action":
+                move = self.moves[seq]
+                if event["seat"] != move.seat:
+                    self.problem(f"event {seq} names seat {event['seat']}, not {move.seat}")
+                expected = {"action": move.action}
+                public = self.engine.public_action(move.before, move.seat, move.action)
+                if public is not None and viewer != move.seat and not revealed:
+                    expected = {"action": public}
+            else:
+                self.problem(f"unexpected event kind {event['kind']} at {seq}")
+                continue
+            if plain(payload) != plain(expected):
+                where = first_difference(plain(payload), plain(expected), "payload")
+                self.problem(f"{who(viewer)} receives event {seq} as {where}")
+
+    # -- the whole detail over HTTP, with the server loading a varied state
+
+    def check_over_http(self, received: dict[Viewer, dict[str, Any]]) -> None:
+        viewer = self.in_turn()
+        planted = self.with_state(self.varied(viewer), viewer, received[viewer])
+        for name, body in planted.items():
+            if body != received[viewer][name]:
+                where = first_difference(received[viewer][name], body, name)
+                self.problem(
+                    f"what {who(viewer)} receives over HTTP depends on hidden values: {where}"
+                )
+        self.http_checks += 1
+
+    def with_state(self, state: State, viewer: Viewer, received: dict[str, Any]) -> dict[str, Any]:
+        """What `viewer` receives while the server loads `state` at the head
+        (the detail, and the legal actions if the viewer is to act)."""
+        load, head = store.load, self.last_seq
+
+        def planted(game, engine, **kwargs):
+            loaded = load(game, engine, **kwargs)
+            if game.pk == self.id and loaded.seq == head:
+                return dataclasses.replace(loaded, state=clone(state))
+            return loaded
+
+        with self.monkeypatch.context() as patch:
+            patch.setattr(store, "load", planted)
+            if memo is not None:  # in-process caches would serve the real state
+                patch.setattr(memo.LRU, "get_or_compute", lambda _self, _key, compute: compute())
+            got = {"detail": self.get(viewer, "")}
+            if "actions" in received:
+                got["actions"] = self.get(viewer, "actions/")
+            return got
+
+    def check_the_plant_takes(self) -> None:
+        """The HTTP differential is only worth something if the API really
+        renders the planted state, caches or not: plant a publicly different
+        state once, after the real one was served."""
+        seat = sorted(self.engine.to_act(self.state))[0]
+        action = self.engine.legal_actions(self.state, seat)[0]
+        other = self.engine.apply(self.state, seat, action)
+        got = self.with_state(other, seat, {})
+        assert got["detail"]["view"] == plain(self.engine.view(other, seat)), (
+            "the API ignores the planted state: the HTTP differential would prove nothing"
+        )
+
+    # -- the end
+
+    def check_the_end(self) -> None:
+        for viewer in self.viewers():
+            verify = self.get(viewer, "verify/")
+            if not (verify["revealed"] and verify["matches"]):
+                self.problem(f"{who(viewer)} cannot verify the setup after the end")
+            if verify.get("setup") != self.setup or verify.get("salt") != self.salt:
+                self.problem(f"{who(viewer)} gets another setup or salt than the game's")
+            events = self.get(viewer, "events/?limit=500")["events"]
+            if [e["seq"] for e in events] != list(range(1, self.last_seq + 1)):
+                self.problem(f"{who(viewer)} does not get the whole log after the end")
+            self.check_events(viewer, events, revealed=True)
+
+
+# --- the walks -----------------------------------------------------------------
+
+# (title, players, seed, options): seeds picked for short whole games, so that
+# the file stays fast; the checks do not depend on them.
+WALKS = [
+    ("havana", 2, 86, {}),
+    ("havana", 3, 703, {}),
+    ("estates", 2, 1062, {"edition": "the-estates", "rounds": 3}),  # ends after round 2
+    ("estates", 4, 1458, {}),
+    ("pointcity", 1, 77, {}),
+    ("pointcity", 2, 29, {}),
+    ("duel", 2, 2, {}),
+    ("duel", 4, 1, {}),
+]
+
+
+@pytest.mark.parametrize(("title", "players", "seed", "options"), WALKS)
+def test_no_requester_ever_receives_another_seats_hidden_values(
+    as_, monkeypatch, title, players, seed, options
+):
+    walk = RedactionWalk(as_, monkeypatch, title, players, seed, options)
+    problems = walk.play()
+    assert problems == []
+    assert walk.engine.result(walk.state) is not None, "the walk must reach the end"
+    # The variations must have had something to vary nearly all the time.
+    assert walk.views_varied >= 0.9 * walk.views_checked, (walk.views_varied, walk.views_checked)
+    assert walk.http_checks >= walk.step // 2 - len(walk.viewers())
+
+
+# --- a checker that cannot fail would prove nothing: planted leaks ---------------
+
+
+def leak_in_view(title: str, extra: Callable[[State, Viewer], dict[str, Any]]):
+    """Plant a leak in the engine's view: `extra(state, seat)` is added to it."""
+
+    def plant(monkeypatch) -> None:
+        engine_class = type(base.get(title))
+        honest = engine_class.view
+
+        def leaky(self, state, seat):
+            return {**honest(self, state, seat), **extra(state, seat)}
+
+        monkeypatch.setattr(engine_class, "view", leaky)
+
+    return plant
+
+
+def leak_in_detail(extra: Callable[[Game, State], dict[str, Any]]):
+    """Plant a leak in the API layer, outside any engine view."""
+
+    def plant(monkeypatch) -> None:
+        honest = selectors.game_detail
+
+        def leaky(game, viewer, *args, **kwargs):
+            state = store.load(game, base.get(game.title)).state
+            return {**honest(game, viewer, *args, **kwargs), **extra(game, state)}
+
+        monkeypatch.setattr(selectors, "game_detail", leaky)
+
+    return plant
+
+
+def unredacted_actions(monkeypatch) -> None:
+    honest = visibility.payload_for
+
+    def leaky(event, seat, *, reveal_all):
+        return honest(event, seat, reveal_all=reveal_all or event.kind == "action")
+
+    monkeypatch.setattr(visibility, "payload_for", leaky)
+
+
+def unredacted_events(monkeypatch) -> None:
+    honest = visibility.payload_for
+    monkeypatch.setattr(
+        visibility,
+        "payload_for",
+        lambda event, seat, *, reveal_all: honest(event, seat, reveal_all=True),
+    )
+
+
+def verify_revealed_at_once(monkeypatch) -> None:
+    honest = selectors.verification_of
+    monkeypatch.setattr(selectors, "verification", lambda game, viewer: honest(game, reveal=True))
+
+
+def _pc_building_sides(state: State, seat: Viewer) -> dict[str, Any]:
+    from games.engines.pointcity.view import building_face
+
+    return {"backs": [slot and building_face(slot["card"]) for slot in state["market"]]}
+
+
+# name: (title, players, seed, plant, what the checker must say)
+LEAKS = {
+    "another seat's face-down Havana choice in the view": (
+        "havana", 3, 36,
+        leak_in_view("havana", lambda state, seat: {"choices": state["pending"]}),
+        "sees depends on hidden values: .view.choices",
+    ),
+    "the next cube of the Havana bag in the view": (
+        "havana", 2, 86,
+        leak_in_view("havana", lambda state, seat: {"next": state["bag"][-3:]}),
+        "sees depends on hidden values: .view.next",
+    ),
+    "the other seats' stashed cheques in the Estates view": (
+        "estates", 3, 1,
+        leak_in_view("estates", lambda state, seat: {"stashes": state["stash"]}),
+        "sees depends on hidden values: .view.stashes",
+    ),
+    "the next Estates roof, as a count of the high ones": (
+        "estates", 2, 94,
+        leak_in_view("estates", lambda state, seat: {"high": [r > 3 for r in state["roofs"]]}),
+        "sees depends on hidden values: .view.high",
+    ),
+    "the building side of Point City market cards": (
+        "pointcity", 2, 29,
+        leak_in_view("pointcity", _pc_building_sides),
+        "sees depends on hidden values: .view.backs",
+    ),
+    "the other Duel hands in the view": (
+        "duel", 3, 1,
+        leak_in_view("duel", lambda state, seat: {"hands": state["hands"]}),
+        "sees depends on hidden values: .view.hands",
+    ),
+    "the top of the Duel deck, added by the API outside the engine view": (
+        "duel", 2, 2,
+        leak_in_detail(lambda game, state: {"hint": state["deck"][:1]}),
+        "receives over HTTP depends on hidden values: detail.hint",
+    ),
+    "the salt under an innocent name": (
+        "duel", 2, 2,
+        leak_in_detail(lambda game, state: {"etag": game.salt}),
+        "receives the salt in detail",
+    ),
+    "an unredacted event log": (
+        "duel", 2, 2, unredacted_events, "receives ['setup'] in events",
+    ),
+    "a face-down Duel commitment in the event log": (
+        "duel", 2, 2, unredacted_actions, "as payload.action.card",
+    ),
+    "the setup and salt in the verify record while the game runs": (
+        "duel", 2, 2, verify_revealed_at_once, "receives ['salt', 'setup'] in verify",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("leak", sorted(LEAKS))
+def test_the_checker_reports_a_planted_leak(as_, monkeypatch, leak):
+    title, players, seed, plant, report = LEAKS[leak]
+    plant(monkeypatch)
+    walk = RedactionWalk(as_, monkeypatch, title, players, seed)
+    problems = walk.play(max_steps=12, until_a_problem=True)
+    assert any(report in problem for problem in problems), problems
+
+
+@pytest.mark.parametrize(
+    ("title", "players", "seed"), sorted({leak[:3] for leak in LEAKS.values()})
+)
+def test_the_same_short_walks_without_a_planted_leak_report_nothing(
+    as_, monkeypatch, title, players, seed
+):
+    assert RedactionWalk(as_, monkeypatch, title, players, seed).play(max_steps=8) == []
