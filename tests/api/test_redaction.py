@@ -386,7 +386,14 @@ class RedactionWalk:
     """
 
     def __init__(
-        self, as_, monkeypatch, title: str, players: int, seed: int, options: dict | None = None
+        self,
+        as_,
+        monkeypatch,
+        title: str,
+        players: int,
+        seed: int,
+        options: dict | None = None,
+        spectator_delay: int = 0,
     ) -> None:
         self.as_ = as_
         self.monkeypatch = monkeypatch
@@ -395,6 +402,7 @@ class RedactionWalk:
         self.hidden = HIDDEN[title]
         self.players = players
         self.options = options or {}
+        self.delay = spectator_delay
         # One generator for the game (its secret seed, then the moves), so a
         # walk's seed fixes its game; another for the variations.
         self.rng = random.Random(seed)
@@ -415,6 +423,7 @@ class RedactionWalk:
         self.clients = {seat: self.as_(user) for seat, user in enumerate(users)}
         self.clients[None] = self.as_(make_user("eve"))
         body = {"title": self.title, "players": names, "options": self.options}
+        body["spectator_delay"] = self.delay
         with self.monkeypatch.context() as patch:
             patch.setattr("games.service.secrets.randbits", self.rng.getrandbits)
             created = self.clients[0].post("/api/games/", body, format="json")
@@ -425,6 +434,7 @@ class RedactionWalk:
         self.created = Event.objects.get(game=game, seq=1).payload
         self.setup = self.created["setup"]
         self.state = clone(self.setup)
+        self.states = {1: self.state}  # after each seq, for a delayed spectator
         self.moves: dict[int, Move] = {}
         self.seen = dict.fromkeys(self.clients, 0)
         self.last_seq = 1
@@ -461,6 +471,7 @@ class RedactionWalk:
         self.last_seq = posted.json()["seq"]
         self.moves[self.last_seq] = Move(seat, action, self.state)
         self.state = self.engine.apply(self.state, seat, action)
+        self.states[self.last_seq] = self.state
 
     # -- what everyone receives, every step
 
@@ -469,6 +480,12 @@ class RedactionWalk:
 
     def in_turn(self) -> Viewer:
         return self.viewers()[self.step % len(self.viewers())]
+
+    def head_of(self, viewer: Viewer) -> int:
+        """The seq a requester sees: a stranger lags `spectator_delay` moves."""
+        if viewer is None and self.engine.result(self.state) is None:
+            return max(1, self.last_seq - self.delay)
+        return self.last_seq
 
     def round(self) -> int:
         """Steps go in rounds, one step per requester in turn."""
@@ -498,17 +515,22 @@ class RedactionWalk:
                 got["events"] = self.get(viewer, f"events/?after={self.seen[viewer]}&limit=500")
                 if self.round() % 3 == 0 or not active:
                     got["verify"] = self.get(viewer, "verify/")
+                    got["takeback"] = self.get(viewer, "takeback/")
+                    got["list"] = self.clients[viewer].get("/api/games/?page_size=100").json()
                 events = got["events"]["events"]
                 self.check_events(viewer, events, revealed=not active)
                 if events:
                     self.seen[viewer] = events[-1]["seq"]
             received[viewer] = got
             if active:
-                self.check_secrets_absent(viewer, got)
-                self.check_views(viewer, got)
+                state = self.states[self.head_of(viewer)]
+                if got["detail"]["seq"] != self.head_of(viewer):
+                    self.problem(f"{who(viewer)} sees seq {got['detail']['seq']}")
+                self.check_secrets_absent(viewer, got, state)
+                self.check_views(viewer, got, state)
         return received
 
-    def check_secrets_absent(self, viewer: Viewer, got: dict[str, Any]) -> None:
+    def check_secrets_absent(self, viewer: Viewer, got: dict[str, Any], state: State) -> None:
         for name, body in got.items():
             leaked = keys_in(body) & FORBIDDEN_KEYS
             if leaked:
@@ -518,7 +540,7 @@ class RedactionWalk:
                 self.problem(f"{who(viewer)} receives the salt in {name}")
             if self.secret_seed in text:
                 self.problem(f"{who(viewer)} receives the secret seed in {name}")
-            for order in self.hidden.secret_orders(self.setup, self.state):
+            for order in self.hidden.secret_orders(self.setup, state):
                 if len(order) >= 5 and json.dumps(order, separators=(",", ":")) in text:
                     self.problem(f"{who(viewer)} receives a shuffled order of the setup in {name}")
         if "verify" in got:
@@ -528,8 +550,8 @@ class RedactionWalk:
             if verify.get("commitment") != self.created["commitment"]:
                 self.problem(f"{who(viewer)} gets another commitment than the created event's")
 
-    def check_views(self, viewer: Viewer, got: dict[str, Any]) -> None:
-        engine, state = self.engine, self.state
+    def check_views(self, viewer: Viewer, got: dict[str, Any], state: State) -> None:
+        engine = self.engine
         own = plain(engine.view(state, viewer))
         if got["detail"]["view"] != own:
             where = first_difference(got["detail"]["view"], own, "view")
@@ -540,7 +562,7 @@ class RedactionWalk:
             legal = engine.legal_actions(state, viewer) if viewer in engine.to_act(state) else []
             if [a["action"] for a in got["actions"]["actions"]] != plain(legal):
                 self.problem(f"{who(viewer)} receives other legal actions than the engine's")
-        varied = self.varied(viewer)
+        varied = self.varied(viewer, state)
         self.views_checked += 1
         self.views_varied += canonical_json(varied) != canonical_json(state)
         real, other = self.seen_by(viewer, state), self.seen_by(viewer, varied)
@@ -548,9 +570,9 @@ class RedactionWalk:
             where = first_difference(real, other)
             self.problem(f"what {who(viewer)} sees depends on hidden values: {where}")
 
-    def varied(self, viewer: Viewer) -> State:
-        varied = self.hidden.vary(self.state, viewer, self.vary_rng)
-        masks = [self.hidden.mask(s, viewer) for s in (self.state, varied)]
+    def varied(self, viewer: Viewer, state: State) -> State:
+        varied = self.hidden.vary(state, viewer, self.vary_rng)
+        masks = [self.hidden.mask(s, viewer) for s in (state, varied)]
         # A variation that touched something public would prove nothing.
         assert canonical_json(masks[0]) == canonical_json(masks[1]), first_difference(*masks)
         return varied
@@ -592,7 +614,10 @@ class RedactionWalk:
 
     def check_over_http(self, received: dict[Viewer, dict[str, Any]]) -> None:
         viewer = self.in_turn()
-        planted = self.with_state(self.varied(viewer), viewer, received[viewer])
+        head = self.head_of(viewer)
+        planted = self.with_state(
+            self.varied(viewer, self.states[head]), viewer, received[viewer], head
+        )
         for name, body in planted.items():
             if body != received[viewer][name]:
                 where = first_difference(received[viewer][name], body, name)
@@ -601,10 +626,12 @@ class RedactionWalk:
                 )
         self.http_checks += 1
 
-    def with_state(self, state: State, viewer: Viewer, received: dict[str, Any]) -> dict[str, Any]:
-        """What `viewer` receives while the server loads `state` at the head
-        (the detail, and the legal actions if the viewer is to act)."""
-        load, head = store.load, self.last_seq
+    def with_state(
+        self, state: State, viewer: Viewer, received: dict[str, Any], head: int
+    ) -> dict[str, Any]:
+        """What `viewer` receives while the server loads `state` at `head`
+        (the detail, and the legal actions if they were fetched)."""
+        load = store.load
 
         def planted(game, engine, **kwargs):
             loaded = load(game, engine, **kwargs)
@@ -628,7 +655,7 @@ class RedactionWalk:
         seat = sorted(self.engine.to_act(self.state))[0]
         action = self.engine.legal_actions(self.state, seat)[0]
         other = self.engine.apply(self.state, seat, action)
-        got = self.with_state(other, seat, {})
+        got = self.with_state(other, seat, {}, self.last_seq)
         assert got["detail"]["view"] == plain(self.engine.view(other, seat)), (
             "the API ignores the planted state: the HTTP differential would prove nothing"
         )
@@ -650,25 +677,26 @@ class RedactionWalk:
 
 # --- the walks -----------------------------------------------------------------
 
-# (title, players, seed, options): seeds picked for short whole games, so that
-# the file stays fast; the checks do not depend on them.
+# (title, players, seed, options, spectator delay in moves): seeds picked for
+# short whole games, so that the file stays fast; the checks do not depend on
+# them.  A delayed stranger sees the game as it stood that many moves ago.
 WALKS = [
-    ("havana", 2, 86, {}),
-    ("havana", 3, 703, {}),
-    ("estates", 2, 1062, {"edition": "the-estates", "rounds": 3}),  # ends after round 2
-    ("estates", 4, 1458, {}),
-    ("pointcity", 1, 77, {}),
-    ("pointcity", 2, 29, {}),
-    ("duel", 2, 2, {}),
-    ("duel", 4, 1, {}),
+    ("havana", 2, 86, {}, 3),
+    ("havana", 3, 703, {}, 0),
+    ("estates", 2, 1062, {"edition": "the-estates", "rounds": 3}, 0),  # ends after round 2
+    ("estates", 4, 1458, {}, 2),
+    ("pointcity", 1, 77, {}, 0),
+    ("pointcity", 2, 29, {}, 2),
+    ("duel", 2, 2, {}, 0),
+    ("duel", 4, 1, {}, 1),
 ]
 
 
-@pytest.mark.parametrize(("title", "players", "seed", "options"), WALKS)
+@pytest.mark.parametrize(("title", "players", "seed", "options", "delay"), WALKS)
 def test_no_requester_ever_receives_another_seats_hidden_values(
-    as_, monkeypatch, title, players, seed, options
+    as_, monkeypatch, title, players, seed, options, delay
 ):
-    walk = RedactionWalk(as_, monkeypatch, title, players, seed, options)
+    walk = RedactionWalk(as_, monkeypatch, title, players, seed, options, spectator_delay=delay)
     problems = walk.play()
     assert problems == []
     assert walk.engine.result(walk.state) is not None, "the walk must reach the end"
@@ -809,3 +837,16 @@ def test_the_same_short_walks_without_a_planted_leak_report_nothing(
     as_, monkeypatch, title, players, seed
 ):
     assert RedactionWalk(as_, monkeypatch, title, players, seed).play(max_steps=8) == []
+
+
+@pytest.mark.parametrize("lagging", [True, False])
+def test_the_checker_reports_a_delayed_stranger_who_sees_the_current_game(
+    as_, monkeypatch, lagging
+):
+    if not lagging:
+        monkeypatch.setattr(selectors, "delayed_head", lambda game, moves: game.seq)
+    walk = RedactionWalk(as_, monkeypatch, "duel", 2, 2, spectator_delay=2)
+    problems = walk.play(max_steps=6, until_a_problem=True)
+    assert (problems == []) == lagging, problems
+    if not lagging:
+        assert "the stranger sees seq 2" in problems[0]
