@@ -20,6 +20,7 @@ class Notification(models.Model):
         GAME_OVER = "game_over"
         UNDONE = "undone"
         REMINDER = "reminder"
+        TAKEBACK = "takeback"  # another player asks to take back a move
         REPLY = "reply"
         REJECTION = "rejection"
         DIGEST = "digest"

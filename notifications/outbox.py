@@ -27,6 +27,7 @@ GAME_KINDS = {
     Notification.Kind.GAME_OVER,
     Notification.Kind.UNDONE,
     Notification.Kind.REMINDER,
+    Notification.Kind.TAKEBACK,
 }
 
 
@@ -135,6 +136,13 @@ def on_event(game: Game, event: Event) -> None:
         for seat in seats:
             notify(seat.user, game, Notification.Kind.GAME_OVER, event.seq,
                    {"status": game.status}, seat=seat.index)  # fmt: skip
+    elif event.kind == Event.Kind.TAKEBACK_REQUEST:
+        asker = next((s.user.username for s in seats if s.index == event.seat), "")
+        for seat in seats:
+            if seat.index != event.seat and seat.status == Seat.Status.ACTIVE:
+                notify(seat.user, game, Notification.Kind.TAKEBACK, event.seq,
+                       {"by": asker, "move_seq": event.payload.get("move_seq")},
+                       seat=seat.index)  # fmt: skip
     told = event.kind == Event.Kind.UNDO  # the undo mail already says whose turn it is
     _watch_turns(game, event, seats, to_act, already_told=told)
 

@@ -221,6 +221,11 @@ def test_garbage_is_rejected_and_never_raises(game):
 def test_a_takeback_is_asked_and_approved_by_mail(game, alice, bob):
     service.submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
     assert receive(reply_mail(alice, game, 0, "undo-request")).status == "applied"
+    asked = Notification.objects.get(kind="takeback")
+    assert (asked.user, asked.context["by"]) == (bob, "alice")
+    from notifications.render import build_message
+
+    assert "Reply with one line: approve, or refuse." in build_message(asked).body
     assert receive(reply_mail(bob, game, 1, "approve")).status == "applied"
     game.refresh_from_db()
     assert Event.objects.get(game=game, seq=game.seq).kind == "undo"

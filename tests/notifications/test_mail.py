@@ -62,7 +62,7 @@ def test_a_player_sees_only_their_own_hand(alice, bob):
     assert json.dumps(state["hands"][0], separators=(", ", ": ")) not in body
 
 
-@pytest.mark.parametrize("kind", ["game_over", "undone", "reminder", "digest"])
+@pytest.mark.parametrize("kind", ["game_over", "undone", "reminder", "digest", "takeback"])
 def test_every_kind_renders(alice, bob, kind):
     game = new_duel(alice, bob)
     n = Notification.objects.create(
@@ -211,3 +211,11 @@ def test_a_webhook_to_a_private_address_is_not_posted(alice, bob, webhook_server
     new_duel(alice, bob)
     assert delivery.deliver_webhook(turn_of(alice).pk) == "failed"
     assert received == []
+
+
+def test_rendering_a_row_twice_gives_the_same_message(alice, bob):
+    new_duel(alice, bob)
+    first, again = (render.build_message(turn_of(alice)) for _ in range(2))
+    assert (first.subject, first.body, first.extra_headers) == (
+        again.subject, again.body, again.extra_headers,
+    )  # fmt: skip
