@@ -4,8 +4,10 @@ Whole random games of every title (and the test engine `duel`) are walked
 through the HTTP API.  At every step every seat and a stranger (eve, a
 spectator) fetch the game's detail, and one of them in turn fetches the
 rest the API gives them: the event log since their last fetch, their legal
-actions and (every third round) the verification record.  At the end everyone
-fetches everything.  Then, per requester:
+actions and, less often, the verification record, the takeback status and
+the games list.  At the end everyone fetches everything.  Some walks have a
+delayed stranger, and in some a mover takes moves back now and then.  Then,
+per requester:
 
 * Differential check of the views.  For each title, `mask(state, viewer)`
   replaces what the viewer must not know (other seats' face-down choices and
@@ -394,6 +396,7 @@ class RedactionWalk:
         seed: int,
         options: dict | None = None,
         spectator_delay: int = 0,
+        takebacks: int = 0,
     ) -> None:
         self.as_ = as_
         self.monkeypatch = monkeypatch
@@ -403,6 +406,8 @@ class RedactionWalk:
         self.players = players
         self.options = options or {}
         self.delay = spectator_delay
+        self.takebacks_left = takebacks
+        self.takeback_rng = random.Random(seed + 1)
         # One generator for the game (its secret seed, then the moves), so a
         # walk's seed fixes its game; another for the variations.
         self.rng = random.Random(seed)
@@ -436,6 +441,7 @@ class RedactionWalk:
         self.state = clone(self.setup)
         self.states = {1: self.state}  # after each seq, for a delayed spectator
         self.moves: dict[int, Move] = {}
+        self.bookkeeping: dict[int, dict[str, Any]] = {}  # takeback events: seq -> payload
         self.seen = dict.fromkeys(self.clients, 0)
         self.last_seq = 1
 
@@ -470,8 +476,37 @@ class RedactionWalk:
         assert posted.status_code == 201, (body, posted.json())
         self.last_seq = posted.json()["seq"]
         self.moves[self.last_seq] = Move(seat, action, self.state)
-        self.state = self.engine.apply(self.state, seat, action)
+        before, self.state = self.state, self.engine.apply(self.state, seat, action)
         self.states[self.last_seq] = self.state
+        if (
+            self.takebacks_left
+            and self.engine.result(self.state) is None
+            and self.engine.takeback_allowed(before, seat, action, self.state)
+            and self.takeback_rng.random() < 0.2
+        ):
+            self.take_back(seat, before)
+
+    def take_back(self, seat: int, before: State) -> None:
+        """The mover asks to take the move back; everyone else approves."""
+        self.takebacks_left -= 1
+        move_seq = self.last_seq
+        url = f"/api/games/{self.id}/takeback/"
+        asked = self.clients[seat].post(url, {"seq": move_seq}, format="json")
+        assert asked.status_code == 201, asked.json()
+        request_seq = self.last_seq = asked.json()["seq"]
+        self.bookkeeping[request_seq] = {"move_seq": move_seq}
+        self.states[request_seq] = self.state
+        for other in _others(self.state, seat, self.players):
+            body = {"seq": self.last_seq, "answer": "approve"}
+            answered = self.clients[other].post(url, body, format="json")
+            assert answered.status_code == 201, answered.json()
+            self.last_seq = answered.json()["seq"]
+        # The last approval answered at the seq before the undo it caused.
+        for seq in range(request_seq + 1, self.last_seq):
+            self.bookkeeping[seq] = {"request_seq": request_seq, "answer": "approve"}
+            self.states[seq] = self.state
+        self.bookkeeping[self.last_seq] = {"to_seq": move_seq - 1}
+        self.state = self.states[self.last_seq] = before
 
     # -- what everyone receives, every step
 
@@ -497,12 +532,13 @@ class RedactionWalk:
         Everyone fetches the detail at every step.  The rest is fetched by one
         requester per step, in turn: the event log (every event since that
         requester's last fetch: an event is redacted the same whenever it is
-        fetched while the game runs) and the legal actions, and every third
-        round the verify record (it depends on nothing but the game's
-        status).  Every request costs milliseconds; this keeps the walks fast
-        without leaving any event unchecked for any requester, and the
-        engine-level differential covers every seat's legal actions at every
-        step.  At the end everyone fetches everything.
+        fetched while the game runs) and the legal actions; every third round
+        the verify record (it depends on nothing but the game's status),
+        every sixth the takeback status and the games list.  Every request
+        costs milliseconds; this keeps the walks fast without leaving any
+        event unchecked for any requester, and the engine-level differential
+        covers every seat's legal actions at every step.  At the end everyone
+        fetches everything.
         """
         active = self.engine.result(self.state) is None
         received = {}
@@ -515,6 +551,7 @@ class RedactionWalk:
                 got["events"] = self.get(viewer, f"events/?after={self.seen[viewer]}&limit=500")
                 if self.round() % 3 == 0 or not active:
                     got["verify"] = self.get(viewer, "verify/")
+                if self.round() % 6 == 0 or not active:
                     got["takeback"] = self.get(viewer, "takeback/")
                     got["list"] = self.clients[viewer].get("/api/games/?page_size=100").json()
                 events = got["events"]["events"]
@@ -603,6 +640,10 @@ class RedactionWalk:
                 public = self.engine.public_action(move.before, move.seat, move.action)
                 if public is not None and viewer != move.seat and not revealed:
                     expected = {"action": public}
+            elif seq in self.bookkeeping:  # a takeback's request, answers and undo
+                expected = self.bookkeeping[seq]
+                if event["kind"] == "undo":
+                    expected = {**expected, "reason": payload.get("reason")}
             else:
                 self.problem(f"unexpected event kind {event['kind']} at {seq}")
                 continue
@@ -677,29 +718,34 @@ class RedactionWalk:
 
 # --- the walks -----------------------------------------------------------------
 
-# (title, players, seed, options, spectator delay in moves): seeds picked for
+# (title, players, seed, options, spectator delay, takebacks): seeds picked for
 # short whole games, so that the file stays fast; the checks do not depend on
-# them.  A delayed stranger sees the game as it stood that many moves ago.
+# them.  A delayed stranger sees the game as it stood that many moves ago.  In
+# some walks a mover takes back a move now and then (when the engine allows
+# it), so undone moves stay in the log and must stay redacted there.
 WALKS = [
-    ("havana", 2, 86, {}, 3),
-    ("havana", 3, 703, {}, 0),
-    ("estates", 2, 1062, {"edition": "the-estates", "rounds": 3}, 0),  # ends after round 2
-    ("estates", 4, 1458, {}, 2),
-    ("pointcity", 1, 77, {}, 0),
-    ("pointcity", 2, 29, {}, 2),
-    ("duel", 2, 2, {}, 0),
-    ("duel", 4, 1, {}, 1),
+    ("havana", 2, 86, {}, 3, 0),
+    ("havana", 3, 952, {}, 0, 3),
+    ("estates", 2, 567, {"edition": "the-estates", "rounds": 3}, 0, 3),  # ends in round 2
+    ("estates", 4, 1458, {}, 2, 0),
+    ("pointcity", 1, 77, {}, 0, 0),
+    ("pointcity", 2, 29, {}, 2, 0),
+    ("duel", 2, 29, {}, 0, 2),
+    ("duel", 4, 1, {}, 1, 0),
 ]
 
 
-@pytest.mark.parametrize(("title", "players", "seed", "options", "delay"), WALKS)
+@pytest.mark.parametrize(("title", "players", "seed", "options", "delay", "takebacks"), WALKS)
 def test_no_requester_ever_receives_another_seats_hidden_values(
-    as_, monkeypatch, title, players, seed, options, delay
+    as_, monkeypatch, title, players, seed, options, delay, takebacks
 ):
-    walk = RedactionWalk(as_, monkeypatch, title, players, seed, options, spectator_delay=delay)
+    walk = RedactionWalk(
+        as_, monkeypatch, title, players, seed, options, spectator_delay=delay, takebacks=takebacks
+    )
     problems = walk.play()
     assert problems == []
     assert walk.engine.result(walk.state) is not None, "the walk must reach the end"
+    assert walk.takebacks_left < takebacks or not takebacks, "no move was taken back"
     # The variations must have had something to vary nearly all the time.
     assert walk.views_varied >= 0.9 * walk.views_checked, (walk.views_varied, walk.views_checked)
     assert walk.http_checks >= walk.step // 2 - len(walk.viewers())
