@@ -68,10 +68,15 @@ def request(game: Game, user, *, expected_seq: int) -> Event:
     after = store.load(game, engine).state
     if not engine.takeback_allowed(before, seat, last.payload["action"], after):
         raise IllegalAction("that move revealed information or drew something: it stands")
-    return store.append(
-        game, expected_seq=expected_seq, kind=Event.Kind.TAKEBACK_REQUEST, source="api",
-        payload={"move_seq": last.seq}, seat=seat, actor=user, head_hash=game.head_hash,
-    )  # fmt: skip
+    with transaction.atomic():
+        event = store.append(
+            game, expected_seq=expected_seq, kind=Event.Kind.TAKEBACK_REQUEST, source="api",
+            payload={"move_seq": last.seq}, seat=seat, actor=user, head_hash=game.head_hash,
+        )  # fmt: skip
+        if not other_seats(game, seat):
+            # Alone at the table (solo): nobody is there to consent or refuse.
+            return _undo_move(game, event)
+    return event
 
 
 def answer(game: Game, user, *, answer: str, expected_seq: int) -> Event:

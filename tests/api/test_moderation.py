@@ -156,3 +156,18 @@ def test_throttling_answers_429_in_json(as_, alice, throttle_rates):
     codes = [client.get("/api/games/").status_code for _ in range(5)]
     assert codes[:3] == [200, 200, 200] and codes[-1] == 429
     assert client.get("/api/games/").json()["error"] == "throttled"
+
+
+def test_a_solo_player_takes_back_without_waiting_for_anyone(as_, alice, monkeypatch):
+    from tests.support.duel import DUEL
+
+    monkeypatch.setattr(DUEL, "MIN_PLAYERS", 1)
+    game = service.create_game(title="duel", players=[alice], seed=6)
+    service.submit_action(game, alice, action={"type": "commit", "card": hand(game, 0)[0]},
+                          expected_seq=1)  # fmt: skip
+    service.submit_action(game, alice, action={"type": "pass"}, expected_seq=2)
+    response = post(as_(alice), f"/api/games/{game.pk}/takeback/", {"seq": 3})
+    assert response.status_code == 201
+    kinds = list(Event.objects.filter(game=game).values_list("kind", flat=True))
+    assert kinds == ["created", "action", "action", "takeback_request", "undo"]
+    assert Event.objects.get(game=game, kind="undo").payload["to_seq"] == 2
