@@ -13,6 +13,8 @@ import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from config.logging import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("CORREO_VAR_DIR", default=str(BASE_DIR / "var")))
 
@@ -54,9 +56,12 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "config.apps.ConfigApp",  # metrics hooks, log context for Celery tasks
 ]
 
 MIDDLEWARE = [
+    "config.logging.RequestContextMiddleware",  # request id, game id, access line
+    "config.metrics.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -151,7 +156,8 @@ SPECTACULAR_SETTINGS = {
 
 # Redis is both broker and cache when configured; without it tasks run eagerly.
 REDIS_URL = env.str("REDIS_URL", default="")
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# CELERY_BROKER_URL=amqp://... puts Celery on RabbitMQ; Redis stays the cache.
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -233,12 +239,9 @@ CORREO_EXTRA_ENGINES = env.list("CORREO_EXTRA_ENGINES", default=[])
 # Current states and game views memoised per process (entries never go stale).
 CORREO_STATE_CACHE_SIZE = env.int("CORREO_STATE_CACHE_SIZE", default=512)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-}
+# JSON lines with request id and game id (config/logging.py); LOG_FORMAT=text for humans.
+LOGGING = logging_config(env.str("LOG_LEVEL", default="INFO"), env.str("LOG_FORMAT", "json"))
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=True)

@@ -4,11 +4,12 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
-from config import health
+from config import health, metrics
 from notifications import views as notification_views
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
+    path("metrics", metrics.metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("api/auth/register/", accounts_api.RegisterView.as_view(), name="register"),
     path("api/auth/token/", accounts_api.TokenView.as_view(), name="token"),

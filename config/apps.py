@@ -1,0 +1,23 @@
+"""Operations wiring: metrics hooks and the Celery log context, once Django is ready."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class ConfigApp(AppConfig):
+    name = "config"
+    label = "correo_config"
+    verbose_name = "Correo operations"
+
+    def ready(self) -> None:
+        from celery import signals
+        from django.core.signals import request_finished
+
+        from config import logging as correo_logging
+        from config import metrics
+
+        metrics.install()
+        signals.task_prerun.connect(correo_logging.bind_task_context, weak=False)
+        signals.task_postrun.connect(correo_logging.clear_context, weak=False)
+        request_finished.connect(correo_logging.clear_context, weak=False)

@@ -1,0 +1,163 @@
+"""Prometheus metrics at /metrics (prometheus-client).
+
+- `correo_http_requests_total{method,route,status}` and
+  `correo_http_request_duration_seconds{method,route}`: every request, by URL
+  pattern (not by path, so a game id never becomes a label value);
+- `correo_moves_applied_total{title,source,kind}`: actions and timeouts,
+  counted when their transaction commits (a `games.hooks.on_append` listener);
+- `correo_replay_duration_seconds{title}`: time to rebuild a state from the
+  store (snapshot + live events; memo hits are not replays);
+- `correo_notification_backlog{status}`: outbox rows still to deliver
+  (pending, sending), read from the database at scrape time;
+- `correo_sweep_lag_seconds{sweep}`: seconds since a sweep last ran
+  (`games.models.SweepState`), read at scrape time.
+
+Several processes (gunicorn workers, Celery, smtpd) on one machine share
+counters when `PROMETHEUS_MULTIPROC_DIR` names an empty directory in all of
+their environments (the Procfile, smoke test and systemd units set it);
+/metrics then adds them up.  Without it each process reports its own.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+
+from django.db import transaction
+from django.db.models import Count
+from django.http import HttpResponse
+from django.utils import timezone
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+from prometheus_client.core import GaugeMetricFamily
+
+from config.logging import route_of
+
+REQUESTS = Counter("correo_http_requests", "HTTP requests answered", ["method", "route", "status"])
+REQUEST_SECONDS = Histogram(
+    "correo_http_request_duration_seconds",
+    "Time to answer an HTTP request",
+    ["method", "route"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+MOVES = Counter(
+    "correo_moves_applied", "Moves appended to game streams", ["title", "source", "kind"]
+)
+REPLAY_SECONDS = Histogram(
+    "correo_replay_duration_seconds",
+    "Time to rebuild a game state from its snapshot and events",
+    ["title"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
+)
+
+MOVE_KINDS = ("action", "timeout")
+BACKLOG_STATUSES = ("pending", "sending")
+
+
+class DatabaseCollector:
+    """Gauges computed from the database when /metrics is scraped."""
+
+    def collect(self):
+        from games.models import SweepState
+        from notifications.models import Notification
+
+        backlog = GaugeMetricFamily(
+            "correo_notification_backlog", "Outbox rows not yet delivered", labels=["status"]
+        )
+        counts = dict.fromkeys(BACKLOG_STATUSES, 0)
+        rows = (
+            Notification.objects.filter(status__in=BACKLOG_STATUSES)
+            .values_list("status")
+            .annotate(n=Count("id"))
+            .order_by()
+        )
+        counts.update(dict(rows))
+        for status, count in sorted(counts.items()):
+            backlog.add_metric([status], count)
+        yield backlog
+
+        lag = GaugeMetricFamily(
+            "correo_sweep_lag_seconds", "Seconds since the sweep last ran", labels=["sweep"]
+        )
+        now = timezone.now()
+        for name, last_run in SweepState.objects.values_list("name", "last_run"):
+            lag.add_metric([name], max(0.0, (now - last_run).total_seconds()))
+        yield lag
+
+
+def scrape() -> bytes:
+    """This process's metrics (or all processes' with PROMETHEUS_MULTIPROC_DIR)
+    and the database gauges."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        processes = CollectorRegistry()
+        multiprocess.MultiProcessCollector(processes)
+    else:
+        processes = REGISTRY
+    database = CollectorRegistry()
+    database.register(DatabaseCollector())
+    return generate_latest(processes) + generate_latest(database)
+
+
+def metrics_view(request):
+    """GET /metrics in the Prometheus text format (keep it off the public proxy)."""
+    return HttpResponse(scrape(), content_type=CONTENT_TYPE_LATEST)
+
+
+class MetricsMiddleware:
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        started = time.perf_counter()
+        response = self.get_response(request)
+        route = route_of(request)
+        REQUESTS.labels(request.method, route, str(response.status_code)).inc()
+        REQUEST_SECONDS.labels(request.method, route).observe(time.perf_counter() - started)
+        return response
+
+
+def count_move(game, event) -> None:
+    """games.hooks.on_append listener: counted once the append commits."""
+    if event.kind not in MOVE_KINDS:
+        return
+    labels = (game.title, event.source, event.kind)
+    transaction.on_commit(lambda: MOVES.labels(*labels).inc())
+
+
+def timed_replay(replay):
+    """Wraps games.store._replay, the one place a state is rebuilt."""
+    if getattr(replay, "_correo_timed", False):
+        return replay
+
+    @functools.wraps(replay)
+    def wrapper(game, engine, *args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return replay(game, engine, *args, **kwargs)
+        finally:
+            REPLAY_SECONDS.labels(engine.NAME).observe(time.perf_counter() - started)
+
+    wrapper._correo_timed = True
+    return wrapper
+
+
+def install() -> None:
+    """Called once from config.apps.ConfigApp.ready()."""
+    from games import hooks, store
+
+    hooks.on_append(count_move)
+    store._replay = timed_replay(store._replay)
+
+
+def mark_process_dead(pid: int) -> None:
+    """gunicorn child_exit hook: drop a dead worker's live gauges."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        multiprocess.mark_process_dead(pid)
