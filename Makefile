@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: install run test bench lint format migrate serve-stack clean
+.PHONY: install run test bench loadtest lint format migrate serve-stack clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,7 +37,12 @@ format: install
 	$(BIN)/ruff format .
 
 serve-stack: migrate
-	$(BIN)/honcho start
+	@test -n "$$DATABASE_URL" -a -n "$$REDIS_URL" || { echo "serve-stack needs DATABASE_URL and REDIS_URL (deploy/README.md)"; exit 1; }
+	rm -rf var/prometheus && mkdir -p var/prometheus
+	PROMETHEUS_MULTIPROC_DIR=$(CURDIR)/var/prometheus $(BIN)/honcho start --port $(PORT)
+
+loadtest: install
+	$(BIN)/python bench/loadtest.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

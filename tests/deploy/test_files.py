@@ -1,0 +1,143 @@
+"""Static checks of the deployment files (no Docker engine or cluster here)."""
+
+from __future__ import annotations
+
+import configparser
+import re
+import runpy
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+PROCESSES = ("web", "worker", "beat", "smtpd")
+
+
+def k8s_documents() -> list[dict]:
+    documents = []
+    for path in sorted((DEPLOY / "k8s").glob("*.yaml")):
+        documents += [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
+    return documents
+
+
+def by_kind(kind: str) -> dict[str, dict]:
+    return {doc["metadata"]["name"]: doc for doc in k8s_documents() if doc["kind"] == kind}
+
+
+def test_the_procfile_runs_every_process_of_the_stack():
+    lines = [line for line in (ROOT / "Procfile").read_text().splitlines() if line.strip()]
+    names = [line.split(":", 1)[0] for line in lines]
+    assert names == list(PROCESSES)
+    assert "deploy/gunicorn.conf.py" in lines[0]
+    assert "manage.py smtpd" in lines[3]
+
+
+def test_gunicorn_settings_load_and_log_json(monkeypatch):
+    monkeypatch.setenv("WEB_WORKERS", "3")
+    monkeypatch.setenv("PORT", "8123")
+    settings = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert settings["workers"] == 3
+    assert settings["bind"] == "127.0.0.1:8123"
+    formatter = settings["logconfig_dict"]["formatters"]["json"]["()"]
+    assert formatter == "config.logging.JsonFormatter"
+    assert callable(settings["child_exit"])
+
+
+@pytest.mark.parametrize("process", PROCESSES)
+def test_each_systemd_unit_runs_one_process_from_the_shared_environment(process):
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str
+    unit.read(DEPLOY / "systemd" / f"correo-{process}.service")
+    service = unit["Service"]
+    assert service["EnvironmentFile"] == "/etc/correo/correo.env"
+    assert service["User"] == "correo"
+    assert service["Restart"] == "on-failure"
+    assert service["RuntimeDirectory"] == "correo/metrics"
+    assert unit["Install"]["WantedBy"] == "correo.target"
+    expected = {"web": "gunicorn", "worker": "worker", "beat": "beat", "smtpd": "smtpd"}
+    assert expected[process] in service["ExecStart"]
+
+
+def test_the_systemd_environment_example_names_every_required_variable():
+    text = (DEPLOY / "systemd" / "correo.env.example").read_text()
+    for name in ("SECRET_KEY", "DATABASE_URL", "REDIS_URL", "EMAIL_URL", "REPLY_DOMAIN",
+                 "PROMETHEUS_MULTIPROC_DIR", "DJANGO_DEBUG"):  # fmt: skip
+        assert re.search(rf"^{name}=", text, re.M), name
+
+
+def test_the_nginx_site_terminates_tls_limits_bodies_and_hides_metrics():
+    text = (DEPLOY / "nginx" / "correo.conf").read_text()
+    assert text.count("{") == text.count("}")
+    assert "listen 443 ssl" in text
+    assert "ssl_certificate " in text
+    assert re.search(r"client_max_body_size \d+m;", text)
+    assert "location /static/" in text
+    assert "location = /metrics { return 404; }" in text
+    assert "proxy_pass http://correo_web" in text
+    assert "X-Request-ID $request_id" in (DEPLOY / "nginx" / "correo-proxy.conf").read_text()
+
+
+def test_the_compose_file_has_the_whole_stack():
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    services = compose["services"]
+    assert set(services) == {"postgres", "redis", "migrate", *PROCESSES}
+    for name in PROCESSES:
+        service = services[name]
+        assert service["build"]["dockerfile"] == "deploy/Dockerfile"
+        assert service["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+        assert service["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+        assert service["command"]
+    assert "/healthz" in " ".join(services["web"]["healthcheck"]["test"])
+    assert services["postgres"]["healthcheck"] and services["redis"]["healthcheck"]
+
+
+def test_the_dockerfile_runs_as_a_numeric_non_root_user():
+    text = (DEPLOY / "Dockerfile").read_text()
+    assert text.startswith("# syntax=docker/dockerfile:1")
+    assert re.search(r"^USER 10001$", text, re.M)
+    assert "collectstatic" in text
+    for path in re.findall(r"^COPY (\S+) ", text, re.M):
+        assert (ROOT / path).exists(), path
+    entrypoint = DEPLOY / "docker-entrypoint.sh"
+    assert entrypoint.stat().st_mode & 0o111
+
+
+def test_kubernetes_has_deployments_services_a_migration_job_and_probes():
+    deployments = by_kind("Deployment")
+    assert set(deployments) == {"correo-web", "correo-worker", "correo-beat", "correo-smtpd"}
+    assert deployments["correo-beat"]["spec"]["replicas"] == 1
+    assert deployments["correo-beat"]["spec"]["strategy"]["type"] == "Recreate"
+    for deployment in deployments.values():
+        spec = deployment["spec"]
+        assert (
+            spec["selector"]["matchLabels"].items()
+            <= spec["template"]["metadata"]["labels"].items()
+        )
+        (container,) = spec["template"]["spec"]["containers"]
+        refs = [next(iter(ref.values()))["name"] for ref in container["envFrom"]]
+        assert refs == ["correo", "correo"]
+        assert "livenessProbe" in container
+    (web,) = deployments["correo-web"]["spec"]["template"]["spec"]["containers"]
+    assert web["readinessProbe"]["httpGet"]["path"] == "/healthz"
+    assert web["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    assert set(by_kind("Service")) == {"correo-web", "correo-smtpd"}
+    (job,) = by_kind("Job").values()
+    assert job["spec"]["template"]["spec"]["containers"][0]["command"][-2:] == [
+        "migrate",
+        "--noinput",
+    ]
+    assert "correo" in by_kind("ConfigMap")
+    assert "SECRET_KEY" in by_kind("Secret")["correo"]["stringData"]
+
+
+def test_the_probe_host_is_allowed():
+    (configmap,) = by_kind("ConfigMap").values()
+    assert "localhost" in configmap["data"]["ALLOWED_HOSTS"].split(",")
+
+
+def test_the_shell_scripts_parse():
+    for script in (DEPLOY / "smoke.sh", DEPLOY / "docker-entrypoint.sh"):
+        subprocess.run(["bash", "-n", str(script)], check=True)
