@@ -17,7 +17,7 @@ from typing import Any
 
 from ..base import IllegalAction
 from .board import FC, Board, company_hexes, content, copy_board, is_blocked
-from .graph import Network, PassReach, Reach, build, cheapest_reach, reach
+from .graph import Reach, build, cheapest_reach, reach
 from .hexes import HAVANA, HEXES, LAND, edge_open
 from .tiles import COLOR_PHASE, NEXT_COLOR, TILES, Tile, distinct_rotations, exits, rotated_paths
 from .upgrades import old_tile_name, stop_mapping, upgrade_fault
@@ -146,15 +146,13 @@ def _room_fault(
     return None
 
 
-def _connected(
-    board: Board, net: Network, r: Reach, who: Layer, coord: str, tile: str, rot: int
-) -> bool:
+def _connected(board: Board, r: Reach, who: Layer, coord: str, tile: str, rot: int) -> bool:
     """Is the new tile connected to a station of the company (draft VII.3.4/5)?"""
     if any(c == coord for c, _i in company_hexes(board, who.sym)):
         return True
     if who.kind == "minor" and coord == who.home and TILES[tile].is_mill:
         return True
-    if any(net.path_hex[p] == coord for p in r.paths):
+    if coord in r.track:
         return True  # old track on the hex is reached and survives the upgrade
     for p in rotated_paths(tile, rot):
         if p.gauge != who.gauge:
@@ -227,11 +225,11 @@ def check_lay(
             raise IllegalAction(f"the FC token in {token} does not block {who.sym}")
     net = build(board, who.gauge)
     passes = set(fc_paid) | set(fc_new)
-    if not _connected(board, net, reach(board, net, who.sym, passes), who, coord, tile, rotation):
+    if not _connected(board, reach(board, net, who.sym, passes), who, coord, tile, rotation):
         raise IllegalAction(f"{coord} is not connected to a station of {who.sym}")
     for token in fc_new:
         fewer = passes - {token}
-        if _connected(board, net, reach(board, net, who.sym, fewer), who, coord, tile, rotation):
+        if _connected(board, reach(board, net, who.sym, fewer), who, coord, tile, rotation):
             raise IllegalAction(f"passing the FC token in {token} is not needed for this lay")
     cost = 0
     if who.kind == "major" and HEXES[coord].kind == "sugar" and content(board, coord).tile is None:
@@ -321,11 +319,7 @@ def legal_lays(
     net = build(board, who.gauge)
     cheap = cheapest_reach(board, net, who.sym, fc_paid, may_pay=who.kind == "major")
     own = {c for c, _i in company_hexes(board, who.sym)}
-    track: dict[str, tuple[str, ...]] = {}
-    for p, passes in cheap.paths.items():
-        coord = net.path_hex[p]
-        if coord not in track or len(passes) < len(track[coord]):
-            track[coord] = passes
+    track = cheap.track
     candidates = set(track) | own | {h for h, _e in cheap.arrivals}
     candidates |= {net.stops[s][0] for s in cheap.stops}
     if who.home is not None and (who.kind == "minor" or who.first_turn):
@@ -362,7 +356,7 @@ def legal_lays(
 
 
 def _cheapest_link(
-    cheap: PassReach,
+    cheap: Reach,
     who: Layer,
     coord: str,
     tile: str,
