@@ -176,7 +176,8 @@ class Recorder:
     def report(self, phase: str, elapsed: float, **context) -> None:
         self.latencies.sort()
         count = len(self.latencies)
-        context = {**context, "errors": self.errors}
+        # The machine's load when the phase ended: other work skews the figures.
+        context = {**context, "errors": self.errors, "loadavg_1m": os.getloadavg()[0]}
         emit(f"loadtest.{phase}.rps", count / elapsed, "req/s", **context)
         if count:
             emit(
