@@ -104,7 +104,13 @@ def mail_settings(settings):
 def worker(eager_celery, settings):
     """A real Celery worker (thread, solo pool) on the real Redis."""
     from celery.contrib.testing.worker import start_worker
+    from celery.signals import task_postrun
+    from django.db import connection
 
+    def close_connection(**kwargs):
+        connection.close()  # the worker thread's own: none is left open at teardown
+
+    task_postrun.connect(close_connection, weak=False)
     app = eager_celery
     app.conf.task_always_eager = False
     settings.NOTIFICATIONS_QUEUE = f"correo-test-{uuid.uuid4().hex[:10]}"
@@ -117,6 +123,7 @@ def worker(eager_celery, settings):
         loglevel="WARNING",
     ) as controller:
         yield controller
+    task_postrun.disconnect(close_connection)
 
 
 def new_duel(*players, rounds: int = 1):

@@ -5,16 +5,38 @@ listener, until the game is over.  Nobody touches the API."""
 from __future__ import annotations
 
 import smtplib
+import threading
 from email.message import EmailMessage
 from email.utils import make_msgid
 
 import pytest
+from django.db import connection
 
 from games.models import Event, Game
+from notifications import tasks
 from notifications.management.commands.smtpd import make_controller
 from tests.notifications.conftest import free_port, new_duel
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def beat(settings):
+    """What celery beat does in production: the outbox sweep, here every second
+    (for rows the direct after-commit path has not delivered within 3 s)."""
+    settings.NOTIFICATIONS_SWEEP_GRACE = 3
+    stop = threading.Event()
+
+    def sweep_forever():
+        while not stop.wait(1.0):
+            tasks.sweep_outbox()
+        connection.close()
+
+    thread = threading.Thread(target=sweep_forever, daemon=True)
+    thread.start()
+    yield
+    stop.set()
+    thread.join(timeout=10)
 
 
 @pytest.fixture
@@ -48,7 +70,7 @@ def reply_to(message, sender: str, text: str) -> EmailMessage:
     return reply
 
 
-def test_a_whole_duel_is_played_by_email(worker, sink, listener, alice, bob):
+def test_a_whole_duel_is_played_by_email(worker, beat, sink, listener, alice, bob):
     game = new_duel(alice, bob, rounds=1)
     answered: set[str] = set()
     # commit, commit (simultaneous), then each draws or passes in seat order

@@ -14,7 +14,7 @@ from aiosmtpd.controller import Controller
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.management.base import BaseCommand
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 
 from notifications import inbound
 
@@ -24,7 +24,8 @@ def _process(raw: bytes, recipients: list[str], mail_from: str) -> inbound.Outco
     try:
         return inbound.receive(raw, door="smtpd", recipients=recipients, mail_from=mail_from)
     finally:
-        close_old_connections()
+        # A pool thread may never run again: leave no connection behind it.
+        connection.close()
 
 
 class InboundHandler:
