@@ -169,6 +169,20 @@ SMOKE_BASE_URL="http://127.0.0.1:$WEB_PORT" SMOKE_MAILDIR="$WORK/mail" SMOKE_SMT
     timeout "$PLAY_TIMEOUT" "$PY" deploy/smoke/play.py
 
 timeout 300 "$PY" manage.py verify_games
+# Every line gunicorn and Django wrote is JSON with both ids; game requests name their game.
+"$PY" - "$WORK/logs/web.log" <<'EOF'
+import json, re, sys
+games = 0
+for number, line in enumerate(open(sys.argv[1]), 1):
+    record = json.loads(line)
+    assert "request_id" in record and "game_id" in record, (number, line)
+    match = re.match(r"/api/games/(\d+)/", record.get("path") or "")
+    if record["logger"] == "correo.access" and match:
+        assert record["game_id"] == int(match.group(1)) and record["request_id"], line
+        games += 1
+assert games, "no access line of a game request"
+print(f"smoke: web.log: {number} JSON lines, {games} game requests with their game id")
+EOF
 for i in "${!PIDS[@]}"; do
     kill -0 "${PIDS[$i]}" 2>/dev/null || { say "${NAMES[$i]} died during the run"; exit 1; }
 done
