@@ -122,3 +122,9 @@ def test_beat_and_a_real_worker_run_a_game_to_its_end_by_timeouts_alone(settings
     assert game.status == "finished", game.status
     kinds = set(Event.objects.filter(game=game).exclude(seq=1).values_list("kind", flat=True))
     assert kinds == {"timeout"}
+    from notifications.models import Notification
+
+    reminders = list(Notification.objects.filter(game=game, kind="reminder"))
+    assert reminders, "no reminder was sent before the timeouts"
+    # once each: one reminder per seat and deadline (a deadline is a seat at a seq)
+    assert len({(n.seat, n.seq) for n in reminders}) == len(reminders)
