@@ -116,6 +116,10 @@ class MetricsMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        if request.path == "/metrics":
+            # Answered here, before the Host check: Prometheus scrapes pods by
+            # IP address, which ALLOWED_HOSTS cannot list.  Keep it off the proxy.
+            return metrics_view(request)
         started = time.perf_counter()
         response = self.get_response(request)
         route = route_of(request)

@@ -93,3 +93,10 @@ def test_metrics_need_no_token_but_a_game_id_never_becomes_a_label(client, db, a
     text = client.get("/metrics").content.decode()
     assert 'route="api/games/<int:pk>/"' in text
     assert f"/api/games/{game.pk}/" not in text
+
+
+def test_a_scrape_by_ip_address_is_answered_whatever_allowed_hosts_says(client, db):
+    response = client.get("/metrics", HTTP_HOST="10.1.2.3:8000")
+    assert response.status_code == 200
+    assert b"correo_notification_backlog" in response.content
+    assert client.get("/api/ping/", HTTP_HOST="10.1.2.3:8000").status_code == 400
