@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
@@ -219,3 +220,22 @@ def test_rendering_a_row_twice_gives_the_same_message(alice, bob):
     assert (first.subject, first.body, first.extra_headers) == (
         again.subject, again.body, again.extra_headers,
     )  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_embedded_server_sweeps_the_outbox_itself(alice, bob, sink, monkeypatch):
+    from notifications import embedded
+
+    monkeypatch.setattr("sys.argv", ["manage.py", "runserver"])
+    monkeypatch.setenv("RUN_MAIN", "true")
+    assert embedded.serving_embedded() is (not embedded.settings.REDIS_URL)
+    new_duel(alice, bob)
+    # as if the inline delivery had failed: pending again, nothing in the sink
+    Notification.objects.update(status="pending")
+    sink.messages.clear()
+    stop = embedded.start(interval=0.05)
+    try:
+        sink.wait_for(lambda m: "bob@example.org" in m.envelope_to)
+    finally:
+        stop.set()
+        time.sleep(0.2)  # let the loop close its connection
