@@ -124,3 +124,20 @@ def test_notify_refuses_unknown_kinds(alice, bob):
     game = new_duel(alice, bob)
     with pytest.raises(ValueError, match="unknown notification kind"):
         outbox.notify(alice, game, "gossip", game.seq)
+
+
+def test_a_clock_reminder_becomes_one_mail_per_seat_seq_and_offset(alice, bob):
+    from games import hooks
+    from games.models import Seat
+    from notifications.render import build_message
+
+    game = new_duel(alice, bob)
+    seat = Seat.objects.get(game=game, index=0)
+    hooks.reminder_due(game, seat, 3600)
+    hooks.reminder_due(game, seat, 3600)  # the same reminder again: still one row
+    hooks.reminder_due(game, seat, 600)
+    reminders = Notification.objects.filter(kind="reminder", user=alice)
+    assert [n.context["offset_seconds"] for n in reminders] == [3600, 600]
+    message = build_message(reminders[0])
+    assert message.subject.startswith(f"[Correo] Duel (test engine) #{game.pk}: reminder")
+    assert "commit" in message.body
