@@ -13,6 +13,10 @@ joins two vertices.  The rules for walking it (draft VII.2):
 
 Two gauges never mix: the standard network and the narrow network are built
 separately, so narrow track meeting standard track is a dead end for both.
+
+What a company reaches for laying and stations (:func:`cheapest_reach`) is
+exact: only legal partial routes count, never a walk that turns round a loop
+over its own track (see :class:`_Search`).
 """
 
 from __future__ import annotations
@@ -188,7 +192,9 @@ class _Search:
             to[2 * p], to[2 * p + 1] = b, a
         self.to = to
         closed: set[int] = set()  # stops no route runs through
-        self.fc: dict[int, str] = {}  # stops a route runs through for one FC pass
+        # stops a route runs through for one FC pass; a hex holds at most one FC
+        # token, so passes (by hex) and FC cities run through count the same
+        self.fc: dict[int, str] = {}
         for vid, (coord, idx, stop) in net.stops.items():
             how = _through(board, company, coord, idx, stop, paid)
             if how == "closed" or (how == "fc" and not may_pay):
