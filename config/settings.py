@@ -209,6 +209,7 @@ NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE = env.bool("NOTIFICATIONS_WEBHOOK_ALLOW_PRIV
 NOTIFICATIONS_DIGEST_HOUR = env.int("NOTIFICATIONS_DIGEST_HOUR", default=7)
 # A Celery queue of its own for mail delivery (empty: the default queue).
 NOTIFICATIONS_QUEUE = env.str("NOTIFICATIONS_QUEUE", default="")
+NOTIFICATIONS_TASK_EXPIRES = env.int("NOTIFICATIONS_TASK_EXPIRES", default=600)
 CELERY_BEAT_SCHEDULE["notifications-sweep-outbox"] = {
     "task": "notifications.sweep_outbox",
     "schedule": 60.0,

@@ -109,6 +109,8 @@ def enqueue(task, notification_id: int) -> bool:
         if task.app.conf.task_always_eager:
             task.apply_async((notification_id,), **options)
             return True
+        # A message left in a backed-up queue expires; the sweep queues the row again.
+        options["expires"] = settings.NOTIFICATIONS_TASK_EXPIRES
         with task.app.producer_or_acquire() as producer:
             producer.connection.ensure_connection(
                 max_retries=1, interval_start=0, interval_step=0, timeout=3

@@ -82,8 +82,8 @@ def test_a_row_left_sending_by_a_killed_worker_is_delivered_after_the_lease(
         new_duel(alice, bob)
     first, _ = Notification.objects.order_by("id")
     assert delivery.claim(first.pk) is not None  # the worker that claimed it died here
-    settings.NOTIFICATIONS_CLAIM_LEASE = 1
     assert tasks.sweep_outbox() == 1  # only the unclaimed one: the claim is still fresh
+    settings.NOTIFICATIONS_CLAIM_LEASE = 1
     time.sleep(1.1)
     assert tasks.sweep_outbox() == 1
     wait_until(lambda: statuses() == ["sent", "sent"])
