@@ -56,3 +56,14 @@ def test_the_unsubscribe_link_asks_first_and_a_post_turns_mail_off(client, alice
 def test_a_forged_unsubscribe_link_is_refused(client, alice):
     token = unsubscribe_token(alice.pk)[:-2] + "xx"
     assert client.post(f"/email/unsubscribe/{token}/").status_code == 400
+
+
+def test_moderators_see_the_outbox_and_the_inbound_ledger_in_the_admin(client, alice, bob):
+    from accounts.models import User
+    from tests.notifications.conftest import new_duel
+
+    new_duel(alice, bob)
+    User.objects.create_superuser("root", "root@example.org", "pw")
+    client.login(username="root", password="pw")
+    assert client.get("/admin/notifications/notification/").status_code == 200
+    assert client.get("/admin/notifications/inboundmessage/").status_code == 200
