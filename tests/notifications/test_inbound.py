@@ -230,3 +230,18 @@ def test_a_takeback_is_asked_and_approved_by_mail(game, alice, bob):
     game.refresh_from_db()
     assert Event.objects.get(game=game, seq=game.seq).kind == "undo"
     assert hand(game, 0) == sorted(hand(game, 0)) and len(hand(game, 0)) == 2
+
+
+CORPUS_TO = b"play+12-0-3-0123456789abcdef01234567@play.correo.test"
+
+
+@pytest.mark.parametrize("name", ["gmail.eml", "outlook.eml", "apple_mail.eml", "mutt.eml",
+                                  "html_only.eml", "thunderbird.eml"])  # fmt: skip
+def test_corpus_replies_reach_the_service_with_their_first_command(game, alice, name):
+    from tests.notifications.test_parse import CORPUS, EXPECTED
+
+    raw = (CORPUS / name).read_bytes()
+    raw = raw.replace(CORPUS_TO, reply_address(game.pk, 0, alice.pk).encode())
+    outcome = receive(raw)
+    assert outcome.status in ("applied", "answered")
+    assert outcome.results[0]["command"] == EXPECTED[name][0]
