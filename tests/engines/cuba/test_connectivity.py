@@ -21,6 +21,7 @@ from games.engines.cuba.board import FC
 from games.engines.cuba.graph import build, cheapest_reach, reach
 from games.engines.cuba.hexes import HEXES, NEIGHBOURS
 from games.engines.cuba.laying import Layer, check_lay, legal_lays
+from games.engines.cuba.simulate import one_round, phase_for_round, start
 from games.engines.cuba.tiles import TILES
 from games.engines.cuba.tokens import check_token, legal_tokens
 
@@ -177,7 +178,7 @@ def as_found(r) -> dict[tuple, int]:
     return out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(st.integers(0, 2**32))
 def test_reach_equals_brute_force_on_dense_random_track(seed: int) -> None:
     rng = random.Random(seed)
@@ -196,6 +197,23 @@ def test_reach_equals_brute_force_on_dense_random_track(seed: int) -> None:
         assert as_found(cheapest_reach(board, net, "MS", paid)) == brute_force(
             board, "MS", "s", paid
         )
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32))
+def test_reach_equals_brute_force_on_legally_built_maps(seed: int) -> None:
+    rng = random.Random(seed)
+    board, layers = start(rng, majors=4, minors=2)
+    rounds = rng.randint(4, 20)
+    for n in range(rounds):
+        board, layers = one_round(board, layers, phase_for_round(n, rounds), rng)
+    for who in layers:
+        net = build(board, who.gauge)
+        major = who.kind == "major"
+        got = as_found(cheapest_reach(board, net, who.sym, may_pay=major))
+        assert got == brute_force(board, who.sym, who.gauge, may_pay=major)
+        got = as_found(reach(board, net, who.sym))
+        assert got == brute_force(board, who.sym, who.gauge, may_pay=False)
 
 
 def test_the_random_boards_often_need_the_exact_search() -> None:
