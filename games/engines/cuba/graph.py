@@ -238,7 +238,8 @@ class _Search:
         self.inf = len(net.stops) + 1  # more passes than any route can need
         self.best = [self.inf] * len(self.keys)  # passes of the cheapest route proven
         self.best_passes: list[frozenset[str]] = [frozenset()] * len(self.keys)
-        self.nodes = 0  # routes the depth-first search expanded (for tests)
+        self.region = 0  # the points the last walk got to
+        self.nodes = 0  # routes the depth-first search expanded (diagnostics)
 
     def leave(self, p: int, v: int) -> int:
         """The move that runs path ``p`` away from point ``v``."""
@@ -266,6 +267,7 @@ class _Search:
             for v in reversed(self.stations)
             for m, used, passes, _extra in reversed(by_station[v])
         ]
+        done: set[tuple[int, frozenset[str], int, int]] = set()
         while open_ and stack:
             m, used, passes = stack.pop()
             w = to[m]
@@ -280,6 +282,10 @@ class _Search:
             self.nodes += 1
             cap = max(best[o] for o in open_)
             low = self._walk(nxt, used, passes, self._blocks(w, used), cap)
+            key = (m, passes, cap, self.region)
+            if key in done:
+                continue  # the same move, passes and track ahead: searched already
+            done.add(key)
             open_ = {o for o in open_ if best[o] > bound[o]}
             if any(low[o] < best[o] for o in open_):
                 stack.extend((n, used | 1 << to[n], ps) for n, _u, ps, _e in reversed(nxt))
@@ -375,6 +381,7 @@ class _Search:
         low = [inf] * len(self.keys)
         block, tops = blocks if blocks is not None else ([], [])
         state = bytearray(len(to))  # 0 unseen, 1 seen on a walk with a repeat, 2 proven
+        region = 0  # every point the walk gets to
         level = len(base)
         # (move, points of its walk before the move, no point repeated, passes)
         current: deque[tuple[int, int, bool, frozenset[str]]] = deque()
@@ -394,6 +401,7 @@ class _Search:
             if seen == 2 or (seen == 1 and not simple):
                 continue
             state[m] = 2 if simple else 1
+            region |= 1 << w
             for o in outs[m]:
                 if level < low[o]:
                     low[o] = level
@@ -417,4 +425,5 @@ class _Search:
                     onward = b == here or tops[b] == w  # same block, or into a block below
                     if onward and tops[b] != v and not avoid >> v & 1 and state[n] < 2:
                         queue.append((n, used, simple, more))
+        self.region = region
         return low
