@@ -3,19 +3,21 @@ outbound mail to an SMTP sink.  `make loadtest`.
 
 GAMES concurrent games of Havana with two players each (2 x GAMES players); an
 asyncio client runs one loop per player: read the game (GET detail), and when
-it is that player's turn, list the legal actions and post one.  A move makes
+it is that player's turn, list the legal actions and post one; a player who
+is not to act reads again after POLL seconds.  A move makes
 the worker send "your turn" mail, so the outbox is loaded as in real play.
 Each run has two phases of SECONDS each, in this order: a trivial view
 (GET /api/ping/, no database) with the same concurrency, then the game mix.
 The whole thing runs once with 1 and once with 2 gunicorn workers.
 
 Prints bench JSON lines (`loadtest.<phase>.<measure>`): requests per second,
-p50 and p99 latency, errors, moves per second, and the notification backlog
-(outbox rows still pending or sending) when the load stops and 10 s later.
+p50 and p99 latency (for the game phase also per kind: read, actions, move),
+errors, moves per second, and the notification backlog (outbox rows still
+pending or sending) when the load stops and 10 s later.
 
 Environment: LOADTEST_GAMES (16), LOADTEST_SECONDS (15), LOADTEST_WORKERS
-("1,2"), LOADTEST_REDIS_DB (14), DATABASE_URL (the PostgreSQL server; a
-throwaway database is created next to it).
+("1,2"), LOADTEST_POLL (0.2), LOADTEST_REDIS_DB (14), DATABASE_URL (the
+PostgreSQL server; a throwaway database is created next to it).
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ GAMES = int(os.environ.get("LOADTEST_GAMES", "16"))
 SECONDS = float(os.environ.get("LOADTEST_SECONDS", "15"))
 WORKER_COUNTS = [int(n) for n in os.environ.get("LOADTEST_WORKERS", "1,2").split(",")]
 REDIS_DB = int(os.environ.get("LOADTEST_REDIS_DB", "14"))
+# How often a player who is not to act reads the game again (seconds).
+POLL = float(os.environ.get("LOADTEST_POLL", "0.2"))
 TITLE = "havana"
 
 
@@ -155,6 +159,7 @@ async def http(port: int, method: str, path: str, token: str | None = None, body
 class Recorder:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.by_kind: dict[str, list[float]] = {}
         self.errors = 0
         self.moves = 0
         self.conflicts = 0
@@ -166,7 +171,10 @@ class Recorder:
         except (OSError, ValueError, IndexError):
             self.errors += 1
             return None, None
-        self.latencies.append(time.perf_counter() - started)
+        took = time.perf_counter() - started
+        self.latencies.append(took)
+        kind = "move" if method == "POST" else "actions" if path.endswith("/actions/") else "read"
+        self.by_kind.setdefault(kind, []).append(took)
         if status == 409:
             self.conflicts += 1
         elif status not in expect:
@@ -174,17 +182,25 @@ class Recorder:
         return status, data
 
     def report(self, phase: str, elapsed: float, **context) -> None:
-        self.latencies.sort()
         count = len(self.latencies)
         # The machine's load when the phase ended: other work skews the figures.
         context = {**context, "errors": self.errors, "loadavg_1m": os.getloadavg()[0]}
         emit(f"loadtest.{phase}.rps", count / elapsed, "req/s", **context)
-        if count:
-            emit(
-                f"loadtest.{phase}.p50", statistics.median(self.latencies) * 1000, "ms", **context
-            )
-            p99 = self.latencies[min(count - 1, int(count * 0.99))]
-            emit(f"loadtest.{phase}.p99", p99 * 1000, "ms", **context)
+        groups = {"": self.latencies}
+        if len(self.by_kind) > 1:
+            groups.update((f".{kind}", values) for kind, values in sorted(self.by_kind.items()))
+        for suffix, values in groups.items():
+            values.sort()
+            if values:
+                p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
+                extra = {"requests": len(values), **context}
+                emit(
+                    f"loadtest.{phase}{suffix}.p50",
+                    statistics.median(values) * 1000,
+                    "ms",
+                    **extra,
+                )
+                emit(f"loadtest.{phase}{suffix}.p99", p99 * 1000, "ms", **extra)
         emit(f"loadtest.{phase}.errors", self.errors, "requests", **context)
 
 
@@ -214,7 +230,7 @@ async def game_phase(port: int, games: list) -> tuple[Recorder, float]:
             if detail["status"] != "active":
                 return
             if seat not in detail["to_act"]:
-                await asyncio.sleep(0.05)  # the other player is thinking
+                await asyncio.sleep(POLL)  # the other player is thinking
                 continue
             status, listed = await recorder.call(
                 port, "GET", f"/api/games/{game_id}/actions/", token
