@@ -11,12 +11,15 @@ class ConfigApp(AppConfig):
     verbose_name = "Correo operations"
 
     def ready(self) -> None:
+        import logging
+
         from celery import signals
         from django.core.signals import request_finished
 
         from config import logging as correo_logging
         from config import metrics
 
+        logging.captureWarnings(True)  # Python warnings become JSON lines too
         metrics.install()
         signals.task_prerun.connect(correo_logging.bind_task_context, weak=False)
         signals.task_postrun.connect(correo_logging.clear_context, weak=False)

@@ -22,6 +22,7 @@ def captured():
         def emit(self, record):
             lines.append(json.loads(formatter.format(record)))
 
+    correo_logging.clear_context()  # whatever an earlier test's request left behind
     handler = Collect()
     handler.addFilter(correo_logging.ContextFilter())
     root = logging.getLogger()
