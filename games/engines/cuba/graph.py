@@ -165,7 +165,7 @@ Start = tuple[int, int, frozenset[str], int]  # move, points used before it, pas
 
 
 class _Search:
-    """Branch and bound over legal partial routes (README, "Connectivity").
+    """Branch and bound over legal partial routes (README: "How connectivity is computed").
 
     1. A breadth-first walk over moves that does not remember the track behind
        it: every legal route is such a walk, so the walk's cost (FC passes) to
@@ -177,10 +177,12 @@ class _Search:
        back over the same track, or only more cheaply than any proven route)
        are settled by a depth-first search over the legal partial routes
        themselves.  At each route it repeats step 1 from the route's end,
-       never entering the route's own points: walks with no repeated point
-       extend the route legally (proofs), and the bounds tell whether anything
-       open can still be improved below this route.  If not, the subtree is
-       cut.  When nothing is open the search stops.
+       never entering the route's own points and keeping to the blocks of the
+       track ahead (:meth:`_blocks`): walks with no repeated point extend the
+       route legally (proofs), and the bounds tell whether anything open can
+       still be improved below this route.  If not, the subtree is cut; a
+       route with the same last move, passes and track ahead as one searched
+       before is not searched again.  When nothing is open the search stops.
     """
 
     def __init__(self, board: Board, net: Network, company: str, paid: Any, may_pay: bool):

@@ -251,8 +251,9 @@ def lasso():
 
     C4 -> C6 -> C8 (tile 26: W-E straight, E-NE curve, both at C8's side 4)
     -> C10 (tile 24: W-E straight and W-NE curve, both at C10's side 1) ->
-    a loop C10 -> B11 -> C12 -> C10 back to C10's side 1.  Only a walk that
-    crossed C8|C10 twice could turn into C8's curve towards Matanzas (B9).
+    a loop C10 -> B11 -> C12 -> C10 that comes back to C10's side 1.  Only a
+    walk that crossed C8|C10 twice could turn into C8's curve towards
+    Matanzas (B9).
     """
     b = empty_board()
     put(b, "C4", "57", 1)  # sides 1 and 4
@@ -283,6 +284,9 @@ def test_no_lay_reached_only_by_turning_round_a_loop(lasso) -> None:
     assert {"C6", "C8", "C10", "B11", "C12"} <= set(r.track)
     assert ("B9", 0) not in r.arrivals
     assert {x["hex"] for x in legal_lays(lasso, MS, 7)} >= {"C8", "C12", "B11"}
+    # from a station on the loop the same curve is an ordinary legal route
+    token(lasso, "B11", "MS")
+    assert check_lay(lasso, MS, "B9", "5", 0, 1).cost == 0
 
 
 def test_no_station_reached_only_by_turning_round_a_loop(lasso) -> None:
@@ -290,6 +294,8 @@ def test_no_station_reached_only_by_turning_round_a_loop(lasso) -> None:
     assert "not connected" in illegal(check_token, lasso, "MS", "B9", 0)
     assert not [t for t in legal_tokens(lasso, "MS") if t["hex"] == "B9"]
     assert check_token(lasso, "MS", "B11", 0) == 0  # on the loop: reached
+    token(lasso, "B11", "MS")
+    assert check_token(lasso, "MS", "B9", 0) == 0  # from B11 no turning round is needed
 
 
 def illegal(fn, *args, **kw) -> str:
