@@ -169,19 +169,24 @@ SMOKE_BASE_URL="http://127.0.0.1:$WEB_PORT" SMOKE_MAILDIR="$WORK/mail" SMOKE_SMT
     timeout "$PLAY_TIMEOUT" "$PY" deploy/smoke/play.py
 
 timeout 300 "$PY" manage.py verify_games
-# Every line gunicorn and Django wrote is JSON with both ids; game requests name their game.
-"$PY" - "$WORK/logs/web.log" <<'EOF'
+# Every line web, worker and beat wrote is JSON with both ids; game requests name their game.
+"$PY" - "$WORK"/logs/{web,worker,beat}.log <<'EOF'
 import json, re, sys
-games = 0
-for number, line in enumerate(open(sys.argv[1]), 1):
-    record = json.loads(line)
-    assert "request_id" in record and "game_id" in record, (number, line)
-    match = re.match(r"/api/games/(\d+)/", record.get("path") or "")
-    if record["logger"] == "correo.access" and match:
-        assert record["game_id"] == int(match.group(1)) and record["request_id"], line
-        games += 1
+games = lines = 0
+for path in sys.argv[1:]:
+    for number, line in enumerate(open(path), 1):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            sys.exit(f"smoke: {path}:{number} is not JSON: {line!r}")
+        assert "request_id" in record and "game_id" in record, (path, number, line)
+        match = re.match(r"/api/games/(\d+)/", record.get("path") or "")
+        if record["logger"] == "correo.access" and match:
+            assert record["game_id"] == int(match.group(1)) and record["request_id"], line
+            games += 1
+        lines += 1
 assert games, "no access line of a game request"
-print(f"smoke: web.log: {number} JSON lines, {games} game requests with their game id")
+print(f"smoke: logs: {lines} JSON lines, {games} game requests with their game id")
 EOF
 for i in "${!PIDS[@]}"; do
     kill -0 "${PIDS[$i]}" 2>/dev/null || { say "${NAMES[$i]} died during the run"; exit 1; }
