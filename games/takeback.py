@@ -54,7 +54,7 @@ def status(game: Game) -> dict[str, Any] | None:
     }
 
 
-def request(game: Game, user, *, expected_seq: int) -> Event:
+def request(game: Game, user, *, expected_seq: int, source: str = Event.Source.API) -> Event:
     """`user` asks to take back their move, which must be the latest event."""
     seat = service.seat_of(game, user)
     game.refresh_from_db()
@@ -70,7 +70,7 @@ def request(game: Game, user, *, expected_seq: int) -> Event:
         raise IllegalAction("that move revealed information or drew something: it stands")
     with transaction.atomic():
         event = store.append(
-            game, expected_seq=expected_seq, kind=Event.Kind.TAKEBACK_REQUEST, source="api",
+            game, expected_seq=expected_seq, kind=Event.Kind.TAKEBACK_REQUEST, source=source,
             payload={"move_seq": last.seq}, seat=seat, actor=user, head_hash=game.head_hash,
         )  # fmt: skip
         if not other_seats(game, seat):
@@ -79,7 +79,9 @@ def request(game: Game, user, *, expected_seq: int) -> Event:
     return event
 
 
-def answer(game: Game, user, *, answer: str, expected_seq: int) -> Event:
+def answer(
+    game: Game, user, *, answer: str, expected_seq: int, source: str = Event.Source.API
+) -> Event:
     """Another seat approves or refuses the open request; the last approval undoes."""
     if answer not in ANSWERS:
         raise InvalidRequest("answer must be 'approve' or 'refuse'")
@@ -92,7 +94,7 @@ def answer(game: Game, user, *, answer: str, expected_seq: int) -> Event:
         raise InvalidRequest("you cannot answer this request")
     with transaction.atomic():
         event = store.append(
-            game, expected_seq=expected_seq, kind=Event.Kind.TAKEBACK_ANSWER, source="api",
+            game, expected_seq=expected_seq, kind=Event.Kind.TAKEBACK_ANSWER, source=source,
             payload={"request_seq": pending.seq, "answer": answer}, seat=seat, actor=user,
             head_hash=game.head_hash,
         )  # fmt: skip

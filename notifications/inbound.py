@@ -226,13 +226,15 @@ def execute(game: Game, seat: int, user, commands: list[str], replied_seq: int |
                 results.append(_ok(command, f"you resigned (seq {event.seq})", applied=True))
                 expected = event.seq
             elif word in TAKEBACK_WORDS:
-                event = takeback.request(game, user, expected_seq=game.seq)
+                event = takeback.request(game, user, expected_seq=game.seq, source="email")
                 results.append(_ok(command, "you asked to take back your last move; the "
                                    "other players are asked to agree", applied=True))  # fmt: skip
                 expected = event.seq
             elif word in ANSWER_WORDS:
                 answer = ANSWER_WORDS[word]
-                event = takeback.answer(game, user, answer=answer, expected_seq=game.seq)
+                event = takeback.answer(
+                    game, user, answer=answer, expected_seq=game.seq, source="email"
+                )
                 results.append(_ok(command, f"you answered {answer} (seq {event.seq})",
                                    applied=True))  # fmt: skip
                 expected = event.seq

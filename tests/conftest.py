@@ -77,3 +77,20 @@ def fast_password_hashing(request):
     request.getfixturevalue("settings").PASSWORD_HASHERS = [
         "django.contrib.auth.hashers.MD5PasswordHasher"
     ]
+
+
+@pytest.fixture(autouse=True)
+def celery_in_process(request):
+    """Tasks run in-process unless a test is marked `redis` (and then a real
+    worker consumes them); nothing is left queued in the real Redis."""
+    if request.node.get_closest_marker("redis") or not request.config.pluginmanager.hasplugin(
+        "django"
+    ):
+        yield
+        return
+    from config.celery import app
+
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = eager
