@@ -5,6 +5,7 @@ from __future__ import annotations
 import configparser
 import re
 import runpy
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -141,3 +142,32 @@ def test_the_probe_host_is_allowed():
 def test_the_shell_scripts_parse():
     for script in (DEPLOY / "smoke.sh", DEPLOY / "docker-entrypoint.sh"):
         subprocess.run(["bash", "-n", str(script)], check=True)
+
+
+@pytest.mark.skipif(not shutil.which("nginx") or not shutil.which("openssl"), reason="no nginx")
+def test_nginx_accepts_the_site(tmp_path):
+    """`nginx -t` on the site with a throwaway certificate and log paths."""
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=correo.example.org", "-keyout", str(tmp_path / "key.pem"),
+         "-out", str(tmp_path / "cert.pem")],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    site = (DEPLOY / "nginx" / "correo.conf").read_text()
+    site = site.replace("/etc/letsencrypt/live/correo.example.org/fullchain.pem",
+                        str(tmp_path / "cert.pem"))  # fmt: skip
+    site = site.replace("/etc/letsencrypt/live/correo.example.org/privkey.pem",
+                        str(tmp_path / "key.pem"))  # fmt: skip
+    site = site.replace("/etc/nginx/snippets/correo-proxy.conf",
+                        str(DEPLOY / "nginx" / "correo-proxy.conf"))  # fmt: skip
+    site = site.replace("/var/log/nginx/", f"{tmp_path}/")
+    (tmp_path / "site.conf").write_text(site)
+    (tmp_path / "nginx.conf").write_text(
+        f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\nevents {{}}\n"
+        f"http {{\n access_log off;\n include {tmp_path}/site.conf;\n}}\n"
+    )
+    checked = subprocess.run(
+        ["nginx", "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stderr
