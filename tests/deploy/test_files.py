@@ -171,3 +171,18 @@ def test_nginx_accepts_the_site(tmp_path):
         capture_output=True, text=True,
     )  # fmt: skip
     assert checked.returncode == 0, checked.stderr
+
+
+@pytest.mark.skipif(not shutil.which("systemd-analyze"), reason="no systemd-analyze")
+def test_systemd_accepts_the_units():
+    units = sorted(str(p) for p in (DEPLOY / "systemd").glob("correo*.service"))
+    checked = subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", *units], capture_output=True, text=True
+    )
+    # The code is not installed under /srv/correo here: only that may be missing.
+    problems = [
+        line
+        for line in (checked.stdout + checked.stderr).splitlines()
+        if line.strip() and "is not executable" not in line
+    ]
+    assert problems == []
