@@ -42,7 +42,7 @@ def inbound_email(request):
     if not settings.INBOUND_EMAIL_SECRET:
         return JsonResponse(
             {"error": "disabled", "detail": "inbound mail over HTTP is not configured"},
-            status=503,
+            status=404,
         )
     if not _secret_matches(request):
         return JsonResponse({"error": "forbidden", "detail": "wrong inbound secret"}, status=403)

@@ -30,7 +30,45 @@ WRITE_ERRORS = {
 }
 
 
+INBOUND_EMAIL = {
+    "post": {
+        "operationId": "inbound_email",
+        "summary": "Providers: deliver one raw inbound mail (RFC 822) to the email parser",
+        "description": (
+            "Authenticate with `Authorization: Bearer <INBOUND_EMAIL_SECRET>`, HTTP basic "
+            "with the secret as password, or `X-Correo-Inbound-Secret`. Optional `recipient` "
+            "query parameters give the envelope recipients; the body is the message as sent "
+            "(any content type). 404 while no secret is configured."
+        ),
+        "tags": ["inbound"],
+        "parameters": [
+            {"name": "recipient", "in": "query", "required": False,
+             "schema": {"type": "array", "items": {"type": "string"}}},
+        ],
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}
+            },
+        },
+        "responses": {
+            "200": {
+                "description": "what the parser did (applied, answered, rejected, duplicate)",
+                "content": {"application/json": {"schema": {
+                    "type": "object",
+                    "properties": {"status": {"type": "string"}, "reason": {"type": "string"},
+                                   "detail": {"type": "string"}},
+                }}},
+            },
+            "404": {"description": "inbound mail over HTTP is not configured"},
+        },
+    }
+}  # fmt: skip
+
+
 def add_error_responses(result, generator, request, public):
+    # The inbound-mail door is a plain Django view (raw MIME body): documented here.
+    result.setdefault("paths", {}).setdefault("/api/inbound/email/", INBOUND_EMAIL)
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["Error"] = ERROR_SCHEMA
     error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
