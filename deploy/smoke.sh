@@ -39,6 +39,10 @@ NAMES=()
 STATUS=1
 
 say() { echo "smoke: $*"; }
+alive() {  # a started process that exited stays a zombie until reaped: not alive
+    local state
+    state=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${state:0:1}" != Z ]
+}
 
 show_logs() {
     for log in "$WORK"/logs/*.log; do
@@ -55,13 +59,13 @@ stop_all() {
         kill -TERM "${PIDS[$i]}" 2>/dev/null || true
     done
     for _ in $(seq 150); do
-        local alive=0
-        for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-        [ "$alive" = 0 ] && break
+        local running=0
+        for pid in "${PIDS[@]}"; do alive "$pid" && running=1; done
+        [ "$running" = 0 ] && break
         sleep 0.1
     done
     for i in "${!PIDS[@]}"; do
-        if kill -0 "${PIDS[$i]}" 2>/dev/null; then
+        if alive "${PIDS[$i]}"; then
             say "${NAMES[$i]} (pid ${PIDS[$i]}) did not stop; killing it"
             kill -KILL -- "-${PIDS[$i]}" 2>/dev/null || kill -KILL "${PIDS[$i]}" 2>/dev/null || true
         fi
@@ -149,7 +153,7 @@ wait_until() {  # wait_until SECONDS WHAT COMMAND...
     local deadline=$((SECONDS + seconds))
     until "$@" >/dev/null 2>&1; do
         for i in "${!PIDS[@]}"; do
-            kill -0 "${PIDS[$i]}" 2>/dev/null || { say "${NAMES[$i]} exited early"; return 1; }
+            alive "${PIDS[$i]}" || { say "${NAMES[$i]} exited early"; return 1; }
         done
         [ $SECONDS -lt $deadline ] || { say "$what not ready after ${seconds}s"; return 1; }
         sleep 0.3
@@ -189,7 +193,7 @@ assert games, "no access line of a game request"
 print(f"smoke: logs: {lines} JSON lines, {games} game requests with their game id")
 EOF
 for i in "${!PIDS[@]}"; do
-    kill -0 "${PIDS[$i]}" 2>/dev/null || { say "${NAMES[$i]} died during the run"; exit 1; }
+    alive "${PIDS[$i]}" || { say "${NAMES[$i]} died during the run"; exit 1; }
 done
 if grep -h '"level": "ERROR"' "$WORK"/logs/*.log; then
     say "errors were logged (above)"
