@@ -24,7 +24,7 @@ import functools
 import os
 import time
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Count
 from django.http import HttpResponse
 from django.utils import timezone
@@ -66,6 +66,22 @@ class DatabaseCollector:
     """Gauges computed from the database when /metrics is scraped."""
 
     def collect(self):
+        ok = GaugeMetricFamily(
+            "correo_metrics_database_ok", "1 if the database gauges could be read"
+        )
+        try:
+            backlog, lag = self.read()
+        except DatabaseError:
+            # The process counters are still worth a scrape while the database is down.
+            ok.add_metric([], 0)
+            yield ok
+            return
+        ok.add_metric([], 1)
+        yield ok
+        yield backlog
+        yield lag
+
+    def read(self):
         from games.models import SweepState
         from notifications.models import Notification
 
@@ -82,7 +98,6 @@ class DatabaseCollector:
         counts.update(dict(rows))
         for status, count in sorted(counts.items()):
             backlog.add_metric([status], count)
-        yield backlog
 
         lag = GaugeMetricFamily(
             "correo_sweep_lag_seconds", "Seconds since the sweep last ran", labels=["sweep"]
@@ -90,7 +105,7 @@ class DatabaseCollector:
         now = timezone.now()
         for name, last_run in SweepState.objects.values_list("name", "last_run"):
             lag.add_metric([name], max(0.0, (now - last_run).total_seconds()))
-        yield lag
+        return backlog, lag
 
 
 def scrape() -> bytes:

@@ -100,3 +100,23 @@ def test_a_scrape_by_ip_address_is_answered_whatever_allowed_hosts_says(client, 
     assert response.status_code == 200
     assert b"correo_notification_backlog" in response.content
     assert client.get("/api/ping/", HTTP_HOST="10.1.2.3:8000").status_code == 400
+
+
+def test_a_database_outage_still_leaves_the_process_counters(client, db, monkeypatch):
+    from django.db import OperationalError
+
+    from config import metrics
+
+    def down(self):
+        raise OperationalError("connection refused")
+
+    client.get("/api/ping/")
+    monkeypatch.setattr(metrics.DatabaseCollector, "read", down)
+    samples = scrape(client)
+    assert value(samples, "correo_metrics_database_ok") == 0
+    assert not any(name == "correo_notification_backlog" for name, _ in samples)
+    assert any(name == "correo_http_requests_total" for name, _ in samples)
+
+
+def test_the_database_gauges_say_they_were_read(client, db):
+    assert value(scrape(client), "correo_metrics_database_ok") == 1
