@@ -529,3 +529,150 @@ def test_fc_pass_in_camaguey_not_worth_the_last_harbor(camaguey) -> None:
     plan, got = best(camaguey, "StSp", ["5"])
     assert (plan.revenue, plan.fees) == (90, 0)
     assert got == norm(("E12.0", "D13.0", "D15.0", "D19.0"))
+
+
+# --- 10. brown late game, Oriente: a 4D doubles Santiago and Holguin ---------------
+
+HARBORS = {"D23.0", "D25.0", "H23.0", "H25.0", "H27.0", "E12.0", "E14.0"}
+
+
+def cities(route: tuple[str, ...]) -> tuple[str, ...]:
+    """A route without its harbor ends (where two harbors tie, e.g. D23 / D25)."""
+    inner = tuple(s for s in route if s not in HARBORS)
+    return min(inner, inner[::-1])
+
+
+@pytest.fixture
+def oriente_brown():
+    """SdC's home is Santiago G24; CO's (minor) is Guantánamo G26.
+    Phase 1: SdC Santiago 202 (Y; sides 0 harbor H23, 4 Guantánamo); CO its
+    mill L55 (standard sides 1 Santiago, 5 harbor H27; narrow 3).
+    Phase 3: SdC Santiago 622 (sides 0, 2, 3, 4; the FC marker fills the
+    second slot), F23 tile 8 (sides 5 Santiago, 3 Holguin), Holguin E24 621
+    (sides 0 F23, 3 harbor D25) then 208 (0, 1, 3, 4); CO mill L66.
+    Phase 5: Santiago 216 (brown Y 50; sides 0..4), Holguin 216 (50; sides 0
+    F23, 1 stub, 2 harbor D23, 3 harbor D25, 4 stub), CO mill L72 (40;
+    standard 0 harbor H25, 1 Santiago, 2 stub, 5 harbor H27).
+
+    SdC's network, a tree (harbors only at ends):
+        D23 / D25 10 - E24 50 - G24 50 (SdC) - G26 40 (CO's mill) - H25 / H27 10
+                                G24 - H23 10
+    Santiago side 5 has no track: H25 is reached only from Guantánamo.
+    """
+    b = start()
+    b = home(b, "SdC", "G24")
+    b = lay(b, "SdC", "G24", "202", (0, 4), phase=1, home="G24", first=True)
+    b = minor_home(b, "CO", "G26")
+    co = {"kind": "minor", "home": "G26"}
+    b = lay(b, "CO", "G26", "L55", (1, 5), (3,), phase=1, first=True, **co)
+    b = lay(b, "SdC", "G24", "622", (0, 2, 3, 4), phase=3)
+    b = lay(b, "SdC", "F23", "8", (3, 5), phase=3)
+    b = lay(b, "SdC", "E24", "621", (0, 3), phase=3)
+    b = lay(b, "SdC", "E24", "208", (0, 1, 3, 4), phase=3)
+    b = lay(b, "CO", "G26", "L66", (0, 1, 2, 5), (3, 4), phase=3, **co)
+    b = lay(b, "SdC", "G24", "216", (0, 1, 2, 3, 4), phase=5)
+    b = lay(b, "SdC", "E24", "216", (0, 1, 2, 3, 4), phase=5)
+    b = lay(b, "CO", "G26", "L72", (0, 1, 2, 5), (3, 4), phase=5, **co)
+    assert b["tokens"]["G24"] == [["SdC", "FC"]] and b["tokens"]["G26"] == [["CO"]]
+    return b
+
+
+def test_late_game_4d_doubles_santiago_and_holguin(oriente_brown) -> None:
+    # Four stops doubled; the best four: harbor 10 + Holguin 50 + Santiago 50
+    # + Guantánamo 40 = 150 -> 300 (D23 or D25 tie; a harbor past Guantánamo
+    # would be a fifth stop, 0).  Others: H23-G24-E24-D25 120 -> 240;
+    # H23-G24-G26-H25 110 -> 220.  Best 300, on E24-G24-G26.
+    plan, got = best(oriente_brown, "SdC", ["4D"])
+    assert plan.revenue == 300
+    assert cities(got[0]) == cities(("E24.0", "G24.0", "G26.0"))
+
+
+def test_late_game_4d_wagon_cubes_are_not_doubled(oriente_brown) -> None:
+    # The 300 route stops at CO's mill and ends in a harbor: the 2-wagon loads
+    # 2 of CO's 3 cubes, 2 x 30 = 60, not doubled: 360.
+    plan, got = best(oriente_brown, "SdC", ["4D"], wagons=[2], cubes={"CO": 3})
+    assert (plan.revenue, plan.sugar) == (360, 60)
+    assert cities(got[0]) == cities(("E24.0", "G24.0", "G26.0"))
+
+
+def test_late_game_4d_and_3_with_wagons_split_santiago(oriente_brown) -> None:
+    # Santiago's sides 0 (H23), 2 (Holguin), 4 (Guantánamo) are the only
+    # ways out; every route contains Santiago.  Wagons 3 and 2, CO holds 4.
+    #   4D E24-G24-G26 (+harbor) 300 + 3 H23-G24 60, 3-wagon on the 4D: 90
+    #                                                              -> 450
+    #   4D H23-G24-E24-D25 240 + 3 G24-G26-H27 100, 3-wagon on the 3: 90
+    #                                                              -> 430
+    #   4D H23-G24-G26-H25 220 + 3 G24-E24-D25 110, wagon 90       -> 420
+    # Only one route can reach the mill (one side of Santiago leads there), so
+    # at most 3 cubes move.  Best 450; the 2-wagon stays idle.
+    plan, got = best(oriente_brown, "SdC", ["4D", "3"], wagons=[3, 2], cubes={"CO": 4})
+    assert (plan.revenue, plan.sugar) == (450, 90)
+    assert cities(got[0]) == cities(("E24.0", "G24.0", "G26.0"))
+    assert got[1] == norm(("H23.0", "G24.0"))[0]
+    assert plan.wagons == (3, None)
+
+
+def test_late_game_6_instead_of_4d_ties_two_plans(oriente_brown) -> None:
+    # Undoubled, two plans tie at 310 (3-wagon, CO's 3 cubes = 90, in both):
+    #   6 harbor-E24-G24-G26-harbor (10 + 50 + 50 + 40 + 10) 160
+    #     + 3 H23-G24 60 + 90                                      = 310
+    #   6 H23-G24-E24-D23/D25 120 + 3 G24-G26-H25/H27 100 + 90     = 310
+    #   6 H23-G24-G26-harbor 110 + 3 G24-E24-harbor 110 + 90       = 310 too
+    # (the 4D's doubling is what made the first plan best above).
+    plan, got = best(oriente_brown, "SdC", ["6", "3"], wagons=[3, 2], cubes={"CO": 4})
+    assert (plan.revenue, plan.sugar) == (310, 90)
+    assert sorted(cities(r) for r in got) in (
+        sorted([cities(("E24.0", "G24.0", "G26.0")), ("G24.0",)]),
+        sorted([cities(("G24.0", "E24.0")), cities(("G24.0", "G26.0"))]),
+    )
+
+
+# --- 11. two minors' mills on one major's line --------------------------------------
+
+
+@pytest.fixture
+def two_mills():
+    """HG's mill in Cienfuegos D13 (L58: standard sides 0 harbor E12 and 3
+    Santa Clara, narrow 1), DQ's mill in Sancti Spiritus D15 (L55: standard
+    sides 2 Santa Clara and 0 harbor E14, narrow 4; the FC marker still
+    waits, the hex being yellow), CVC's Santa Clara C14 tile 5 (sides 0
+    Cienfuegos, 5 Sancti Spiritus).  All 20, each mill with one station in
+    two slots (passable).
+
+    CVC's line: E12 10 - D13 20 (HG) - C14 20 (CVC) - D15 20 (DQ) - E14 10.
+    """
+    b = start()
+    b = minor_home(b, "HG", "D13")
+    b = lay(b, "HG", "D13", "L58", (0, 3), (1,), phase=1, kind="minor", home="D13", first=True)
+    b = minor_home(b, "DQ", "D15")
+    b = lay(b, "DQ", "D15", "L55", (0, 2), (4,), phase=1, kind="minor", home="D15", first=True)
+    b = home(b, "CVC", "C14")
+    return lay(b, "CVC", "C14", "5", (0, 5), phase=1, home="C14", first=True)
+
+
+def test_wagon_loads_at_two_mills_on_one_route(two_mills) -> None:
+    # 3-train: D13 + C14 + D15 = 60 with one harbor beyond (0) at an end; it
+    # visits both mills, the 3-wagon takes HG's 1 and DQ's 2 cubes: +90 = 150.
+    plan, got = best(two_mills, "CVC", ["3"], wagons=[3], cubes={"HG": 1, "DQ": 2})
+    assert (plan.revenue, plan.sugar) == (150, 90)
+    assert cities(got[0]) == cities(("D13.0", "C14.0", "D15.0"))
+
+
+def test_four_train_counts_one_harbor_and_the_wagon_its_capacity(two_mills) -> None:
+    # 4-train: the whole line has five stops; E14 or E12 beyond counts 0:
+    # 10 + 20 + 20 + 20 = 70; a 2-wagon loads 2 of the 4 cubes: +60 = 130.
+    plan, _got = best(two_mills, "CVC", ["4"], wagons=[2], cubes={"HG": 2, "DQ": 2})
+    assert (plan.revenue, plan.sugar) == (130, 60)
+
+
+def test_two_trains_each_wagon_at_its_own_mill(two_mills) -> None:
+    # Two 2-trains: C14-D13-E12 (40, E12 beyond) and C14-D15-E14 (40) use
+    # C14's two sides; each ends in a harbor at a mill.  Wagons 2 and 2,
+    # 2 cubes at each mill: 80 + 4 x 30 = 200.  (No 2-train route holds both
+    # mills: D13-C14-D15 has three stops and no harbor.)
+    plan, got = best(two_mills, "CVC", ["2", "2"], wagons=[2, 2], cubes={"HG": 2, "DQ": 2})
+    assert (plan.revenue, plan.sugar) == (200, 120)
+    assert sorted(got) == sorted(norm(("C14.0", "D13.0", "E12.0"), ("C14.0", "D15.0", "E14.0")))
+    # one 3-wagon only: it rides to the fuller mill, DQ's 2 cubes: 80 + 60
+    plan, _got = best(two_mills, "CVC", ["2", "2"], wagons=[3], cubes={"HG": 1, "DQ": 2})
+    assert (plan.revenue, plan.sugar) == (140, 60)
