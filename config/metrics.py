@@ -20,7 +20,6 @@ their environments (the Procfile, smoke test and systemd units set it);
 
 from __future__ import annotations
 
-import functools
 import os
 import time
 
@@ -151,29 +150,17 @@ def count_move(game, event) -> None:
     transaction.on_commit(lambda: MOVES.labels(*labels).inc())
 
 
-def timed_replay(replay):
-    """Wraps games.store._replay, the one place a state is rebuilt."""
-    if getattr(replay, "_correo_timed", False):
-        return replay
-
-    @functools.wraps(replay)
-    def wrapper(game, engine, *args, **kwargs):
-        started = time.perf_counter()
-        try:
-            return replay(game, engine, *args, **kwargs)
-        finally:
-            REPLAY_SECONDS.labels(engine.NAME).observe(time.perf_counter() - started)
-
-    wrapper._correo_timed = True
-    return wrapper
+def time_replay(title: str, seconds: float) -> None:
+    """games.hooks.on_replay listener."""
+    REPLAY_SECONDS.labels(title).observe(seconds)
 
 
 def install() -> None:
     """Called once from config.apps.ConfigApp.ready()."""
-    from games import hooks, store
+    from games import hooks
 
     hooks.on_append(count_move)
-    store._replay = timed_replay(store._replay)
+    hooks.on_replay(time_replay)
 
 
 def mark_process_dead(pid: int) -> None:

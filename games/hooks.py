@@ -42,3 +42,19 @@ def on_reminder(listener: ReminderListener) -> ReminderListener:
 def reminder_due(game: Game, seat, offset: int) -> None:
     for listener in list(_reminder_listeners):
         listener(game, seat, offset)
+
+
+ReplayListener = Callable[[str, float], None]
+_replay_listeners: list[ReplayListener] = []
+
+
+def on_replay(listener: ReplayListener) -> ReplayListener:
+    """Register `listener(title, seconds)`: a state was rebuilt from the stream."""
+    if listener not in _replay_listeners:
+        _replay_listeners.append(listener)
+    return listener
+
+
+def replayed(title: str, seconds: float) -> None:
+    for listener in list(_replay_listeners):
+        listener(title, seconds)

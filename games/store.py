@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,6 +119,13 @@ def load(
 
 
 def _replay(game: Game, engine: Engine, head: int, use_snapshots: bool) -> Loaded:
+    started = time.perf_counter()
+    loaded = _rebuild(game, engine, head, use_snapshots)
+    hooks.replayed(engine.NAME, time.perf_counter() - started)
+    return loaded
+
+
+def _rebuild(game: Game, engine: Engine, head: int, use_snapshots: bool) -> Loaded:
     ranges = replay.live_ranges(head, undo_map(game, head))
     snapshot = _usable_snapshot(game, engine, ranges, head) if use_snapshots else None
     start = snapshot.seq if snapshot else 1
@@ -128,7 +136,7 @@ def _replay(game: Game, engine: Engine, head: int, use_snapshots: bool) -> Loade
     )
     if snapshot and (not events or events[0].hash != snapshot.event_hash):
         # The chain no longer matches this cache entry: ignore it entirely.
-        return _replay(game, engine, head, False)
+        return _rebuild(game, engine, head, False)
     live = [e for e in events if replay.is_live(e.seq, ranges)]
     if snapshot:
         state = snapshot.state
