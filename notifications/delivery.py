@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from config.logging import game_id_var
 from games.models import Game
 from notifications import render
 from notifications.models import Notification
@@ -50,6 +51,7 @@ def deliver(notification_id: int) -> str:
     n = claim(notification_id)
     if n is None:
         return "not-due"
+    game_id_var.set(n.game_id)  # the task's log lines name the game
     if obsolete(n):
         _finish(n, Notification.Status.SKIPPED)
         return "skipped"

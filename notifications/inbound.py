@@ -28,6 +28,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from config.logging import game_id_var
 from games import service, store, takeback
 from games.engines import base
 from games.engines.base import IllegalAction
@@ -70,6 +71,7 @@ def receive(
     raw: bytes, *, door: str, recipients: Iterable[str] = (), mail_from: str = ""
 ) -> Outcome:
     """Process one raw RFC 822 message; never raises."""
+    game_id_var.set(None)  # a listener thread handles many messages: no stale game id
     try:
         return _receive(raw, door=door, recipients=list(recipients))
     except Exception:
@@ -176,6 +178,7 @@ def authenticate(message, sender: str, recipients: list[str], *, too_large: bool
     if token is None:
         raise Rejected("bad_signature", "the reply address is not valid (its signature does "
                        "not verify): reply to the mail Correo sent you")  # fmt: skip
+    game_id_var.set(token.game_id)  # every log line from here on names the game
     game = Game.objects.filter(pk=token.game_id).first()
     seat = Seat.objects.filter(game_id=token.game_id, index=token.seat).first()
     user = User.objects.filter(pk=token.user_id, is_active=True).first()
