@@ -147,9 +147,10 @@ def matanzas_green():
     return b
 
 
-def test_green_three_train_stops_at_the_fc_city_instead_of_paying(matanzas_green) -> None:
-    # C14-B11-B9 = 20 + 20 + 30 = 70, no fee (Matanzas is an end).
-    # Paying: B11-B9-B7.1 = 20 + 30 + 30 = 80 - 20 = 60 net.  Best 70.
+def test_green_three_train_ends_at_the_fc_city_for_free(matanzas_green) -> None:
+    # C14-B11-B9 = 20 + 20 + 30 = 70, no fee: a city closed by an FC token
+    # may be an end.  Every route holds C14 (CVC's only station), so three
+    # stops never reach past Matanzas; C14-B11 is 40.  Best 70.
     plan, got = best(matanzas_green, "CVC", ["3"])
     assert (plan.revenue, plan.fees) == (70, 0)
     assert got == norm(("C14.0", "B11.0", "B9.0"))
@@ -170,6 +171,42 @@ def test_green_plus_train_passes_the_fc_free(matanzas_green) -> None:
     plan, got = best(matanzas_green, "CVC", ["4+"])
     assert (plan.revenue, plan.fees) == (100, 0)
     assert got == norm(("C14.0", "B11.0", "B9.0", "B7.1"))
+
+
+@pytest.fixture
+def cardenas_green(matanzas_green):
+    """Then MS upgrades Cardenas B11 to 14 (30; sides 0 stub, 1 Matanzas,
+    3 harbor A12, 4 B13): its FC marker takes a slot, and MS puts a station
+    in the other.  Both Cardenas and Matanzas are full for CVC, each with an
+    FC token: C14 20 - B11 30 (FC) - B9 30 (FC) - B7.1 30 / A10 10, and
+    B11 - A12 10.
+    """
+    b = lay(matanzas_green, "MS", "B11", "14", (0, 1, 3, 4), phase=3)
+    b = station(b, "MS", "B11")
+    assert b["tokens"]["B11"] == [["FC", "MS"]]
+    return b
+
+
+@pytest.mark.parametrize(
+    ("names", "revenue", "fees", "route"),
+    [
+        # Every route contains C14 (CVC's only station).  3: C14-B11 50 (no
+        # pass); C14-B11-B9 80 - 20 = 60; C14-B11-A12 60 - 20 = 40.  Best 60.
+        (("3",), 80, 20, ("C14.0", "B11.0", "B9.0")),
+        # 3+: the same route passes Cardenas free: 80 (no 3-stop route from
+        # C14 reaches past Matanzas)
+        (("3+",), 80, 0, ("C14.0", "B11.0", "B9.0")),
+        # 4: C14-B11-B9-B7.1 110 - 40 = 70 beats 60 (one pass) and 50 (none);
+        # C14-B11-B9-A10 90 - 40 = 50
+        (("4",), 110, 40, ("C14.0", "B11.0", "B9.0", "B7.1")),
+        # 4+: one of the two passes free: 110 - 20 = 90 > 80
+        (("4+",), 110, 20, ("C14.0", "B11.0", "B9.0", "B7.1")),
+    ],
+)
+def test_green_two_fc_tokens_on_one_route(cardenas_green, names, revenue, fees, route) -> None:
+    plan, got = best(cardenas_green, "CVC", names)
+    assert (plan.revenue, plan.fees) == (revenue, fees)
+    assert got == norm(route)
 
 
 # --- 4. brown late game: Oe's 4D through brown Havana ----------------------------
@@ -306,7 +343,7 @@ def bayamo_brown():
     standard 3 and 4), G22 L49 (field, narrow sides 2 and 0), H21 L50 (field
     10, sides 3 and 2 - a stub to G20).  Phase 3: mill L67 (narrow 1 and 5,
     standard 0, 2, 3, 4), F19 L49 (field 10, narrow 4 to the mill and 2 to
-    E18), G22 L64 (green field, sides 0, 1, 2).  Phase 5: mill L73 (brown 40),
+    E18), G22 L64 (green field, sides 0, 1 a stub to G20, 2).  Phase 5: mill L73 (brown 40),
     G22 L70 (brown field 30).
 
     JU's narrow network: F19 10 - F21 40 (mill) - G22 30 - H21 10.
@@ -328,6 +365,7 @@ def test_late_minor_two_trains_share_the_brown_mill(bayamo_brown) -> None:
     # Candidates with the mill: F21-G22 70, F21-F19 50, F21-G22-H21 80,
     # F19-F21-G22 80, F19-F21-G22-H21 90.  Two trains need the mill's two
     # narrow sides, one each: 3 on F21-G22-H21 (80) + 2 on F21-F19 (50) = 130;
+    # 3 on F21-F19 (50, E18 has no track) + 2 on F21-G22 (70) = 120;
     # 3 on F19-F21-G22 (80) leaves G22-H21, which has no mill: 80.  Best 130.
     plan, got = best(bayamo_brown, "JU", ["3", "2"], kind="minor")
     assert plan.revenue == 130
