@@ -21,6 +21,7 @@ class Notification(models.Model):
         UNDONE = "undone"
         REMINDER = "reminder"
         TAKEBACK = "takeback"  # another player asks to take back a move
+        CLOCK = "clock"  # a vacation, a pause, an extension or an outage repair
         REPLY = "reply"
         REJECTION = "rejection"
         DIGEST = "digest"

@@ -28,6 +28,7 @@ GAME_KINDS = {
     Notification.Kind.UNDONE,
     Notification.Kind.REMINDER,
     Notification.Kind.TAKEBACK,
+    Notification.Kind.CLOCK,
 }
 
 
@@ -145,8 +146,26 @@ def on_event(game: Game, event: Event) -> None:
                 notify(seat.user, game, Notification.Kind.TAKEBACK, event.seq,
                        {"by": asker, "move_seq": event.payload.get("move_seq")},
                        seat=seat.index)  # fmt: skip
+    elif event.kind == Event.Kind.CLOCK:
+        _tell_clock(game, event, seats)
     told = event.kind == Event.Kind.UNDO  # the undo mail already says whose turn it is
     _watch_turns(game, event, seats, to_act, already_told=told)
+
+
+def _tell_clock(game: Game, event: Event, seats) -> None:
+    """Everyone but the actor hears of a change to the clocks (a player's
+    vacation is the notice to the others that the DESIGN asks for)."""
+    about = next((s.user.username for s in seats if s.index == event.payload.get("seat")), None)
+    context = {
+        "clock": event.payload.get("clock"),
+        "reason": event.payload.get("reason", ""),
+        "until": event.payload.get("until"),
+        "seconds": event.payload.get("seconds"),
+        "about": about,
+    }
+    for seat in seats:
+        if seat.user_id != event.actor_id and seat.status == Seat.Status.ACTIVE:
+            notify(seat.user, game, Notification.Kind.CLOCK, event.seq, context, seat=seat.index)
 
 
 def _undo_context(event: Event) -> dict[str, Any]:

@@ -141,3 +141,27 @@ def test_a_clock_reminder_becomes_one_mail_per_seat_seq_and_offset(alice, bob):
     message = build_message(reminders[0])
     assert message.subject.startswith(f"[Correo] Duel (test engine) #{game.pk}: reminder")
     assert "commit" in message.body
+
+
+def test_a_vacation_is_announced_to_the_other_players_by_mail(
+    alice, bob, mailoutbox, django_capture_on_commit_callbacks
+):
+    from games import vacation
+
+    service.create_game(title="duel", players=[alice, bob], seed=2, clock={"per_move": "1h"})
+    with django_capture_on_commit_callbacks(execute=True):
+        vacation.start(alice, days=3)
+    assert [kind for kind, _ in kinds_for(bob)] == ["your_turn", "clock"]
+    assert [kind for kind, _ in kinds_for(alice)] == ["your_turn"]
+    notice = next(m for m in mailoutbox if m.to == ["bob@example.org"] and "vacation" in m.subject)
+    assert "alice is on vacation until" in notice.body
+
+
+def test_a_moderator_pause_is_announced_to_every_player(alice, bob, mo):
+    from games import clock_control
+
+    game = service.create_game(
+        title="duel", players=[alice, bob], seed=2, clock={"per_move": "1h"}
+    )
+    clock_control.moderator_pause(game, mo, reason="dispute")
+    assert Notification.objects.filter(kind="clock", context__clock="pause").count() == 2
