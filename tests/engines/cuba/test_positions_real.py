@@ -714,3 +714,76 @@ def test_two_trains_each_wagon_at_its_own_mill(two_mills) -> None:
     # one 3-wagon only: it rides to the fuller mill, DQ's 2 cubes: 80 + 60
     plan, _got = best(two_mills, "CVC", ["2", "2"], wagons=[3], cubes={"HG": 1, "DQ": 2})
     assert (plan.revenue, plan.sugar) == (140, 60)
+
+
+# --- 12. one FC token passed by two trains: paid once ------------------------------
+
+
+@pytest.fixture
+def santiago_two_lines():
+    """SdC (home Santiago G24) builds two lines to Holguin E24.  Phase 1:
+    Santiago 201 (Y, sides 2 F23, 3 F25), F23 tile 8 (sides 5 Santiago, 3
+    Holguin), F25 tile 8 (0 Santiago, 2 Holguin), Holguin 202 (Y, sides 5 F25,
+    1 Las Tunas).  Phase 3: Santiago 622 (0, 2, 3, 4; the FC marker fills
+    the second slot), Holguin 207 (5, 0, 1, 2).  Phase 5: Santiago 216 (50;
+    sides 0 harbor H23, 1 stub, 2, 3, 4 Guantánamo), Holguin 216 (50; sides
+    5, 0, 1, 2 harbor D23, 3 harbor D25), Guantánamo G26 tile 5 (20; sides 1
+    Santiago, 0 harbor H25).  TSS: home Las Tunas E22, tile 57 (20; sides 4
+    Holguin, 1 a stub), then a station in Holguin.
+
+    For TSS, Santiago is full (SdC + FC): passing it costs $20 per OR, once
+    for the company however many of its trains run through.
+        E22 20 - E24 50 =(F23 / F25, two lines)= G24 50 - H23 10
+                 E24 - D23 10, E24 - D25 10          G24 - G26 20 - H25 10
+    """
+    b = start()
+    b = home(b, "SdC", "G24")
+    b = lay(b, "SdC", "G24", "201", (2, 3), phase=1, home="G24", first=True)
+    b = lay(b, "SdC", "F23", "8", (3, 5), phase=1)
+    b = lay(b, "SdC", "F25", "8", (0, 2), phase=1)
+    b = lay(b, "SdC", "E24", "202", (1, 5), phase=1)
+    b = lay(b, "SdC", "G24", "622", (0, 2, 3, 4), phase=3)
+    b = lay(b, "SdC", "E24", "207", (0, 1, 2, 5), phase=3)
+    b = lay(b, "SdC", "G24", "216", (0, 1, 2, 3, 4), phase=5)
+    b = lay(b, "SdC", "E24", "216", (0, 1, 2, 3, 5), phase=5)
+    b = lay(b, "SdC", "G26", "5", (0, 1), phase=5)
+    b = home(b, "TSS", "E22")
+    b = lay(b, "TSS", "E22", "57", (1, 4), phase=5, home="E22", first=True)
+    b = station(b, "TSS", "E24")
+    assert b["tokens"]["G24"] == [["SdC", "FC"]]
+    return b
+
+
+def test_two_trains_pass_one_fc_token_for_one_fee(santiago_two_lines) -> None:
+    # 4-train routes (each holds E22 or E24, TSS's stations):
+    #   no pass:  E22-E24-G24 120; D23/D25-E24-G24 110; E22-E24-D23 80
+    #   passing:  E22-E24-G24-G26 140; E22-E24-G24-H23 130;
+    #             D25-E24-G24-G26 130; D23-E24-G24-H23 120
+    # Two trains: Holguin-Santiago has two lines (F23, F25), E22-E24 one.
+    #   neither passes:  120 + 110                 = 230
+    #   one passes:      140 + 110 - 20            = 230
+    #   both pass:       140 + 120 (or 130 + 130) = 260 - 20 once = 240
+    # Best net 240: revenue 260, one fee.  (Paying per train, 260 - 40 =
+    # 220, would lose to 230.)
+    plan, _got = best(santiago_two_lines, "TSS", ["4", "4"])
+    assert (plan.revenue, plan.fees, plan.net) == (260, 20, 240)
+    assert [r.passes for r in plan.routes] == [frozenset({"G24"})] * 2
+
+
+def test_plus_train_frees_the_token_only_for_itself(santiago_two_lines) -> None:
+    # The 4+ passes Santiago free; the 4 would still pay $20 for its own
+    # pass (README: a plus train passes one token of its own route free).
+    #   4+ E22-E24-G24-G26 140 + 4 D23-E24-G24 110 (no pass)       = 250
+    #   4+ D25-E24-G24-G26 130 + 4 E22-E24-G24 120                  = 250
+    #   4+ 140 + 4 D23-E24-G24-H23 120 - 20                         = 240
+    # Best 250 without any fee.
+    plan, _got = best(santiago_two_lines, "TSS", ["4+", "4"])
+    assert (plan.revenue, plan.fees) == (250, 0)
+
+
+def test_two_trains_run_the_same_two_cities_on_two_lines(santiago_two_lines) -> None:
+    # Two 2-trains: Holguin 50 + Santiago 50 (an end: no pass) on the F23
+    # line and again on the F25 line: 200.  Others: E22-E24 70, E24-D23 60.
+    plan, got = best(santiago_two_lines, "TSS", ["2", "2"])
+    assert (plan.revenue, plan.fees) == (200, 0)
+    assert got == norm(("E24.0", "G24.0"), ("E24.0", "G24.0"))
