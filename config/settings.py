@@ -126,7 +126,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=1_0
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -239,6 +239,9 @@ CORREO_EMBEDDED_SWEEP = env.bool("CORREO_EMBEDDED_SWEEP", default=not REDIS_URL)
 # Titles outside games.engines ("module:attribute" of an engine object), e.g.
 # the test suite's small engine for worker processes started by the tests.
 CORREO_EXTRA_ENGINES = env.list("CORREO_EXTRA_ENGINES", default=[])
+
+# A token seen this recently is not looked up again (revocation takes this long).
+CORREO_TOKEN_CACHE_SECONDS = env.int("CORREO_TOKEN_CACHE_SECONDS", default=10)
 
 # Current states and game views memoised per process (entries never go stale).
 CORREO_STATE_CACHE_SIZE = env.int("CORREO_STATE_CACHE_SIZE", default=512)

@@ -31,6 +31,10 @@ class LRU:
                 self._items.popitem(last=False)
         return value
 
+    def discard(self, key: Hashable) -> None:
+        with self._lock:
+            self._items.pop(key, None)
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()

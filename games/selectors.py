@@ -47,8 +47,29 @@ def seats_of(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("index"))
 
 
+_tables = LRU(settings.CORREO_STATE_CACHE_SIZE)
+
+
 def game_with_seats(pk: int) -> tuple[Game, list[Seat]]:
-    """A game and its seats with their users in one query (the hot read path)."""
+    """A game and its seats with their users: the hot read path.
+
+    Everything shown of a game and its seats changes only with an appended
+    event, so after one small query for the head the rows are memoised per
+    head hash (read-only for the caller).
+    """
+    head = Game.objects.filter(pk=pk).values_list("seq", "head_hash").first()
+    if head is None:
+        raise Http404("no such game")
+    key = (pk, *head)
+    table = _tables.get_or_compute(key, lambda: _load_table(pk))
+    if (table[0].seq, table[0].head_hash) != head:
+        # The game moved on between the two reads: serve the newer rows once,
+        # and keep no entry that does not match its key.
+        _tables.discard(key)
+    return table
+
+
+def _load_table(pk: int) -> tuple[Game, list[Seat]]:
     seats = list(Seat.objects.filter(game_id=pk).select_related("game", "user").order_by("index"))
     if not seats:
         raise Http404("no such game")

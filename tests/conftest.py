@@ -94,3 +94,12 @@ def celery_in_process(request):
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = eager
+
+
+@pytest.fixture(autouse=True)
+def forget_tokens():
+    """Each test starts with an empty token memory (users are rolled back between tests)."""
+    if "accounts.authentication" in __import__("sys").modules:
+        from accounts.authentication import forget_all
+
+        forget_all()

@@ -1,0 +1,41 @@
+"""Token authentication with a short in-process memory.
+
+Every API request looks its token up; on the hot read path that query costs
+as much as the rest of the request.  A token seen in the last few seconds is
+trusted without asking the database again, so revoking a token or
+deactivating a user takes effect within CORREO_TOKEN_CACHE_SECONDS.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from django.conf import settings
+from rest_framework.authentication import TokenAuthentication
+
+_lock = threading.Lock()
+_seen: dict[str, tuple[float, tuple]] = {}
+MAX_TOKENS = 10_000
+
+
+class CachedTokenAuthentication(TokenAuthentication):
+    def authenticate_credentials(self, key: str):
+        ttl = settings.CORREO_TOKEN_CACHE_SECONDS
+        now = time.monotonic()
+        with _lock:
+            hit = _seen.get(key)
+        if hit and hit[0] > now:
+            return hit[1]
+        result = super().authenticate_credentials(key)  # raises for a bad or inactive token
+        if ttl > 0:
+            with _lock:
+                if len(_seen) >= MAX_TOKENS:
+                    _seen.clear()
+                _seen[key] = (now + ttl, result)
+        return result
+
+
+def forget_all() -> None:
+    with _lock:
+        _seen.clear()

@@ -1,0 +1,51 @@
+"""Token authentication remembers a token for a few seconds, and no longer."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+
+def client_with(token: Token) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def test_a_recent_token_is_not_looked_up_again(alice, django_assert_num_queries):
+    client = client_with(Token.objects.create(user=alice))
+    assert client.get("/api/vacation/").status_code == 200
+    # the vacation budget reads the vacations only: no token or user query
+    with django_assert_num_queries(2):
+        assert client.get("/api/vacation/").status_code == 200
+
+
+def test_a_revoked_token_stops_working_when_the_memory_is_off(alice, settings):
+    settings.CORREO_TOKEN_CACHE_SECONDS = 0
+    token = Token.objects.create(user=alice)
+    client = client_with(token)
+    assert client.get("/api/vacation/").status_code == 200
+    token.delete()
+    assert client.get("/api/vacation/").status_code == 401
+
+
+def test_a_revoked_token_is_remembered_no_longer_than_the_setting(alice, settings, monkeypatch):
+    import accounts.authentication as auth
+
+    settings.CORREO_TOKEN_CACHE_SECONDS = 10
+    clock = [1000.0]
+    monkeypatch.setattr(auth.time, "monotonic", lambda: clock[0])
+    token = Token.objects.create(user=alice)
+    client = client_with(token)
+    assert client.get("/api/vacation/").status_code == 200
+    token.delete()
+    clock[0] += 11
+    assert client.get("/api/vacation/").status_code == 401
+
+
+@pytest.mark.django_db
+def test_a_wrong_token_is_refused():
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    assert client.get("/api/vacation/").status_code == 401
