@@ -183,7 +183,11 @@ def apply_for_seat(
         head_hash=loaded.head_hash,
         derived=derived_fields(engine, new_state),
     )
-    _maybe_snapshot(game, engine, event, loaded.replayed + 1, new_state)
+    snapshotted = _maybe_snapshot(game, engine, event, loaded.replayed + 1, new_state)
+    since_snapshot = 0 if snapshotted else loaded.replayed + 1
+    store.remember(
+        game, engine, store.Loaded(new_state, event.seq, event.hash, since_snapshot, None)
+    )
     return event
 
 
@@ -246,9 +250,11 @@ def _apply(engine: Engine, state: State, seat: int, action: Any) -> State:
         raise IllegalAction(f"this action cannot be applied ({type(exc).__name__})") from exc
 
 
-def _maybe_snapshot(game: Game, engine: Engine, event: Event, replayed: int, state) -> None:
+def _maybe_snapshot(game: Game, engine: Engine, event: Event, replayed: int, state) -> bool:
     if store.snapshot_due(replayed):
         store.save_snapshot(game, engine, event.seq, event.hash, state)
+        return True
+    return False
 
 
 def undo(game: Game, moderator, *, to_seq: int, reason: str) -> Event:

@@ -118,6 +118,13 @@ def load(
     return _replay(game, engine, game.seq if head is None else head, use_snapshots)
 
 
+def remember(game: Game, engine: Engine, loaded: Loaded) -> None:
+    """Memoise the state a writer just produced at the game's new head (the
+    next move then starts from it instead of replaying)."""
+    key = (game.pk, game.seq, game.head_hash, engine.NAME, engine.VERSION)
+    _states.get_or_compute(key, lambda: loaded)
+
+
 def _replay(game: Game, engine: Engine, head: int, use_snapshots: bool) -> Loaded:
     started = time.perf_counter()
     loaded = _rebuild(game, engine, head, use_snapshots)
