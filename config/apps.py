@@ -24,3 +24,8 @@ class ConfigApp(AppConfig):
         signals.task_prerun.connect(correo_logging.bind_task_context, weak=False)
         signals.task_postrun.connect(correo_logging.clear_context, weak=False)
         request_finished.connect(correo_logging.clear_context, weak=False)
+
+        from config import embedded
+
+        if embedded.serving_embedded():
+            embedded.start()

@@ -16,17 +16,3 @@ class GamesConfig(AppConfig):
         for path in settings.CORREO_EXTRA_ENGINES:
             module, _, attribute = path.partition(":")
             base.register(getattr(importlib.import_module(module), attribute))
-        if _serving_embedded(settings):
-            from games import embedded
-
-            embedded.start(settings.CELERY_BEAT_SCHEDULE["sweep-deadlines"]["schedule"])
-
-
-def _serving_embedded(settings) -> bool:
-    """The development server's serving process (not its autoreloader), with
-    no broker and so no beat."""
-    import os
-    import sys
-
-    serving = "runserver" in sys.argv and os.environ.get("RUN_MAIN") == "true"
-    return settings.CORREO_EMBEDDED_SWEEP and serving

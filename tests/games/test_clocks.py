@@ -181,7 +181,7 @@ def test_reminders_go_out_once_each(alice, bob, run_sweep, monkeypatch):
     from games import hooks
 
     sent = []
-    monkeypatch.setattr(hooks, "_reminder_listeners", [lambda g, s, o: sent.append((s.index, o))])
+    monkeypatch.setattr(hooks.reminder, "listeners", [lambda g, s, o: sent.append((s.index, o))])
     game = clocked([alice, bob], per_move="10h", reminders=["5h", "1h"])
     now = timezone.now()
     run_sweep(now + 6 * HOUR)

@@ -160,7 +160,7 @@ def test_append_listeners_run_inside_the_events_transaction(game, monkeypatch):
         if event.kind == "note":
             raise RuntimeError("listener failed")
 
-    monkeypatch.setattr(hooks, "_listeners", [listener])
+    monkeypatch.setattr(hooks.append, "listeners", [listener])
     with pytest.raises(RuntimeError):
         store.append(
             game, expected_seq=1, kind="note", source="system", payload={},

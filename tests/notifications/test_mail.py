@@ -224,7 +224,7 @@ def test_rendering_a_row_twice_gives_the_same_message(alice, bob):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_embedded_server_sweeps_the_outbox_itself(alice, bob, sink, monkeypatch):
-    from notifications import embedded
+    from config import embedded
 
     monkeypatch.setattr("sys.argv", ["manage.py", "runserver"])
     monkeypatch.setenv("RUN_MAIN", "true")
@@ -233,7 +233,8 @@ def test_the_embedded_server_sweeps_the_outbox_itself(alice, bob, sink, monkeypa
     # as if the inline delivery had failed: pending again, nothing in the sink
     Notification.objects.update(status="pending")
     sink.messages.clear()
-    stop = embedded.start(interval=0.05)
+    sweep = {"outbox": {"task": "notifications.sweep_outbox", "schedule": 0.05}}
+    stop = embedded.start(tick=0.05, entries=sweep)
     try:
         sink.wait_for(lambda m: "bob@example.org" in m.envelope_to)
     finally:
