@@ -18,7 +18,7 @@ from games.errors import Forbidden, GameNotActive, InvalidRequest
 from games.models import Event, Game, Seat
 
 
-def _append_clock(game: Game, actor, source: str, payload: dict[str, Any]) -> Event:
+def append_clock(game: Game, actor, source: str, payload: dict[str, Any]) -> Event:
     return store.append(
         game, expected_seq=game.seq, kind=Event.Kind.CLOCK, source=source, payload=payload,
         actor=actor, head_hash=game.head_hash,
@@ -50,7 +50,7 @@ def pause(game: Game, *, actor, reason: str, source: str = Event.Source.MODERATO
             seat.save(update_fields=["remaining"])
         Game.objects.filter(pk=game.pk).update(paused=True)
         game.paused = True
-        return _append_clock(game, actor, source, {"clock": "pause", "reason": reason})
+        return append_clock(game, actor, source, {"clock": "pause", "reason": reason})
 
 
 def resume(game: Game, *, actor, reason: str) -> Event:
@@ -62,7 +62,7 @@ def resume(game: Game, *, actor, reason: str) -> Event:
     with transaction.atomic():
         Game.objects.filter(pk=game.pk).update(paused=False, flagged=False)
         game.paused = game.flagged = False
-        event = _append_clock(
+        event = append_clock(
             game, actor, Event.Source.MODERATOR, {"clock": "resume", "reason": reason}
         )
         for seat in Seat.objects.filter(game=game, to_act=True, remaining__isnull=False):
@@ -84,7 +84,7 @@ def extend(game: Game, *, actor, by_seconds: int, reason: str, seat: int | None 
             seats = seats.filter(index=seat)
         if not seats.exists():
             raise InvalidRequest("no running deadline to extend")
-        event = _append_clock(game, actor, Event.Source.MODERATOR, {
+        event = append_clock(game, actor, Event.Source.MODERATOR, {
             "clock": "extend", "seconds": by_seconds, "seat": seat, "reason": reason,
         })  # fmt: skip
         seats.update(deadline=F("deadline") + datetime.timedelta(seconds=by_seconds), reminded=[])

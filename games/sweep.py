@@ -49,7 +49,7 @@ def repair_outage(now: datetime.datetime) -> datetime.timedelta:
             status=Game.Status.ACTIVE, paused=False, deadline__isnull=False
         )
         for game in running.iterator():
-            clock_control._append_clock(game, None, Event.Source.SYSTEM, {
+            clock_control.append_clock(game, None, Event.Source.SYSTEM, {
                 "clock": "outage", "seconds": int(gap.total_seconds()), "reason": reason,
             })  # fmt: skip
         Seat.objects.filter(game__in=running, deadline__isnull=False).update(

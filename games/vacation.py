@@ -69,7 +69,7 @@ def _announce(seat: Seat, vacation: Vacation, length: datetime.timedelta) -> Non
     game = seat.game
     if not game.clock or not game.clock.get("vacation", True):
         return
-    clock_control._append_clock(game, seat.user, Event.Source.API, {
+    clock_control.append_clock(game, seat.user, Event.Source.API, {
         "clock": "vacation", "seat": seat.index, "until": vacation.ends_at.isoformat(),
         "reason": f"seat {seat.index} is on vacation",
     })  # fmt: skip

@@ -1,6 +1,7 @@
 """Shared fixtures: the test engine, named people, and the PostgreSQL guard.
 
-alice and bob play; charlie holds no seat; mo is a moderator.
+alice, bob and carol play; charlie holds no seat; eve is a stranger; mo is a
+moderator.
 """
 
 from __future__ import annotations
@@ -61,6 +62,16 @@ def bob(db):
 @pytest.fixture
 def charlie(db):
     return make_user("charlie")
+
+
+@pytest.fixture
+def carol(db):
+    return make_user("carol")
+
+
+@pytest.fixture
+def eve(db):
+    return make_user("eve")
 
 
 @pytest.fixture

@@ -6,8 +6,6 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.conftest import make_user
-
 
 def client_for(user) -> APIClient:
     client = APIClient()
@@ -15,16 +13,6 @@ def client_for(user) -> APIClient:
         token, _ = Token.objects.get_or_create(user=user)
         client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     return client
-
-
-@pytest.fixture
-def carol(db):
-    return make_user("carol")
-
-
-@pytest.fixture
-def eve(db):
-    return make_user("eve")
 
 
 @pytest.fixture

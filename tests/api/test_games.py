@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from games import service, store
+from games import service
 from games.models import Event, Game
+from tests.support.play import hand
 
 
 @pytest.fixture
 def game(alice, bob):
     return service.create_game(title="duel", players=[alice, bob], seed=42, creator=alice)
-
-
-def hand(game, seat):
-    game.refresh_from_db()
-    return store.load(game, service.engine_for(game)).state["hands"][seat]
 
 
 def commit(as_, user, game, card, seq):

@@ -8,19 +8,14 @@ import random
 
 import pytest
 
-from games import service, store
+from games import service
 from games.models import Event
-from tests.support.play import random_move
+from tests.support.play import hand, random_move
 
 
 @pytest.fixture
 def game(alice, bob, carol):
     return service.create_game(title="duel", players=[alice, bob, carol], seed=42)
-
-
-def hand(game, seat):
-    game.refresh_from_db()
-    return store.load(game, service.engine_for(game)).state["hands"][seat]
 
 
 def post(client, path, body):

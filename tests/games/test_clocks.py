@@ -8,9 +8,10 @@ import pytest
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import clock, clock_control, service, store, sweep, vacation
+from games import clock, clock_control, service, sweep, vacation
 from games.errors import Forbidden, InvalidRequest
 from games.models import Event, Game, Seat
+from tests.support.play import hand
 
 HOUR = datetime.timedelta(hours=1)
 
@@ -44,11 +45,6 @@ def clocked(players, **clock_options):
 
 def deadlines_of(game):
     return dict(Seat.objects.filter(game=game).values_list("index", "deadline"))
-
-
-def hand(game, seat):
-    game.refresh_from_db()
-    return store.load(game, service.engine_for(game)).state["hands"][seat]
 
 
 def commit(game, user, seat):

@@ -19,17 +19,6 @@ from aiosmtpd.controller import Controller
 
 from games import service
 from notifications.addresses import reply_address
-from tests.conftest import make_user
-
-
-@pytest.fixture
-def carol(db):
-    return make_user("carol")
-
-
-@pytest.fixture
-def eve(db):
-    return make_user("eve")
 
 
 class Sink:

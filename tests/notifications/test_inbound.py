@@ -6,19 +6,15 @@ import random
 
 import pytest
 
-from games import service, store
+from games import service
 from games.models import Event, Game, Seat
 from notifications import inbound
 from notifications.addresses import reply_address
 from notifications.models import InboundMessage, Notification
 from tests.notifications.conftest import new_duel, reply_mail
+from tests.support.play import hand
 
 pytestmark = pytest.mark.django_db
-
-
-def hand(game, seat):
-    game.refresh_from_db()
-    return store.load(game, service.engine_for(game)).state["hands"][seat]
 
 
 def receive(raw: bytes, **kwargs) -> inbound.Outcome:

@@ -5,21 +5,18 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from games import service, store
+from games import service
 from games.models import Game
 from notifications import outbox
 from notifications.models import Notification
 from tests.notifications.conftest import new_duel
+from tests.support.play import hand
 
 pytestmark = pytest.mark.django_db
 
 
 def kinds_for(user):
     return [(n.kind, n.seq) for n in Notification.objects.filter(user=user).order_by("id")]
-
-
-def hand(game, seat):
-    return store.load(game, service.engine_for(game)).state["hands"][seat]
 
 
 def test_it_tells_every_seat_to_act_when_the_game_starts(alice, bob):

@@ -19,6 +19,11 @@ def current_state(game: Game, *, use_snapshots: bool = True):
     return store.load(game, service.engine_for(game), use_snapshots=use_snapshots).state
 
 
+def hand(game: Game, seat: int) -> list[int]:
+    """A seat's hand in the test engine (duel)."""
+    return current_state(game)["hands"][seat]
+
+
 def random_move(game: Game, rng: random.Random):
     """Submit one random legal action of a random seat that may act."""
     engine = service.engine_for(game)
