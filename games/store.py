@@ -173,6 +173,11 @@ def append(
     to_act, result); they are written in the same conditional UPDATE.
     """
     derived = dict(derived or {})
+    # The seat flags need rewriting only when the seats to act change; the
+    # row as read says so only if it was read at the seq being extended.
+    seats_change = "to_act" in derived and (
+        game.seq != expected_seq or derived["to_act"] != game.to_act
+    )
     event = Event(
         game=game,
         seq=expected_seq + 1,
@@ -193,7 +198,7 @@ def append(
             current = Game.objects.values_list("seq", flat=True).get(pk=game.pk)
             raise StaleSeq(expected_seq, current)
         event.save()
-        if "to_act" in derived:
+        if seats_change:
             _mark_seats_to_act(game, derived["to_act"])
         game.seq, game.head_hash = event.seq, event.hash
         for field, value in derived.items():

@@ -41,6 +41,9 @@ def _replay_problems(game: Game, engine) -> Iterator[str]:
     recorded = {name: getattr(game, name) for name in derived}
     if base.canonical_json(derived) != base.canonical_json(recorded):
         yield "replay gives another state than the game row records (to_act/status/result)"
+    flagged = sorted(game.seats.filter(to_act=True).values_list("index", flat=True))
+    if flagged != derived["to_act"]:
+        yield f"seats flagged to act {flagged} differ from the replay's {derived['to_act']}"
 
 
 def all_problems() -> Iterator[tuple[Game, str]]:

@@ -85,3 +85,10 @@ def test_verify_games_detects_a_stream_that_no_longer_replays(played, capsys):
     code, out = run_verify(capsys)
     assert code == 1
     assert "no longer replays: IllegalAction" in out
+
+
+def test_verify_games_detects_seat_flags_out_of_step(played, capsys):
+    played.seats.update(to_act=False)
+    code, out = run_verify(capsys)
+    assert code == 1
+    assert "seats flagged to act [] differ from the replay's" in out
