@@ -10,6 +10,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import secrets
 import statistics
 import subprocess
 import threading
@@ -39,7 +40,9 @@ def database_url() -> str:
 
 
 def start_gunicorn() -> subprocess.Popen:
-    env = dict(os.environ, DATABASE_URL=database_url(), THROTTLE_USER="1000000/min",
+    # As deployed (DEBUG off: no query log), with throttles out of the way.
+    env = dict(os.environ, DATABASE_URL=database_url(), DJANGO_DEBUG="0",
+               SECRET_KEY="bench-" + secrets.token_hex(32), THROTTLE_USER="1000000/min",
                THROTTLE_ANON="1000000/min", LOG_LEVEL="WARNING")  # fmt: skip
     env.pop("REDIS_URL", None)
     server = subprocess.Popen(

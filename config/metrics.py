@@ -142,7 +142,7 @@ class MetricsMiddleware:
         return response
 
 
-def count_move(game, event) -> None:
+def count_move(game, event, before) -> None:
     """games.hooks.on_append listener: counted once the append commits."""
     if event.kind not in MOVE_KINDS:
         return

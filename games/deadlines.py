@@ -88,5 +88,5 @@ def sync_game_deadline(game: Game) -> None:
 
 
 @hooks.on_append
-def _after_append(game: Game, event: Event) -> None:
+def _after_append(game: Game, event: Event, before: list[int]) -> None:
     refresh(game, event, event.created_at)

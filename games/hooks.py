@@ -1,7 +1,8 @@
 """Extension points of the game service, each a list of listeners.
 
-- append: `listener(game, event)`, called inside the transaction that appends
-  an event; whatever it writes commits or rolls back with the event.
+- append: `listener(game, event, before)`, called inside the transaction that
+  appends an event (`before`: the seats that were to act until this event);
+  whatever it writes commits or rolls back with the event.
 - reminder: `listener(game, seat, offset_seconds)`, a seat's deadline is near.
 - replay: `listener(title, seconds)`, a state was rebuilt from the stream.
 

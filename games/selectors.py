@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from games import commitment, replay, store, visibility
+from games import commitment, replay, sql, store, visibility
 from games.engines import base
 from games.errors import Forbidden, NotASeat
 from games.memo import LRU
@@ -43,6 +43,14 @@ def games_for(user, *, mine: bool = False, to_act: bool = False) -> QuerySet[Gam
     return games.distinct().prefetch_related("seats__user")
 
 
+def game(pk: int) -> Game:
+    """The game row as it is now, or 404."""
+    row = sql.game(pk)
+    if row is None:
+        raise Http404("no such game")
+    return row
+
+
 def seats_of(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("index"))
 
@@ -57,7 +65,7 @@ def game_with_seats(pk: int) -> tuple[Game, list[Seat]]:
     event, so after one small query for the head the rows are memoised per
     head hash (read-only for the caller).
     """
-    head = Game.objects.filter(pk=pk).values_list("seq", "head_hash").first()
+    head = sql.head(pk)
     if head is None:
         raise Http404("no such game")
     key = (pk, *head)

@@ -10,7 +10,7 @@ from typing import Any
 from django.db import transaction
 
 from games import clock as clock_options
-from games import commitment, replay, store
+from games import commitment, replay, sql, store
 from games.engines import base
 from games.engines.base import Action, Engine, IllegalAction, State
 from games.errors import Forbidden, GameNotActive, InvalidRequest, NotASeat, NotYourTurn, StaleSeq
@@ -109,11 +109,7 @@ def create_game(
 
 
 def seat_of(game: Game, user) -> int:
-    seat = (
-        Seat.objects.filter(game=game, user=user, status=Seat.Status.ACTIVE)
-        .values_list("index", flat=True)
-        .first()
-    )
+    seat = sql.active_seat(game.pk, user.pk)
     if seat is None:
         raise NotASeat("you do not hold a seat in this game")
     return seat
@@ -129,8 +125,11 @@ def submit_action(
     source: str = Event.Source.API,
     kind: str = Event.Kind.ACTION,
 ) -> Event:
-    """Validate and append one seat's action (given as data or as a text line)."""
-    game.refresh_from_db()
+    """Validate and append one seat's action (given as data or as a text line).
+
+    `game` is a row read in this request: one that fell behind costs a
+    StaleSeq at worst, never a wrong move, since the append is conditional.
+    """
     if game.status != Game.Status.ACTIVE:
         raise GameNotActive(f"this game is {game.status}")
     seat = seat_of(game, user)
@@ -152,7 +151,8 @@ def apply_for_seat(
     kind: str,
 ) -> Event:
     """The shared core of a player's move and a timer's move for a seat."""
-    game.refresh_from_db()
+    if expected_seq != game.seq:
+        game.refresh_from_db()  # the row may be older than what the client saw
     if game.status != Game.Status.ACTIVE:
         raise GameNotActive(f"this game is {game.status}")
     if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):

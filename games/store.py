@@ -17,10 +17,9 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models, transaction
-from django.db.models import Case, Value, When
 from django.utils import timezone
 
-from games import hooks, replay
+from games import hooks, replay, sql
 from games.engines import base
 from games.engines.base import Engine, State
 from games.errors import StaleSeq
@@ -173,11 +172,9 @@ def append(
     to_act, result); they are written in the same conditional UPDATE.
     """
     derived = dict(derived or {})
-    # The seat flags need rewriting only when the seats to act change; the
-    # row as read says so only if it was read at the seq being extended.
-    seats_change = "to_act" in derived and (
-        game.seq != expected_seq or derived["to_act"] != game.to_act
-    )
+    # Appends are the only writers of to_act, so a row read at the seq being
+    # extended knows who was to act before this event.
+    before = list(game.to_act or []) if game.seq == expected_seq else None
     event = Event(
         game=game,
         seq=expected_seq + 1,
@@ -191,26 +188,24 @@ def append(
     )
     event.hash = compute_hash(event)
     with transaction.atomic():
-        updated = Game.objects.filter(pk=game.pk, seq=expected_seq).update(
-            seq=event.seq, head_hash=event.hash, updated_at=event.created_at, **derived
-        )
-        if not updated:
+        head = {"seq": event.seq, "head_hash": event.hash, "updated_at": event.created_at}
+        if not sql.advance(game.pk, expected_seq, {**head, **derived}):
             current = Game.objects.values_list("seq", flat=True).get(pk=game.pk)
             raise StaleSeq(expected_seq, current)
-        event.save()
-        if seats_change:
-            _mark_seats_to_act(game, derived["to_act"])
+        sql.insert(event)
+        if before is None:
+            before = _seats_flagged(game)
+        if "to_act" in derived and derived["to_act"] != before:
+            sql.flag_seats_to_act(game.pk, derived["to_act"])
         game.seq, game.head_hash = event.seq, event.hash
         for field, value in derived.items():
             setattr(game, field, value)
-        hooks.appended(game, event)
+        hooks.appended(game, event, before)
     return event
 
 
-def _mark_seats_to_act(game: Game, to_act: list[int]) -> None:
-    Seat.objects.filter(game=game).update(
-        to_act=Case(When(index__in=to_act, then=Value(True)), default=Value(False))
-    )
+def _seats_flagged(game: Game) -> list[int]:
+    return sorted(Seat.objects.filter(game=game, to_act=True).values_list("index", flat=True))
 
 
 def save_snapshot(game: Game, engine: Engine, seq: int, event_hash: str, state: State) -> None:

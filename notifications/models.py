@@ -108,24 +108,3 @@ class InboundMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.message_id} from {self.sender} ({self.status})"
-
-
-class TurnWatch(models.Model):
-    """Whether a player was already told it is their turn (one row per game and user).
-
-    During simultaneous choices several events pass while a seat stays to act;
-    this keeps it to one "your turn" mail until the seat has acted.
-    """
-
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    waiting = models.BooleanField(default=False)
-    since_seq = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "user"], name="turnwatch_unique"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user} in {self.game}: {'waiting' if self.waiting else 'idle'}"

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from games.models import Event, Game, Seat
-from notifications.models import Notification, TurnWatch
+from notifications.models import Notification
 
 log = logging.getLogger(__name__)
 
@@ -123,33 +123,53 @@ def enqueue(task, notification_id: int) -> bool:
     return True
 
 
-def on_event(game: Game, event: Event) -> None:
+def on_event(game: Game, event: Event, before: list[int]) -> None:
     """The hooks.on_append listener: who must hear of this event."""
-    seats = [
-        seat
-        for seat in Seat.objects.filter(game=game).select_related("user")
-        if seat.status != Seat.Status.REPLACED
-    ]
-    to_act = set(game.to_act or []) if game.status == Game.Status.ACTIVE else set()
     if event.kind == Event.Kind.UNDO:
-        for seat in seats:
+        # The undo mail also says whose turn it is now.
+        for seat in _seats(game):
             notify(seat.user, game, Notification.Kind.UNDONE, event.seq, _undo_context(event),
                    seat=seat.index)  # fmt: skip
-    elif game.status != Game.Status.ACTIVE and event.kind != Event.Kind.CREATED:
-        for seat in seats:
+        return
+    if game.status != Game.Status.ACTIVE and event.kind != Event.Kind.CREATED:
+        for seat in _seats(game):
             notify(seat.user, game, Notification.Kind.GAME_OVER, event.seq,
                    {"status": game.status}, seat=seat.index)  # fmt: skip
     elif event.kind == Event.Kind.TAKEBACK_REQUEST:
-        asker = next((s.user.username for s in seats if s.index == event.seat), "")
-        for seat in seats:
-            if seat.index != event.seat and seat.status == Seat.Status.ACTIVE:
-                notify(seat.user, game, Notification.Kind.TAKEBACK, event.seq,
-                       {"by": asker, "move_seq": event.payload.get("move_seq")},
-                       seat=seat.index)  # fmt: skip
+        _tell_takeback(game, event)
     elif event.kind == Event.Kind.CLOCK:
-        _tell_clock(game, event, seats)
-    told = event.kind == Event.Kind.UNDO  # the undo mail already says whose turn it is
-    _watch_turns(game, event, seats, to_act, already_told=told)
+        _tell_clock(game, event, _seats(game))
+    _tell_turns(game, event, before)
+
+
+def _seats(game: Game, indexes=None) -> list[Seat]:
+    seats = Seat.objects.filter(game=game).exclude(status=Seat.Status.REPLACED)
+    if indexes is not None:
+        seats = seats.filter(index__in=indexes)
+    return list(seats.select_related("user"))
+
+
+def _tell_turns(game: Game, event: Event, before: list[int]) -> None:
+    """A seat hears "your turn" when it comes to act, once: not again while it
+    stays to act (a simultaneous step, or several actions in one turn)."""
+    if game.status != Game.Status.ACTIVE:
+        return
+    came = set(game.to_act or []) - set(before)
+    if not came:
+        return  # a step in progress: no seat needs reading
+    for seat in _seats(game, came):
+        if seat.status == Seat.Status.ACTIVE:
+            notify(seat.user, game, Notification.Kind.YOUR_TURN, event.seq, seat=seat.index)
+
+
+def _tell_takeback(game: Game, event: Event) -> None:
+    seats = _seats(game)
+    asker = next((s.user.username for s in seats if s.index == event.seat), "")
+    for seat in seats:
+        if seat.index != event.seat and seat.status == Seat.Status.ACTIVE:
+            notify(seat.user, game, Notification.Kind.TAKEBACK, event.seq,
+                   {"by": asker, "move_seq": event.payload.get("move_seq")},
+                   seat=seat.index)  # fmt: skip
 
 
 def _tell_clock(game: Game, event: Event, seats) -> None:
@@ -174,20 +194,6 @@ def _undo_context(event: Event) -> dict[str, Any]:
         "reason": event.payload.get("reason", ""),
         "by_moderator": event.source == Event.Source.MODERATOR,
     }
-
-
-def _watch_turns(game: Game, event: Event, seats, to_act: set[int], *, already_told: bool):
-    watches = {w.user_id: w for w in TurnWatch.objects.filter(game=game)}
-    for seat in seats:
-        acting = seat.index in to_act and seat.status == Seat.Status.ACTIVE
-        watch = watches.get(seat.user_id)
-        if watch is None:
-            watch = TurnWatch(game=game, user=seat.user, waiting=False)
-        if acting and not watch.waiting and not already_told:
-            notify(seat.user, game, Notification.Kind.YOUR_TURN, event.seq, seat=seat.index)
-        if acting != watch.waiting or watch.pk is None:
-            watch.waiting, watch.since_seq = acting, event.seq
-            watch.save()
 
 
 def on_reminder(game: Game, seat: Seat, offset: int) -> None:

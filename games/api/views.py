@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.pagination import PageNumberPagination
@@ -25,7 +24,7 @@ def valid(serializer_class, data) -> dict:
 
 
 def game_or_404(pk: int) -> Game:
-    return get_object_or_404(Game, pk=pk)
+    return selectors.game(pk)
 
 
 class PingView(APIView):

@@ -155,7 +155,7 @@ def test_append_listeners_run_inside_the_events_transaction(game, monkeypatch):
 
     seen = []
 
-    def listener(game_, event):
+    def listener(game_, event, before):
         seen.append((event.seq, event.kind, transaction.get_connection().in_atomic_block))
         if event.kind == "note":
             raise RuntimeError("listener failed")
