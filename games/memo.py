@@ -1,8 +1,9 @@
 """A small in-process LRU for values that never change once computed.
 
-A game's state at a head is fixed forever: events are immutable and the key
-includes the head's hash, so an entry can never be stale, only evicted.
-Callers must treat cached values as read-only (engines never mutate state).
+A game's state at a head is fixed forever: events are immutable, so an entry
+that names the head's hash (in its key or beside its value) can never be
+stale, only evicted.  Callers must treat cached values as read-only (engines
+never mutate state).
 """
 
 from __future__ import annotations
@@ -30,6 +31,19 @@ class LRU:
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
         return value
+
+    def get(self, key: Hashable) -> Any:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+            return self._items.get(key)
+
+    def put(self, key: Hashable, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
 
     def discard(self, key: Hashable) -> None:
         with self._lock:

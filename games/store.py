@@ -94,7 +94,8 @@ def _usable_snapshot(game: Game, engine: Engine, ranges, head: int) -> Snapshot 
     return None
 
 
-_states = LRU(settings.CORREO_STATE_CACHE_SIZE)
+# Per game, the newest state this process has seen (with its seq and hash).
+_newest = LRU(settings.CORREO_STATE_CACHE_SIZE)
 
 
 def load(
@@ -107,21 +108,60 @@ def load(
 ) -> Loaded:
     """Replay `game` to `head` (default: the head recorded on the given row).
 
-    The state at the game row's own head is memoised in-process, keyed by the
-    head's hash: a hit is exactly what a replay would give.
+    At the row's own head the newest state this process holds is used: as it
+    is when its hash matches the head's, or brought up to the head by folding
+    the few events since (each worker process sees only some of a game's
+    moves).  Either way the result is exactly what a replay would give.
     """
     at_row_head = memo and head in (None, game.seq) and use_snapshots and game.head_hash
-    if at_row_head:
-        key = (game.pk, game.seq, game.head_hash, engine.NAME, engine.VERSION)
-        return _states.get_or_compute(key, lambda: _replay(game, engine, game.seq, True))
-    return _replay(game, engine, game.seq if head is None else head, use_snapshots)
+    if not at_row_head:
+        return _replay(game, engine, game.seq if head is None else head, use_snapshots)
+    key = (game.pk, engine.NAME, engine.VERSION)
+    known = _newest.get(key)
+    if known is not None and (known.seq, known.head_hash) == (game.seq, game.head_hash):
+        return known
+    caught_up = _catch_up(game, engine, known) if known and known.seq < game.seq else None
+    loaded = caught_up or _replay(game, engine, game.seq, True)
+    _remember(key, loaded)
+    return loaded
 
 
 def remember(game: Game, engine: Engine, loaded: Loaded) -> None:
-    """Memoise the state a writer just produced at the game's new head (the
-    next move then starts from it instead of replaying)."""
-    key = (game.pk, game.seq, game.head_hash, engine.NAME, engine.VERSION)
-    _states.get_or_compute(key, lambda: loaded)
+    """Hold the state a writer just produced at the game's new head (the next
+    move then starts from it instead of replaying)."""
+    _remember((game.pk, engine.NAME, engine.VERSION), loaded)
+
+
+def forget_all() -> None:
+    _newest.clear()
+
+
+def _remember(key, loaded: Loaded) -> None:
+    # The last state loaded or written wins: rows are read fresh, so it is the
+    # newest but for a rare stale row, which costs the next load a catch-up.
+    _newest.put(key, loaded)
+
+
+def _catch_up(game: Game, engine: Engine, known: Loaded) -> Loaded | None:
+    """`known` folded forward to the row's head, or None when the events since
+    do not simply extend it (an undo among them, or another chain)."""
+    events = list(
+        Event.objects.filter(game=game, seq__gt=known.seq, seq__lte=game.seq)
+        .only("seq", "kind", "seat", "payload", "prev_hash", "hash")
+        .order_by("seq")
+    )
+    extends = (
+        len(events) == game.seq - known.seq
+        and events[0].prev_hash == known.head_hash
+        and events[-1].hash == game.head_hash
+        and all(event.kind != Event.Kind.UNDO for event in events)
+    )
+    if not extends:
+        return None
+    state = replay.fold(engine, known.state, events)
+    return Loaded(
+        state, game.seq, game.head_hash, known.replayed + len(events), known.snapshot_seq
+    )
 
 
 def _replay(game: Game, engine: Engine, head: int, use_snapshots: bool) -> Loaded:

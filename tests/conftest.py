@@ -108,9 +108,11 @@ def celery_in_process(request):
 
 
 @pytest.fixture(autouse=True)
-def forget_tokens():
-    """Each test starts with an empty token memory (users are rolled back between tests)."""
-    if "accounts.authentication" in __import__("sys").modules:
-        from accounts.authentication import forget_all
-
-        forget_all()
+def forget_tokens_and_states():
+    """Each test starts with empty token and state memories (rows are rolled
+    back between tests, so ids come round again)."""
+    modules = __import__("sys").modules
+    if "accounts.authentication" in modules:
+        modules["accounts.authentication"].forget_all()
+    if "games.store" in modules:
+        modules["games.store"].forget_all()

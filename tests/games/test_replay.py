@@ -6,9 +6,11 @@ import json
 import random
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games import replay, service, store
-from games.models import Event, Snapshot
+from games.models import Event, Game, Snapshot
 from tests.support.play import current_state, random_move
 
 
@@ -122,3 +124,50 @@ def test_only_the_newest_snapshots_are_kept(game, settings):
     for _ in range(6):
         random_move(game, rng)
     assert list(Snapshot.objects.filter(game=game).values_list("seq", flat=True)) == [7, 6, 5]
+
+
+def test_a_process_holding_an_older_state_folds_only_the_events_since(game, monkeypatch):
+    """Another worker made the last moves: this one catches up with one read."""
+    rng = random.Random(4)
+    engine = service.engine_for(game)
+    for _ in range(3):
+        random_move(game, rng)
+    older = store.load(game, engine)
+    for _ in range(3):
+        random_move(game, rng)
+    store.forget_all()
+    store.remember(game, engine, older)
+    monkeypatch.setattr(store, "_rebuild", lambda *args: pytest.fail("replayed from scratch"))
+    with CaptureQueriesContext(connection) as queries:
+        loaded = store.load(game, engine)
+    assert len(queries) == 1
+    assert (loaded.seq, loaded.head_hash) == (game.seq, game.head_hash)
+    monkeypatch.undo()
+    assert exact(loaded.state) == exact(store.load(game, engine, use_snapshots=False).state)
+
+
+def test_an_undo_since_the_state_held_means_a_replay(game, mo):
+    rng = random.Random(6)
+    engine = service.engine_for(game)
+    for _ in range(4):
+        random_move(game, rng)
+    older = store.load(game, engine)
+    service.undo(game, mo, to_seq=2, reason="test")
+    random_move(game, rng)
+    store.forget_all()
+    store.remember(game, engine, older)
+    loaded = store.load(game, engine)
+    assert exact(loaded.state) == exact(store.load(game, engine, use_snapshots=False).state)
+
+
+def test_a_row_older_than_the_state_held_gets_the_state_at_its_own_head(game):
+    rng = random.Random(8)
+    engine = service.engine_for(game)
+    random_move(game, rng)
+    stale_row = Game.objects.get(pk=game.pk)
+    expected = exact(current_state(game))
+    random_move(game, rng)
+    store.load(game, engine)
+    at_stale = store.load(stale_row, engine)
+    assert (at_stale.seq, exact(at_stale.state)) == (stale_row.seq, expected)
+    assert store.load(game, engine).seq == game.seq
