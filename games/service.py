@@ -8,6 +8,7 @@ import secrets
 from typing import Any
 
 from django.db import transaction
+from django.http import Http404
 
 from games import clock as clock_options
 from games import commitment, replay, sql, store
@@ -136,6 +137,30 @@ def submit_action(
     return apply_for_seat(
         game, seat, actor=user, action=action, text=text,
         expected_seq=expected_seq, source=source, kind=kind,
+    )  # fmt: skip
+
+
+def submit_move(
+    pk: int,
+    user,
+    *,
+    action: Action | None = None,
+    text: str | None = None,
+    expected_seq: int,
+    source: str = Event.Source.API,
+) -> Event:
+    """`submit_action` for a game known by id: the row and the player's seat
+    come in one read (the API's hot path)."""
+    game = sql.game(pk, user.pk)
+    if game is None:
+        raise Http404("no such game")
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotActive(f"this game is {game.status}")
+    if game.player_seat is None:
+        raise NotASeat("you do not hold a seat in this game")
+    return apply_for_seat(
+        game, game.player_seat, actor=user, action=action, text=text,
+        expected_seq=expected_seq, source=source, kind=Event.Kind.ACTION,
     )  # fmt: skip
 
 

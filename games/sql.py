@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db import connection, models
 
-from games.models import Game, Seat
+from games.models import Event, Game, Seat
 
 
 def _name(name: str) -> str:
@@ -53,12 +53,20 @@ def head(pk: int) -> tuple[int, str] | None:
 
 @cache
 def _game_sql() -> str:
-    return f"SELECT * FROM {_table(Game)} WHERE {_column(Game, 'id')} = %s"
+    game, seat = _table(Game), _table(Seat)
+    return (
+        f"SELECT {game}.*, {seat}.{_column(Seat, 'index')} AS player_seat FROM {game} "
+        f"LEFT JOIN {seat} ON {seat}.{_column(Seat, 'game')} = {game}.{_column(Game, 'id')} "
+        f"AND {seat}.{_column(Seat, 'user')} = %s AND {seat}.{_column(Seat, 'status')} = %s "
+        f"WHERE {game}.{_column(Game, 'id')} = %s"
+    )
 
 
-def game(pk: int) -> Game | None:
-    """The game row as it is now."""
-    return next(iter(Game.objects.raw(_game_sql(), [pk])), None)
+def game(pk: int, user_id: int | None = None) -> Game | None:
+    """The game row as it is now.  With a user, `player_seat` on the row is the
+    seat that user plays (None: they hold no active seat), read in the same query."""
+    rows = Game.objects.raw(_game_sql(), [user_id, Seat.Status.ACTIVE, pk])
+    return next(iter(rows), None)
 
 
 @cache
@@ -95,19 +103,67 @@ def advance(pk: int, expected_seq: int, values: dict[str, Any]) -> bool:
         return cursor.rowcount == 1
 
 
+def append(event: Event, expected_seq: int, values: dict[str, Any], to_act: list | None) -> bool:
+    """Advance the game to `event` (as `advance`), insert the event and, given
+    `to_act`, flag those seats: all or nothing, False if the seq moved on.
+
+    On PostgreSQL this is one statement, so one round trip; elsewhere three.
+    """
+    if connection.vendor != "postgresql":
+        if not advance(event.game_id, expected_seq, values):
+            return False
+        insert(event)
+        if to_act is not None:
+            flag_seats_to_act(event.game_id, to_act)
+        return True
+    fields = tuple(values)
+    params = [_prepared(Game, field, values[field]) for field in fields]
+    params += [event.game_id, expected_seq]
+    flags = ""
+    if to_act is not None:
+        flag_sql, flag_params = _flags_sql(to_act, f"(SELECT {_column(Game, 'id')} FROM moved)")
+        flags = f", flagged AS ({flag_sql})"
+        params += flag_params
+    marks, values_params = _insert_values(event)
+    sql = (
+        f"WITH moved AS ({_advance_sql(fields)} RETURNING {_column(Game, 'id')}){flags} "
+        f"INSERT INTO {_table(Event)} ({_insert_columns(Event)}) SELECT {marks} FROM moved "
+        f"RETURNING {_column(Event, 'id')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, *values_params])
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    _saved(event, row[0])
+    return True
+
+
 @cache
 def _insert_sql(model: type[models.Model]) -> str:
-    fields = _insert_fields(model)
-    columns = ", ".join(_name(field.column) for field in fields)
-    marks = ", ".join(["%s"] * len(fields))
+    marks = ", ".join(["%s"] * len(_insert_fields(model)))
     returning = ""
     if connection.features.can_return_columns_from_insert:
         returning = f" RETURNING {_name(model._meta.pk.column)}"
-    return f"INSERT INTO {_table(model)} ({columns}) VALUES ({marks}){returning}"
+    return f"INSERT INTO {_table(model)} ({_insert_columns(model)}) VALUES ({marks}){returning}"
 
 
+@cache
 def _insert_fields(model: type[models.Model]) -> list[models.Field]:
     return [field for field in model._meta.concrete_fields if not field.primary_key]
+
+
+@cache
+def _insert_columns(model: type[models.Model]) -> str:
+    return ", ".join(_name(field.column) for field in _insert_fields(model))
+
+
+def _insert_values(obj: models.Model) -> tuple[str, list[Any]]:
+    """Placeholders (cast to the columns' types) and values for a new row of `obj`."""
+    fields = _insert_fields(type(obj))
+    marks = ", ".join(f"CAST(%s AS {field.db_type(connection)})" for field in fields)
+    values = [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+    return marks, values
 
 
 def insert(obj: models.Model) -> None:
@@ -120,21 +176,33 @@ def insert(obj: models.Model) -> None:
     with connection.cursor() as cursor:
         cursor.execute(_insert_sql(model), params)
         if connection.features.can_return_columns_from_insert:
-            obj.pk = cursor.fetchone()[0]
+            pk = cursor.fetchone()[0]
         else:
-            obj.pk = connection.ops.last_insert_id(cursor, model._meta.db_table, "id")
+            pk = connection.ops.last_insert_id(cursor, model._meta.db_table, "id")
+    _saved(obj, pk)
+
+
+def _saved(obj: models.Model, pk: int) -> None:
+    obj.pk = pk
     obj._state.adding = False
     obj._state.db = connection.alias
 
 
-def flag_seats_to_act(game_id: int, to_act: list[int]) -> None:
-    """Seat.to_act is true exactly for the seats in `to_act` (rows already right stay)."""
+def _flags_sql(to_act: list[int], game_id: str, game_params=()) -> tuple[str, list[Any]]:
+    """UPDATE setting the flags for the game `game_id` (SQL, with `game_params`)."""
     index, flag = _column(Seat, "index"), _column(Seat, "to_act")
     acting = f"{index} IN ({', '.join(['%s'] * len(to_act))})" if to_act else "1 = 0"
     value = f"CASE WHEN {acting} THEN %s ELSE %s END"
     sql = (
         f"UPDATE {_table(Seat)} SET {flag} = {value} "
-        f"WHERE {_column(Seat, 'game')} = %s AND {flag} <> {value}"
+        f"WHERE {_column(Seat, 'game')} = {game_id} AND {flag} <> {value}"
     )
+    value_params = [*to_act, True, False]
+    return sql, [*value_params, *game_params, *value_params]
+
+
+def flag_seats_to_act(game_id: int, to_act: list[int]) -> None:
+    """Seat.to_act is true exactly for the seats in `to_act` (rows already right stay)."""
+    sql, params = _flags_sql(to_act, "%s", [game_id])
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*to_act, True, False, game_id, *to_act, True, False])
+        cursor.execute(sql, params)

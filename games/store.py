@@ -228,15 +228,13 @@ def append(
     )
     event.hash = compute_hash(event)
     with transaction.atomic():
-        head = {"seq": event.seq, "head_hash": event.hash, "updated_at": event.created_at}
-        if not sql.advance(game.pk, expected_seq, {**head, **derived}):
-            current = Game.objects.values_list("seq", flat=True).get(pk=game.pk)
-            raise StaleSeq(expected_seq, current)
-        sql.insert(event)
         if before is None:
             before = _seats_flagged(game)
-        if "to_act" in derived and derived["to_act"] != before:
-            sql.flag_seats_to_act(game.pk, derived["to_act"])
+        flags = derived["to_act"] if derived.get("to_act", before) != before else None
+        head = {"seq": event.seq, "head_hash": event.hash, "updated_at": event.created_at}
+        if not sql.append(event, expected_seq, {**head, **derived}, flags):
+            current = Game.objects.values_list("seq", flat=True).get(pk=game.pk)
+            raise StaleSeq(expected_seq, current)
         game.seq, game.head_hash = event.seq, event.hash
         for field, value in derived.items():
             setattr(game, field, value)

@@ -157,10 +157,9 @@ class ActionsView(APIView):
         responses={201: s.SeqOut},
     )
     def post(self, request, pk: int):
-        game = game_or_404(pk)
         data = valid(s.SubmitIn, request.data)
-        event = service.submit_action(
-            game, request.user, action=data.get("action"), text=data.get("text"),
+        event = service.submit_move(
+            pk, request.user, action=data.get("action"), text=data.get("text"),
             expected_seq=data["seq"], source="api",
         )  # fmt: skip
         return Response({"seq": event.seq}, status=status.HTTP_201_CREATED)

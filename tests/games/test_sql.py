@@ -33,6 +33,13 @@ def test_game_reads_the_row_as_the_orm_does(game):
     assert sql.game(game.pk + 1000) is None
 
 
+def test_game_brings_the_seat_the_user_plays(game, bob, eve):
+    assert sql.game(game.pk, bob.pk).player_seat == 1
+    assert sql.game(game.pk, eve.pk).player_seat is None
+    Seat.objects.filter(game=game, user=bob).update(status=Seat.Status.RESIGNED)
+    assert sql.game(game.pk, bob.pk).player_seat is None
+
+
 def test_active_seat_ignores_strangers_and_resigned_seats(game, alice, bob, eve):
     assert sql.active_seat(game.pk, bob.pk) == 1
     assert sql.active_seat(game.pk, eve.pk) is None
@@ -71,3 +78,41 @@ def test_flag_seats_to_act_marks_exactly_those_seats(game, to_act):
     sql.flag_seats_to_act(game.pk, [0, 1])
     sql.flag_seats_to_act(game.pk, to_act)
     assert flags(game) == {index: index in to_act for index in range(3)}
+
+
+def next_event(game: Game) -> Event:
+    return Event(
+        game=game, seq=game.seq + 1, kind="note", source="system", payload={"z": 0, "a": None},
+        created_at=timezone.now(), prev_hash=game.head_hash, hash="a" * 64,
+    )  # fmt: skip
+
+
+def test_append_advances_inserts_and_flags_in_one_go(game):
+    event = next_event(game)
+    values = {"seq": event.seq, "head_hash": event.hash, "to_act": [2]}
+    assert sql.append(event, game.seq, values, [2])
+    row = Game.objects.get(pk=game.pk)
+    assert (row.seq, row.head_hash, row.to_act) == (event.seq, event.hash, [2])
+    stored = Event.objects.get(pk=event.pk)
+    assert (stored.seq, stored.kind, stored.seat, stored.payload) == (
+        event.seq, "note", None, {"z": 0, "a": None},
+    )  # fmt: skip
+    assert flags(game) == {0: False, 1: False, 2: True}
+
+
+def test_append_without_flags_leaves_the_seats(game):
+    before = flags(game)
+    event = next_event(game)
+    assert sql.append(event, game.seq, {"seq": event.seq, "head_hash": event.hash}, None)
+    assert flags(game) == before
+
+
+def test_append_at_a_stale_seq_writes_nothing(game):
+    before = flags(game)
+    event = next_event(game)
+    values = {"seq": event.seq, "head_hash": event.hash, "to_act": [2]}
+    assert not sql.append(event, game.seq - 1, values, [2])
+    assert event.pk is None
+    assert Game.objects.get(pk=game.pk).seq == game.seq
+    assert Event.objects.filter(game=game).count() == game.seq
+    assert flags(game) == before
