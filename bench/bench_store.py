@@ -28,25 +28,23 @@ def build_stream(game: Game, events: int) -> None:
     """Append `events` moves quickly: engine in memory, rows in bulk, chained
     and snapshotted exactly as the service would."""
     state = store.load(game, DUEL).state
-    head_hash, seq, since_snapshot = game.head_hash, game.seq, 0
+    head_hash, seq = game.head_hash, game.seq
     rows, snapshots = [], []
     while seq < events:
         seat = min(DUEL.to_act(state))
         action = DUEL.legal_actions(state, seat)[0]
         state = DUEL.apply(state, seat, action)
         seq += 1
-        since_snapshot += 1
         event = Event(
             game=game, seq=seq, kind="action", seat=seat, source="system",
             payload={"action": action}, created_at=game.created_at, prev_hash=head_hash,
         )  # fmt: skip
         event.hash = head_hash = store.compute_hash(event)
         rows.append(event)
-        if store.snapshot_due(since_snapshot):
+        if store.snapshot_due(seq):
             snapshots.append(
                 Snapshot(game=game, seq=seq, engine_version=1, event_hash=head_hash, state=state)
             )
-            since_snapshot = 0
     Event.objects.bulk_create(rows, batch_size=1000)
     Snapshot.objects.bulk_create(snapshots)
     Game.objects.filter(pk=game.pk).update(seq=seq, head_hash=head_hash)

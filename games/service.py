@@ -208,11 +208,8 @@ def apply_for_seat(
         head_hash=loaded.head_hash,
         derived=derived_fields(engine, new_state),
     )
-    snapshotted = _maybe_snapshot(game, engine, event, loaded.replayed + 1, new_state)
-    since_snapshot = 0 if snapshotted else loaded.replayed + 1
-    store.remember(
-        game, engine, store.Loaded(new_state, event.seq, event.hash, since_snapshot, None)
-    )
+    _maybe_snapshot(game, engine, event, new_state)
+    store.remember(game, engine, store.Loaded(new_state, event.seq, event.hash))
     return event
 
 
@@ -241,7 +238,7 @@ def resign_seat(game: Game, seat: int, *, actor, source: str, reason: str = "") 
             seat=seat, actor=actor, head_hash=loaded.head_hash, derived=derived,
         )  # fmt: skip
         sync_seat_statuses(game)
-    _maybe_snapshot(game, engine, event, loaded.replayed + 1, after)
+    _maybe_snapshot(game, engine, event, after)
     return event
 
 
@@ -275,11 +272,9 @@ def _apply(engine: Engine, state: State, seat: int, action: Any) -> State:
         raise IllegalAction(f"this action cannot be applied ({type(exc).__name__})") from exc
 
 
-def _maybe_snapshot(game: Game, engine: Engine, event: Event, replayed: int, state) -> bool:
-    if store.snapshot_due(replayed):
+def _maybe_snapshot(game: Game, engine: Engine, event: Event, state) -> None:
+    if store.snapshot_due(event.seq):
         store.save_snapshot(game, engine, event.seq, event.hash, state)
-        return True
-    return False
 
 
 def undo(game: Game, moderator, *, to_seq: int, reason: str) -> Event:
@@ -323,5 +318,5 @@ def append_undo(game: Game, *, actor, to_seq: int, reason: str, source: str) -> 
             derived=_derived_after_undo(engine, target_game, target.state),
         )
         sync_seat_statuses(game)
-    _maybe_snapshot(game, engine, event, target.replayed + 1, target.state)
+    _maybe_snapshot(game, engine, event, target.state)
     return event

@@ -11,9 +11,11 @@ Everything else uses the ORM.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection, models
 
 from games.models import Event, Game, Seat
@@ -83,6 +85,43 @@ def active_seat(game_id: int, user_id: int) -> int | None:
         cursor.execute(_seat_sql(), [game_id, user_id, Seat.Status.ACTIVE])
         row = cursor.fetchone()
     return row[0] if row else None
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who plays a seat: the seat's index and status, and the user."""
+
+    index: int
+    status: str
+    user: Any
+
+
+@cache
+def _players_sql(count: int | None) -> str:
+    user, seat = get_user_model(), Seat
+    join = f"{_table(seat)}.{_column(seat, 'user')} = {_table(user)}.{_name(user._meta.pk.column)}"
+    chosen = ""
+    if count is not None:
+        marks = ", ".join(["%s"] * count) if count else "NULL"
+        chosen = f"AND {_table(seat)}.{_column(seat, 'index')} IN ({marks}) "
+    return (
+        f"SELECT {_table(user)}.*, {_table(seat)}.{_column(seat, 'index')} AS seat_index, "
+        f"{_table(seat)}.{_column(seat, 'status')} AS seat_status "
+        f"FROM {_table(user)} JOIN {_table(seat)} ON {join} "
+        f"WHERE {_table(seat)}.{_column(seat, 'game')} = %s {chosen}"
+        f"AND {_table(seat)}.{_column(seat, 'status')} <> %s "
+        f"ORDER BY {_table(seat)}.{_column(seat, 'index')}"
+    )
+
+
+def players(game_id: int, indexes=None) -> list[Player]:
+    """The game's seats but replaced ones (or just `indexes`) with their users."""
+    chosen = None if indexes is None else sorted(indexes)
+    params = [game_id, *(chosen or []), Seat.Status.REPLACED]
+    users = get_user_model().objects.raw(
+        _players_sql(None if chosen is None else len(chosen)), params
+    )
+    return [Player(user.seat_index, user.seat_status, user) for user in users]
 
 
 @cache

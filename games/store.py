@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import models, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games import hooks, replay, sql
@@ -71,9 +71,7 @@ class Loaded:
     state: State
     seq: int
     head_hash: str
-    # Live events folded on top of the snapshot (or setup); drives snapshotting.
-    replayed: int
-    snapshot_seq: int | None
+    snapshot_seq: int | None = None
 
 
 def undo_map(game: Game, head: int) -> dict[int, int]:
@@ -159,9 +157,7 @@ def _catch_up(game: Game, engine: Engine, known: Loaded) -> Loaded | None:
     if not extends:
         return None
     state = replay.fold(engine, known.state, events)
-    return Loaded(
-        state, game.seq, game.head_hash, known.replayed + len(events), known.snapshot_seq
-    )
+    return Loaded(state, game.seq, game.head_hash, known.snapshot_seq)
 
 
 def _replay(game: Game, engine: Engine, head: int, use_snapshots: bool) -> Loaded:
@@ -191,7 +187,7 @@ def _rebuild(game: Game, engine: Engine, head: int, use_snapshots: bool) -> Load
         state = {}
     state = replay.fold(engine, state, live)
     head_hash = events[-1].hash if events else GENESIS_HASH
-    return Loaded(state, head, head_hash, len(live), snapshot.seq if snapshot else None)
+    return Loaded(state, head, head_hash, snapshot.seq if snapshot else None)
 
 
 def append(
@@ -247,20 +243,17 @@ def _seats_flagged(game: Game) -> list[int]:
 
 
 def save_snapshot(game: Game, engine: Engine, seq: int, event_hash: str, state: State) -> None:
-    """Cache `state` at `seq`, keeping only the newest few snapshots of the game."""
-    Snapshot.objects.get_or_create(
-        game=game,
-        seq=seq,
-        defaults={"engine_version": engine.VERSION, "event_hash": event_hash, "state": state},
+    """Cache `state` at `seq`, keeping only the game's newest few snapshots."""
+    snapshot = Snapshot(
+        game=game, seq=seq, engine_version=engine.VERSION, event_hash=event_hash, state=state
     )
-    keep = settings.CORREO_SNAPSHOTS_KEPT
-    oldest_kept = (
-        Snapshot.objects.filter(game=game)
-        .order_by("-seq")
-        .values_list("seq", flat=True)[keep - 1 : keep]
-    )
-    Snapshot.objects.filter(game=game, seq__lt=models.Subquery(oldest_kept)).delete()
+    Snapshot.objects.bulk_create([snapshot], ignore_conflicts=True)
+    kept = settings.CORREO_SNAPSHOT_EVERY * settings.CORREO_SNAPSHOTS_KEPT
+    Snapshot.objects.filter(game=game, seq__lte=seq - kept).delete()
 
 
-def snapshot_due(replayed: int) -> bool:
-    return replayed >= settings.CORREO_SNAPSHOT_EVERY
+def snapshot_due(seq: int) -> bool:
+    """Snapshots fall on every CORREO_SNAPSHOT_EVERY-th seq: whichever process
+    writes that event takes it, so workers never double them.  After an undo
+    the live events since the newest live snapshot stay under twice that."""
+    return seq % settings.CORREO_SNAPSHOT_EVERY == 0

@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
+from games import sql
 from games.models import Event, Game, Seat
 from notifications.models import Notification
 
@@ -142,11 +143,8 @@ def on_event(game: Game, event: Event, before: list[int]) -> None:
     _tell_turns(game, event, before)
 
 
-def _seats(game: Game, indexes=None) -> list[Seat]:
-    seats = Seat.objects.filter(game=game).exclude(status=Seat.Status.REPLACED)
-    if indexes is not None:
-        seats = seats.filter(index__in=indexes)
-    return list(seats.select_related("user"))
+def _seats(game: Game, indexes=None) -> list[sql.Player]:
+    return sql.players(game.pk, indexes)
 
 
 def _tell_turns(game: Game, event: Event, before: list[int]) -> None:
@@ -184,7 +182,7 @@ def _tell_clock(game: Game, event: Event, seats) -> None:
         "about": about,
     }
     for seat in seats:
-        if seat.user_id != event.actor_id and seat.status == Seat.Status.ACTIVE:
+        if seat.user.pk != event.actor_id and seat.status == Seat.Status.ACTIVE:
             notify(seat.user, game, Notification.Kind.CLOCK, event.seq, context, seat=seat.index)
 
 
