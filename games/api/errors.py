@@ -6,6 +6,7 @@ import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -37,6 +38,14 @@ def api_exception_handler(exc, context):
         return Response(
             {"error": "too_large", "detail": "the request body is too large"},
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(exc, OperationalError | InterfaceError):
+        # The database went away (a restart, a dropped connection): nothing was
+        # written, and the same request with the same seq is safe to repeat.
+        log.warning("database unavailable in %s: %s", context.get("view"), exc)
+        body = {"error": "unavailable", "detail": "the database is unavailable; try again"}
+        return Response(
+            body, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "5"}
         )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound("no such resource")

@@ -23,6 +23,7 @@ COMMON_ERRORS = {
     "406": "no acceptable response format (ask for application/json)",
     "413": "request body too large",
     "429": "too many requests (throttled)",
+    "503": "the database is unavailable; repeat the request (Retry-After)",
 }
 WRITE_ERRORS = {
     "409": "stale seq (the body carries the current seq) or not your turn",
