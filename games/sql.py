@@ -38,6 +38,37 @@ def _prepared(model: type[models.Model], field: str, value: Any) -> Any:
 
 
 @cache
+def _reading(model: type[models.Model]) -> tuple[str, list[str], list[tuple[Any, list]]]:
+    """A model's columns as a select list, their field names, and each column's
+    converters from database values (what the ORM applies when it reads)."""
+    table = model._meta.db_table
+    fields = model._meta.concrete_fields
+    select = ", ".join(f"{_name(table)}.{_name(field.column)}" for field in fields)
+    readers = []
+    for field in fields:
+        column = field.get_col(table)
+        converters = connection.ops.get_db_converters(column)
+        readers.append((column, converters + column.get_db_converters(connection)))
+    return select, [field.attname for field in fields], readers
+
+
+def _instance(model: type[models.Model], values) -> models.Model:
+    """The model instance for a row of `_reading(model)`'s columns."""
+    _, names, readers = _reading(model)
+    values = list(values)
+    for i, (column, converters) in enumerate(readers):
+        for convert in converters:
+            values[i] = convert(values[i], column, connection)
+    return model.from_db(connection.alias, names, values)
+
+
+def _rows(sql: str, params: list[Any]) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+@cache
 def _head_sql() -> str:
     return (
         f"SELECT {_column(Game, 'seq')}, {_column(Game, 'head_hash')} "
@@ -57,7 +88,7 @@ def head(pk: int) -> tuple[int, str] | None:
 def _game_sql() -> str:
     game, seat = _table(Game), _table(Seat)
     return (
-        f"SELECT {game}.*, {seat}.{_column(Seat, 'index')} AS player_seat FROM {game} "
+        f"SELECT {_reading(Game)[0]}, {seat}.{_column(Seat, 'index')} FROM {game} "
         f"LEFT JOIN {seat} ON {seat}.{_column(Seat, 'game')} = {game}.{_column(Game, 'id')} "
         f"AND {seat}.{_column(Seat, 'user')} = %s AND {seat}.{_column(Seat, 'status')} = %s "
         f"WHERE {game}.{_column(Game, 'id')} = %s"
@@ -67,8 +98,26 @@ def _game_sql() -> str:
 def game(pk: int, user_id: int | None = None) -> Game | None:
     """The game row as it is now.  With a user, `player_seat` on the row is the
     seat that user plays (None: they hold no active seat), read in the same query."""
-    rows = Game.objects.raw(_game_sql(), [user_id, Seat.Status.ACTIVE, pk])
-    return next(iter(rows), None)
+    rows = _rows(_game_sql(), [user_id, Seat.Status.ACTIVE, pk])
+    if not rows:
+        return None
+    row = _instance(Game, rows[0][:-1])
+    row.player_seat = rows[0][-1]
+    return row
+
+
+@cache
+def _events_sql() -> str:
+    game, seq = _column(Event, "game"), _column(Event, "seq")
+    return (
+        f"SELECT {_reading(Event)[0]} FROM {_table(Event)} "
+        f"WHERE {game} = %s AND {seq} > %s AND {seq} <= %s ORDER BY {seq}"
+    )
+
+
+def events_between(game_id: int, after: int, upto: int) -> list[Event]:
+    """The game's events after seq `after` up to seq `upto`, in order."""
+    return [_instance(Event, row) for row in _rows(_events_sql(), [game_id, after, upto])]
 
 
 @cache
@@ -98,30 +147,28 @@ class Player:
 
 @cache
 def _players_sql(count: int | None) -> str:
-    user, seat = get_user_model(), Seat
-    join = f"{_table(seat)}.{_column(seat, 'user')} = {_table(user)}.{_name(user._meta.pk.column)}"
+    user = get_user_model()
+    users, seats = _table(user), _table(Seat)
     chosen = ""
     if count is not None:
         marks = ", ".join(["%s"] * count) if count else "NULL"
-        chosen = f"AND {_table(seat)}.{_column(seat, 'index')} IN ({marks}) "
+        chosen = f"AND {seats}.{_column(Seat, 'index')} IN ({marks}) "
     return (
-        f"SELECT {_table(user)}.*, {_table(seat)}.{_column(seat, 'index')} AS seat_index, "
-        f"{_table(seat)}.{_column(seat, 'status')} AS seat_status "
-        f"FROM {_table(user)} JOIN {_table(seat)} ON {join} "
-        f"WHERE {_table(seat)}.{_column(seat, 'game')} = %s {chosen}"
-        f"AND {_table(seat)}.{_column(seat, 'status')} <> %s "
-        f"ORDER BY {_table(seat)}.{_column(seat, 'index')}"
+        f"SELECT {_reading(user)[0]}, {seats}.{_column(Seat, 'index')}, "
+        f"{seats}.{_column(Seat, 'status')} FROM {users} JOIN {seats} "
+        f"ON {seats}.{_column(Seat, 'user')} = {users}.{_name(user._meta.pk.column)} "
+        f"WHERE {seats}.{_column(Seat, 'game')} = %s {chosen}"
+        f"AND {seats}.{_column(Seat, 'status')} <> %s ORDER BY {seats}.{_column(Seat, 'index')}"
     )
 
 
 def players(game_id: int, indexes=None) -> list[Player]:
     """The game's seats but replaced ones (or just `indexes`) with their users."""
     chosen = None if indexes is None else sorted(indexes)
-    params = [game_id, *(chosen or []), Seat.Status.REPLACED]
-    users = get_user_model().objects.raw(
-        _players_sql(None if chosen is None else len(chosen)), params
-    )
-    return [Player(user.seat_index, user.seat_status, user) for user in users]
+    sql = _players_sql(None if chosen is None else len(chosen))
+    rows = _rows(sql, [game_id, *(chosen or []), Seat.Status.REPLACED])
+    user = get_user_model()
+    return [Player(row[-2], row[-1], _instance(user, row[:-2])) for row in rows]
 
 
 @cache

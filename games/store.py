@@ -143,11 +143,7 @@ def _remember(key, loaded: Loaded) -> None:
 def _catch_up(game: Game, engine: Engine, known: Loaded) -> Loaded | None:
     """`known` folded forward to the row's head, or None when the events since
     do not simply extend it (an undo among them, or another chain)."""
-    events = list(
-        Event.objects.filter(game=game, seq__gt=known.seq, seq__lte=game.seq)
-        .only("seq", "kind", "seat", "payload", "prev_hash", "hash")
-        .order_by("seq")
-    )
+    events = sql.events_between(game.pk, known.seq, game.seq)
     extends = (
         len(events) == game.seq - known.seq
         and events[0].prev_hash == known.head_hash

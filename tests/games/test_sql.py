@@ -116,3 +116,25 @@ def test_append_at_a_stale_seq_writes_nothing(game):
     assert Game.objects.get(pk=game.pk).seq == game.seq
     assert Event.objects.filter(game=game).count() == game.seq
     assert flags(game) == before
+
+
+def test_events_between_reads_events_as_the_orm_does(game):
+    for _ in range(3):
+        sql.append(next_event(game), game.seq, {"seq": game.seq + 1}, None)
+        game.seq += 1
+    read = sql.events_between(game.pk, 1, 3)
+    orm = list(Event.objects.filter(game=game, seq__in=[2, 3]).order_by("seq"))
+    names = [f.attname for f in Event._meta.concrete_fields]
+    assert [[getattr(e, n) for n in names] for e in read] == [
+        [getattr(e, n) for n in names] for e in orm
+    ]
+
+
+def test_players_are_the_seats_with_their_users_in_order(game, alice, bob, carol):
+    assert [(p.index, p.status, p.user) for p in sql.players(game.pk)] == [
+        (0, "active", alice), (1, "active", bob), (2, "active", carol),
+    ]  # fmt: skip
+    assert [p.user.email for p in sql.players(game.pk, {2})] == [carol.email]
+    assert sql.players(game.pk, []) == []
+    Seat.objects.filter(game=game, index=1).update(status=Seat.Status.REPLACED)
+    assert [p.index for p in sql.players(game.pk)] == [0, 2]
