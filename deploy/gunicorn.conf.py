@@ -9,6 +9,10 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
 workers = int(os.environ.get("WEB_WORKERS", "2"))
+# More than one thread makes gthread workers, which overlap requests waiting
+# on a distant database; on one host sync workers measured faster (bench_api).
+# Each thread keeps its own connection: mind max_connections.
+threads = int(os.environ.get("WEB_THREADS", "1"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
 # Behind nginx: keep-alive only needs to outlast the proxy's reuse of a connection.
@@ -39,8 +43,17 @@ if os.environ.get("LOG_FORMAT", "json") == "json":
             }
         },
         "loggers": {
-            "gunicorn.error": {"handlers": ["console"], "level": "INFO", "propagate": False},
-            "gunicorn.access": {"handlers": ["console"], "level": "INFO", "propagate": False},
+            "gunicorn.error": {
+                "handlers": ["console"],
+                "level": loglevel.upper(),
+                "propagate": False,
+            },
+            # Django's correo.access line already records each request.
+            "gunicorn.access": {
+                "handlers": ["console"] if accesslog else [],
+                "level": "INFO" if accesslog else "CRITICAL",
+                "propagate": False,
+            },
         },
     }
 

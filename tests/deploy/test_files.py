@@ -45,6 +45,15 @@ def test_gunicorn_settings_load_and_log_json(monkeypatch):
     formatter = settings["logconfig_dict"]["formatters"]["json"]["()"]
     assert formatter == "config.logging.JsonFormatter"
     assert callable(settings["child_exit"])
+    assert settings["threads"] == 1  # sync workers unless WEB_THREADS says otherwise
+
+
+@pytest.mark.parametrize(("target", "handlers"), [("", []), ("-", ["console"])])
+def test_gunicorn_writes_its_own_access_log_only_when_asked(monkeypatch, target, handlers):
+    """Django's correo.access line already records each request."""
+    monkeypatch.setenv("GUNICORN_ACCESSLOG", target)
+    settings = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    assert settings["logconfig_dict"]["loggers"]["gunicorn.access"]["handlers"] == handlers
 
 
 @pytest.mark.parametrize("process", PROCESSES)
