@@ -210,14 +210,13 @@ def append(event: Event, expected_seq: int, values: dict[str, Any], to_act: list
         flag_sql, flag_params = _flags_sql(to_act, f"(SELECT {_column(Game, 'id')} FROM moved)")
         flags = f", flagged AS ({flag_sql})"
         params += flag_params
-    marks, values_params = _insert_values(event)
     sql = (
         f"WITH moved AS ({_advance_sql(fields)} RETURNING {_column(Game, 'id')}){flags} "
-        f"INSERT INTO {_table(Event)} ({_insert_columns(Event)}) SELECT {marks} FROM moved "
-        f"RETURNING {_column(Event, 'id')}"
+        f"INSERT INTO {_table(Event)} ({_insert_columns(Event)}) "
+        f"SELECT {_cast_marks(Event)} FROM moved RETURNING {_name(Event._meta.pk.column)}"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, *values_params])
+        cursor.execute(sql, [*params, *_new_values(event)])
         row = cursor.fetchone()
     if row is None:
         return False
@@ -244,27 +243,29 @@ def _insert_columns(model: type[models.Model]) -> str:
     return ", ".join(_name(field.column) for field in _insert_fields(model))
 
 
-def _insert_values(obj: models.Model) -> tuple[str, list[Any]]:
-    """Placeholders (cast to the columns' types) and values for a new row of `obj`."""
-    fields = _insert_fields(type(obj))
-    marks = ", ".join(f"CAST(%s AS {field.db_type(connection)})" for field in fields)
-    values = [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
-    return marks, values
+@cache
+def _cast_marks(model: type[models.Model]) -> str:
+    """Placeholders for a new row, cast to the columns' types (for INSERT ... SELECT)."""
+    return ", ".join(f"CAST(%s AS {field.db_type(connection)})" for field in _insert_fields(model))
+
+
+def _new_values(obj: models.Model) -> list[Any]:
+    """A new row's values, as the model's fields prepare them for saving."""
+    return [
+        field.get_db_prep_save(field.pre_save(obj, True), connection)
+        for field in _insert_fields(type(obj))
+    ]
 
 
 def insert(obj: models.Model) -> None:
     """Insert a new row for `obj` (what obj.save() does, without the query builder)."""
     model = type(obj)
-    params = [
-        field.get_db_prep_save(field.pre_save(obj, True), connection)
-        for field in _insert_fields(model)
-    ]
     with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(model), params)
+        cursor.execute(_insert_sql(model), _new_values(obj))
         if connection.features.can_return_columns_from_insert:
             pk = cursor.fetchone()[0]
         else:
-            pk = connection.ops.last_insert_id(cursor, model._meta.db_table, "id")
+            pk = connection.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
     _saved(obj, pk)
 
 
