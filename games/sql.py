@@ -86,23 +86,33 @@ def head(pk: int) -> tuple[int, str] | None:
 
 @cache
 def _game_sql() -> str:
-    game, seat = _table(Game), _table(Seat)
+    game, seat, event = _table(Game), _table(Seat), _table(Event)
+    game_id = f"{game}.{_column(Game, 'id')}"
     return (
-        f"SELECT {_reading(Game)[0]}, {seat}.{_column(Seat, 'index')} FROM {game} "
-        f"LEFT JOIN {seat} ON {seat}.{_column(Seat, 'game')} = {game}.{_column(Game, 'id')} "
+        f"SELECT {_reading(Game)[0]}, {seat}.{_column(Seat, 'index')}, {_reading(Event)[0]} "
+        f"FROM {game} LEFT JOIN {seat} ON {seat}.{_column(Seat, 'game')} = {game_id} "
         f"AND {seat}.{_column(Seat, 'user')} = %s AND {seat}.{_column(Seat, 'status')} = %s "
-        f"WHERE {game}.{_column(Game, 'id')} = %s"
+        f"LEFT JOIN {event} ON {event}.{_column(Event, 'game')} = {game_id} "
+        f"AND {event}.{_column(Event, 'seq')} = {game}.{_column(Game, 'seq')} "
+        f"WHERE {game_id} = %s"
     )
 
 
 def game(pk: int, user_id: int | None = None) -> Game | None:
-    """The game row as it is now.  With a user, `player_seat` on the row is the
-    seat that user plays (None: they hold no active seat), read in the same query."""
+    """The game row as it is now, read with two things a move needs.
+
+    `player_seat`: the seat the user plays (None: no active seat).
+    `head_event`: the event at the game's head, so that a worker whose state
+    is one event behind (the other worker made the last move) catches up
+    without another read (`store.load`).
+    """
     rows = _rows(_game_sql(), [user_id, Seat.Status.ACTIVE, pk])
     if not rows:
         return None
-    row = _instance(Game, rows[0][:-1])
-    row.player_seat = rows[0][-1]
+    width = len(_reading(Game)[1])
+    row = _instance(Game, rows[0][:width])
+    row.player_seat = rows[0][width]
+    row.head_event = _instance(Event, rows[0][width + 1 :])
     return row
 
 

@@ -143,7 +143,11 @@ def _remember(key, loaded: Loaded) -> None:
 def _catch_up(game: Game, engine: Engine, known: Loaded) -> Loaded | None:
     """`known` folded forward to the row's head, or None when the events since
     do not simply extend it (an undo among them, or another chain)."""
-    events = sql.events_between(game.pk, known.seq, game.seq)
+    head_event = getattr(game, "head_event", None)  # read with the row by sql.game
+    if head_event is not None and head_event.seq == game.seq == known.seq + 1:
+        events = [head_event]
+    else:
+        events = sql.events_between(game.pk, known.seq, game.seq)
     extends = (
         len(events) == game.seq - known.seq
         and events[0].prev_hash == known.head_hash

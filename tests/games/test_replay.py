@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import replay, service, store
+from games import replay, service, sql, store
 from games.models import Event, Game, Snapshot
 from tests.support.play import current_state, random_move
 
@@ -171,3 +171,19 @@ def test_a_row_older_than_the_state_held_gets_the_state_at_its_own_head(game):
     at_stale = store.load(stale_row, engine)
     assert (at_stale.seq, exact(at_stale.state)) == (stale_row.seq, expected)
     assert store.load(game, engine).seq == game.seq
+
+
+def test_one_event_behind_the_head_event_read_with_the_row_is_enough(game):
+    """The usual case with two workers: the other one made the last move."""
+    rng = random.Random(11)
+    engine = service.engine_for(game)
+    random_move(game, rng)
+    older = store.load(game, engine)
+    random_move(game, rng)
+    store.forget_all()
+    store.remember(game, engine, older)
+    row = sql.game(game.pk)
+    with CaptureQueriesContext(connection) as queries:
+        loaded = store.load(row, engine)
+    assert len(queries) == 0
+    assert exact(loaded.state) == exact(store.load(game, engine, use_snapshots=False).state)

@@ -33,6 +33,13 @@ def test_game_reads_the_row_as_the_orm_does(game):
     assert sql.game(game.pk + 1000) is None
 
 
+def test_game_brings_the_head_event(game):
+    event = sql.game(game.pk).head_event
+    assert (event.pk, event.seq, event.hash) == Event.objects.values_list("pk", "seq", "hash").get(
+        game=game, seq=game.seq
+    )
+
+
 def test_game_brings_the_seat_the_user_plays(game, bob, eve):
     assert sql.game(game.pk, bob.pk).player_seat == 1
     assert sql.game(game.pk, eve.pk).player_seat is None
