@@ -279,6 +279,28 @@ def insert(obj: models.Model) -> None:
     _saved(obj, pk)
 
 
+@cache
+def _insert_new_sql(model: type[models.Model], unique: str) -> str:
+    marks = ", ".join(["%s"] * len(_insert_fields(model)))
+    return (
+        f"INSERT INTO {_table(model)} ({_insert_columns(model)}) VALUES ({marks}) "
+        f"ON CONFLICT ({_column(model, unique)}) DO NOTHING "
+        f"RETURNING {_name(model._meta.pk.column)}"
+    )
+
+
+def insert_new(obj: models.Model, unique: str) -> bool:
+    """Insert `obj` unless a row with its `unique` value exists; True if it was
+    inserted.  The database skips the duplicate, so no savepoint is needed."""
+    with connection.cursor() as cursor:
+        cursor.execute(_insert_new_sql(type(obj), unique), _new_values(obj))
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    _saved(obj, row[0])
+    return True
+
+
 def _saved(obj: models.Model, pk: int) -> None:
     obj.pk = pk
     obj._state.adding = False

@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from games import sql
 from games.models import Event, Game, Seat
@@ -68,10 +68,7 @@ def notify(
         key=key, kind=kind, user=user, to_email=user.email, game=game, seq=seq, seat=seat,
         context=context or {}, status=status,
     )  # fmt: skip
-    try:
-        with transaction.atomic():
-            row.save()
-    except IntegrityError:
+    if not sql.insert_new(row, "key"):
         return Notification.objects.filter(key=key).first()
     queue_after_commit(row)
     return row

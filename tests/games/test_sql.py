@@ -145,3 +145,21 @@ def test_players_are_the_seats_with_their_users_in_order(game, alice, bob, carol
     assert sql.players(game.pk, []) == []
     Seat.objects.filter(game=game, index=1).update(status=Seat.Status.REPLACED)
     assert [p.index for p in sql.players(game.pk)] == [0, 2]
+
+
+def test_insert_new_skips_a_duplicate_without_spoiling_the_transaction(game, alice):
+    from notifications.models import Notification
+
+    def row(kind):
+        return Notification(key="k1", kind=kind, user=alice, game=game, seq=1, context={})
+
+    first = row("your_turn")
+    assert sql.insert_new(first, "key")
+    assert first.pk is not None and first.created_at is not None
+    duplicate = row("game_over")
+    assert not sql.insert_new(duplicate, "key")
+    assert duplicate.pk is None
+    # The transaction goes on: the skipped row raised nothing.
+    assert list(Notification.objects.filter(key="k1").values_list("kind", flat=True)) == [
+        "your_turn"
+    ]
