@@ -126,17 +126,23 @@ def test_only_the_newest_snapshots_are_kept(game, settings):
     assert list(Snapshot.objects.filter(game=game).values_list("seq", flat=True)) == [7, 6, 5]
 
 
-def test_a_process_holding_an_older_state_folds_only_the_events_since(game, monkeypatch):
-    """Another worker made the last moves: this one catches up with one read."""
-    rng = random.Random(4)
+def hold_an_older_state(game, rng, *, moves_then: int, moves_since: int):
+    """This process holds the state after `moves_then` moves; `moves_since`
+    more are made as if by another worker.  Returns the engine."""
     engine = service.engine_for(game)
-    for _ in range(3):
+    for _ in range(moves_then):
         random_move(game, rng)
     older = store.load(game, engine)
-    for _ in range(3):
+    for _ in range(moves_since):
         random_move(game, rng)
     store.forget_all()
     store.remember(game, engine, older)
+    return engine
+
+
+def test_a_process_holding_an_older_state_folds_only_the_events_since(game, monkeypatch):
+    """Another worker made the last moves: this one catches up with one read."""
+    engine = hold_an_older_state(game, random.Random(4), moves_then=3, moves_since=3)
     monkeypatch.setattr(store, "_rebuild", lambda *args: pytest.fail("replayed from scratch"))
     with CaptureQueriesContext(connection) as queries:
         loaded = store.load(game, engine)
@@ -175,13 +181,7 @@ def test_a_row_older_than_the_state_held_gets_the_state_at_its_own_head(game):
 
 def test_one_event_behind_the_head_event_read_with_the_row_is_enough(game):
     """The usual case with two workers: the other one made the last move."""
-    rng = random.Random(11)
-    engine = service.engine_for(game)
-    random_move(game, rng)
-    older = store.load(game, engine)
-    random_move(game, rng)
-    store.forget_all()
-    store.remember(game, engine, older)
+    engine = hold_an_older_state(game, random.Random(11), moves_then=1, moves_since=1)
     row = sql.game(game.pk)
     with CaptureQueriesContext(connection) as queries:
         loaded = store.load(row, engine)
