@@ -21,6 +21,7 @@ from django.db import connection
 from notifications import tasks
 from notifications.models import Notification
 from tests.notifications.conftest import free_port, new_duel
+from tests.support.waiting import wait_until
 
 pytestmark = [
     pytest.mark.redis,
@@ -73,15 +74,6 @@ def start_worker_process(queue: str, smtp_port: int) -> subprocess.Popen:
     return subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
 
 
-def wait_until(predicate, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out")
-
-
 @pytest.fixture
 def stalling_sink():
     handler, port = StallingSink(), free_port()
@@ -105,7 +97,7 @@ def test_a_worker_killed_mid_delivery_does_not_lose_the_notification(
     try:
         new_duel(alice, bob)
         [row] = Notification.objects.all()
-        wait_until(stalling_sink.stalled.is_set)  # the worker is inside the SMTP DATA
+        wait_until(stalling_sink.stalled.is_set, timeout=30)  # the worker is inside the SMTP DATA
         row.refresh_from_db()
         assert row.status == "sending"
         os.killpg(first.pid, signal.SIGKILL)
@@ -117,7 +109,7 @@ def test_a_worker_killed_mid_delivery_does_not_lose_the_notification(
         settings.NOTIFICATIONS_CLAIM_LEASE = 1
         time.sleep(1.1)
         assert tasks.sweep_outbox() == 1
-        wait_until(lambda: Notification.objects.get(pk=row.pk).status == "sent")
+        wait_until(lambda: Notification.objects.get(pk=row.pk).status == "sent", timeout=30)
         assert len(stalling_sink.accepted) == 1
         assert f"Message-ID: <correo.{row.pk}.your_turn@".encode() in stalling_sink.accepted[0]
     finally:

@@ -12,17 +12,9 @@ from games import service, store
 from notifications import delivery, tasks
 from notifications.models import Notification
 from tests.notifications.conftest import new_duel
+from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
-
-
-def wait_until(predicate, timeout: float = 15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out")
 
 
 def statuses() -> list[str]:
