@@ -190,12 +190,15 @@ def _advance_sql(fields: tuple[str, ...]) -> str:
     )
 
 
+def _advance(pk: int, expected_seq: int, values: dict[str, Any]) -> tuple[str, list[Any]]:
+    params = [_prepared(Game, field, value) for field, value in values.items()]
+    return _advance_sql(tuple(values)), [*params, pk, expected_seq]
+
+
 def advance(pk: int, expected_seq: int, values: dict[str, Any]) -> bool:
     """Set `values` on the game only while its seq is still `expected_seq`."""
-    fields = tuple(values)
-    params = [_prepared(Game, field, values[field]) for field in fields]
     with connection.cursor() as cursor:
-        cursor.execute(_advance_sql(fields), [*params, pk, expected_seq])
+        cursor.execute(*_advance(pk, expected_seq, values))
         return cursor.rowcount == 1
 
 
@@ -212,16 +215,14 @@ def append(event: Event, expected_seq: int, values: dict[str, Any], to_act: list
         if to_act is not None:
             flag_seats_to_act(event.game_id, to_act)
         return True
-    fields = tuple(values)
-    params = [_prepared(Game, field, values[field]) for field in fields]
-    params += [event.game_id, expected_seq]
+    advance_sql, params = _advance(event.game_id, expected_seq, values)
     flags = ""
     if to_act is not None:
         flag_sql, flag_params = _flags_sql(to_act, f"(SELECT {_column(Game, 'id')} FROM moved)")
         flags = f", flagged AS ({flag_sql})"
         params += flag_params
     sql = (
-        f"WITH moved AS ({_advance_sql(fields)} RETURNING {_column(Game, 'id')}){flags} "
+        f"WITH moved AS ({advance_sql} RETURNING {_column(Game, 'id')}){flags} "
         f"INSERT INTO {_table(Event)} ({_insert_columns(Event)}) "
         f"SELECT {_cast_marks(Event)} FROM moved RETURNING {_name(Event._meta.pk.column)}"
     )
