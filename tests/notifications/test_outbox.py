@@ -68,6 +68,8 @@ def test_an_undo_tells_everyone_and_says_whose_turn(alice, bob, mo):
     assert kinds_for(bob)[-1] == ("undone", 3)
     undone = Notification.objects.get(user=alice, kind="undone")
     assert undone.context == {"to_seq": 1, "reason": "misclick", "by_moderator": True}
+    # The undo mail says whose turn it is: no separate "your turn" for it.
+    assert not Notification.objects.filter(game=game, seq=3, kind="your_turn").exists()
 
 
 def test_rows_roll_back_with_the_event(alice, bob):
