@@ -4,7 +4,7 @@
   `correo_http_request_duration_seconds{method,route}`: every request, by URL
   pattern (not by path, so a game id never becomes a label value);
 - `correo_moves_applied_total{title,source,kind}`: actions and timeouts,
-  counted when their transaction commits (a `games.hooks.on_append` listener);
+  counted once the event is durable (a `games.hooks.on_committed` listener);
 - `correo_replay_duration_seconds{title}`: time to rebuild a state from the
   store (snapshot + live events; memo hits are not replays);
 - `correo_notification_backlog{status}`: outbox rows still to deliver
@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import time
 
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 from django.db.models import Count
 from django.http import HttpResponse
 from django.utils import timezone
@@ -142,12 +142,10 @@ class MetricsMiddleware:
         return response
 
 
-def count_move(game, event, before) -> None:
-    """games.hooks.on_append listener: counted once the append commits."""
-    if event.kind not in MOVE_KINDS:
-        return
-    labels = (game.title, event.source, event.kind)
-    transaction.on_commit(lambda: MOVES.labels(*labels).inc())
+def count_move(game, event) -> None:
+    """games.hooks.on_committed listener."""
+    if event.kind in MOVE_KINDS:
+        MOVES.labels(game.title, event.source, event.kind).inc()
 
 
 def time_replay(title: str, seconds: float) -> None:
@@ -159,7 +157,7 @@ def install() -> None:
     """Called once from config.apps.ConfigApp.ready()."""
     from games import hooks
 
-    hooks.on_append(count_move)
+    hooks.on_committed(count_move)
     hooks.on_replay(time_replay)
 
 

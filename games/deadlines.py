@@ -87,6 +87,13 @@ def sync_game_deadline(game: Game) -> None:
     game.deadline = earliest
 
 
-@hooks.on_append
 def _after_append(game: Game, event: Event, before: list[int]) -> None:
     refresh(game, event, event.created_at)
+
+
+def _has_clock(game: Game) -> bool:
+    return bool(game.clock)
+
+
+# Only clocked games need the append's transaction for their deadlines.
+hooks.on_append(_after_append, only_if=_has_clock)

@@ -1,8 +1,17 @@
 """Extension points of the game service, each a list of listeners.
 
+- rows: `listener(game, event, before) -> list[Row]`, called just before an
+  event is written, with the game as that event leaves it (`before`: the
+  seats that were to act until this event).  The rows are written together
+  with the event, in the same statement or transaction, or not at all.
+  Reading is fine here; writing is not: return the rows instead.
 - append: `listener(game, event, before)`, called inside the transaction that
-  appends an event (`before`: the seats that were to act until this event);
-  whatever it writes commits or rolls back with the event.
+  appends an event; whatever it writes commits or rolls back with the event.
+  A listener registered with `only_if` runs only for the games it accepts.
+  An event no such listener applies to needs no transaction of its own: on
+  PostgreSQL the event, the game row, the seats and the rows above are one
+  statement, which spares a move the BEGIN and COMMIT round trips.
+- committed: `listener(game, event)`, once the event is durable.
 - reminder: `listener(game, seat, offset_seconds)`, a seat's deadline is near.
 - replay: `listener(title, seconds)`, a state was rebuilt from the stream.
 
@@ -14,28 +23,66 @@ service.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+
+
+@dataclass
+class Row:
+    """A new row to write with an event: `instance` (a model instance not yet
+    saved) is skipped if a row with the same `unique` field value exists;
+    `written(instance)` is called once it was written, inside the event's
+    transaction (so `transaction.on_commit` waits for the event)."""
+
+    instance: Any
+    unique: str
+    written: Callable[[Any], None] | None = None
+
+
+def _always(subject: Any) -> bool:
+    return True
 
 
 class Hook:
     def __init__(self) -> None:
-        self.listeners: list[Callable[..., None]] = []
+        self.listeners: list[Callable[..., Any]] = []
+        self.conditions: dict[Callable[..., Any], Callable[[Any], bool]] = {}
 
-    def register(self, listener: Callable[..., None]) -> Callable[..., None]:
-        """Add `listener` once; usable as a decorator."""
+    def register(
+        self, listener: Callable[..., Any], only_if: Callable[[Any], bool] | None = None
+    ) -> Callable[..., Any]:
+        """Add `listener` once; `only_if(first argument)` says when it applies."""
         if listener not in self.listeners:
             self.listeners.append(listener)
+        if only_if is not None:
+            self.conditions[listener] = only_if
         return listener
 
+    def applying(self, subject: Any) -> list[Callable[..., Any]]:
+        """The listeners for a call whose first argument is `subject`."""
+        return [
+            listener
+            for listener in self.listeners
+            if self.conditions.get(listener, _always)(subject)
+        ]
+
     def fire(self, *args: Any) -> None:
-        for listener in list(self.listeners):
+        for listener in self.applying(args[0]):
             listener(*args)
 
+    def collect(self, *args: Any) -> list[Any]:
+        """Every applying listener's results, in one list."""
+        return [item for listener in self.applying(args[0]) for item in listener(*args) or ()]
 
+
+rows = Hook()
 append = Hook()
+committed = Hook()
 reminder = Hook()
 replay = Hook()
 
+on_rows, rows_for = rows.register, rows.collect
 on_append, appended = append.register, append.fire
+on_committed, event_committed = committed.register, committed.fire
 on_reminder, reminder_due = reminder.register, reminder.fire
 on_replay, replayed = replay.register, replay.fire

@@ -16,8 +16,9 @@ from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection, models
+from django.db import connection, models, transaction
 
+from games.hooks import Row
 from games.models import Event, Game, Seat
 
 
@@ -202,37 +203,66 @@ def advance(pk: int, expected_seq: int, values: dict[str, Any]) -> bool:
         return cursor.rowcount == 1
 
 
-def append(event: Event, expected_seq: int, values: dict[str, Any], to_act: list | None) -> bool:
-    """Advance the game to `event` (as `advance`), insert the event and, given
-    `to_act`, flag those seats: all or nothing, False if the seq moved on.
+def append(
+    event: Event,
+    expected_seq: int,
+    values: dict[str, Any],
+    to_act: list | None,
+    rows: list[Row] = (),
+) -> list[Row] | None:
+    """Advance the game to `event` (as `advance`), insert the event, flag the
+    seats in `to_act` (if given) and insert the new `rows`: all or nothing.
 
-    On PostgreSQL this is one statement, so one round trip; elsewhere three.
+    Returns the rows that were written (a row whose unique value exists is
+    skipped), or None if the game's seq had moved on.  On PostgreSQL this is
+    one statement, atomic without a transaction; elsewhere it is several, in
+    a transaction.
     """
     if connection.vendor != "postgresql":
-        if not advance(event.game_id, expected_seq, values):
-            return False
-        insert(event)
-        if to_act is not None:
-            flag_seats_to_act(event.game_id, to_act)
-        return True
+        with transaction.atomic():
+            if not advance(event.game_id, expected_seq, values):
+                return None
+            insert(event)
+            if to_act is not None:
+                flag_seats_to_act(event.game_id, to_act)
+            return [row for row in rows if insert_new(row.instance, row.unique)]
     advance_sql, params = _advance(event.game_id, expected_seq, values)
-    flags = ""
+    parts = [f"moved AS ({advance_sql} RETURNING {_column(Game, 'id')})"]
     if to_act is not None:
         flag_sql, flag_params = _flags_sql(to_act, f"(SELECT {_column(Game, 'id')} FROM moved)")
-        flags = f", flagged AS ({flag_sql})"
+        parts.append(f"flagged AS ({flag_sql})")
         params += flag_params
-    sql = (
-        f"WITH moved AS ({advance_sql} RETURNING {_column(Game, 'id')}){flags} "
-        f"INSERT INTO {_table(Event)} ({_insert_columns(Event)}) "
-        f"SELECT {_cast_marks(Event)} FROM moved RETURNING {_name(Event._meta.pk.column)}"
+    for i, row in enumerate(rows):
+        parts.append(f"row{i} AS ({_insert_after_move_sql(type(row.instance), row.unique)})")
+        params += _new_values(row.instance)
+    parts.append(f"appended AS ({_insert_after_move_sql(Event)})")
+    params += _new_values(event)
+    ids = ", ".join(
+        f"(SELECT id FROM {name})" for name in ["appended"] + [f"row{i}" for i in range(len(rows))]
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, *_new_values(event)])
-        row = cursor.fetchone()
-    if row is None:
-        return False
-    _saved(event, row[0])
-    return True
+        cursor.execute(f"WITH {', '.join(parts)} SELECT {ids}", params)
+        event_id, *row_ids = cursor.fetchone()
+    if event_id is None:
+        return None
+    _saved(event, event_id)
+    written = []
+    for row, pk in zip(rows, row_ids, strict=True):
+        if pk is not None:
+            _saved(row.instance, pk)
+            written.append(row)
+    return written
+
+
+@cache
+def _insert_after_move_sql(model: type[models.Model], unique: str | None = None) -> str:
+    """INSERT of one new row, made only if the `moved` step advanced the game."""
+    skip = f" ON CONFLICT ({_column(model, unique)}) DO NOTHING" if unique else ""
+    return (
+        f"INSERT INTO {_table(model)} ({_insert_columns(model)}) "
+        f"SELECT {_cast_marks(model)} FROM moved{skip} "
+        f"RETURNING {_name(model._meta.pk.column)} AS id"
+    )
 
 
 @cache

@@ -1,18 +1,22 @@
 """Appending to and loading from a game's event stream.
 
 Appending is optimistic: the writer names the seq it saw; the game row is
-updated only where its seq still equals that, inside the transaction that
-inserts the event, so two writers can never both succeed, and the unique
-(game, seq) key backs that up.  Loading is the newest usable snapshot plus
+updated only where its seq still equals that, atomically with the insert of
+the event (one statement on PostgreSQL, a transaction elsewhere or where an
+append listener must write), so two writers can never both succeed, and the
+unique (game, seq) key backs that up.  Loading is the newest usable snapshot plus
 the live events after it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import datetime
 import hashlib
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -208,9 +212,6 @@ def append(
     to_act, result); they are written in the same conditional UPDATE.
     """
     derived = dict(derived or {})
-    # Appends are the only writers of to_act, so a row read at the seq being
-    # extended knows who was to act before this event.
-    before = list(game.to_act or []) if game.seq == expected_seq else None
     event = Event(
         game=game,
         seq=expected_seq + 1,
@@ -223,18 +224,30 @@ def append(
         prev_hash=head_hash,
     )
     event.hash = compute_hash(event)
-    with transaction.atomic():
-        if before is None:
-            before = _seats_flagged(game)
-        flags = derived["to_act"] if derived.get("to_act", before) != before else None
-        head = {"seq": event.seq, "head_hash": event.hash, "updated_at": event.created_at}
-        if not sql.append(event, expected_seq, {**head, **derived}, flags):
+    # Appends are the only writers of to_act, so a row read at the seq being
+    # extended knows who was to act before this event.
+    before = list(game.to_act or []) if game.seq == expected_seq else _seats_flagged(game)
+    flags = derived["to_act"] if derived.get("to_act", before) != before else None
+    values = {"seq": event.seq, "head_hash": event.hash, "updated_at": event.created_at}
+    values.update(derived)
+    # The listeners plan with the game as the event leaves it; `game` itself
+    # changes only once the event is written.
+    after = copy.copy(game)
+    after.__dict__.update(values)
+    rows = hooks.rows_for(after, event, before)
+    listeners = hooks.append.applying(after)
+    with transaction.atomic() if listeners else contextlib.nullcontext():
+        written = sql.append(event, expected_seq, values, flags, rows)
+        if written is None:
             current = Game.objects.values_list("seq", flat=True).get(pk=game.pk)
             raise StaleSeq(expected_seq, current)
-        game.seq, game.head_hash = event.seq, event.hash
-        for field, value in derived.items():
-            setattr(game, field, value)
-        hooks.appended(game, event, before)
+        game.__dict__.update(values)
+        for row in written:
+            if row.written is not None:
+                row.written(row.instance)
+        for listener in listeners:
+            listener(game, event, before)
+        transaction.on_commit(partial(hooks.event_committed, game, event))
     return event
 
 

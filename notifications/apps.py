@@ -9,6 +9,6 @@ class NotificationsConfig(AppConfig):
         from games import hooks
         from notifications import anymail_inbound, outbox
 
-        hooks.on_append(outbox.on_event)
+        hooks.on_rows(outbox.rows_for_event)
         hooks.on_reminder(outbox.on_reminder)
         anymail_inbound.connect()

@@ -1,10 +1,12 @@
-"""The outbox: Notification rows written in the transaction of the event that
-causes them, handed to Celery once that transaction commits.
+"""The outbox: Notification rows written together with the event that
+causes them, handed to Celery once that event is durable.
 
-`on_event` is registered with games.hooks.on_append (see apps.py).  Other
-apps (clocks) call `notify()` for anything that is not an event of its own,
-such as a reminder; called inside their transaction it commits or rolls back
-with it, and delivery is queued after commit.
+`rows_for_event` is registered with games.hooks.on_rows (see apps.py): the
+game service writes the rows it returns in the same statement or
+transaction as the event.  Other apps (clocks) call `notify()` for anything
+that is not an event of its own, such as a reminder; called inside their
+transaction it commits or rolls back with it, and delivery is queued after
+commit.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games import sql
+from games import hooks, sql
 from games.models import Event, Game, Seat
 from notifications.models import Notification
 
@@ -50,6 +52,27 @@ def notify(
     existing one if it was already written), or None when the user wants no
     mail and has no webhook.  Delivery is queued when the transaction commits.
     """
+    row = build(user, game, kind, seq, context, seat=seat, key=key)
+    if row is None:
+        return None
+    if not sql.insert_new(row, "key"):
+        return Notification.objects.filter(key=row.key).first()
+    queue_after_commit(row)
+    return row
+
+
+def build(
+    user,
+    game: Game | None,
+    kind: str,
+    seq: int | None,
+    context: dict[str, Any] | None = None,
+    *,
+    seat: int | None = None,
+    key: str | None = None,
+) -> Notification | None:
+    """The unsaved row `notify` writes, or None when the user wants no mail
+    and has no webhook."""
     if kind not in Notification.Kind.values:
         raise ValueError(f"unknown notification kind {kind!r}")
     if key is None:
@@ -64,14 +87,10 @@ def notify(
     status = _initial_status(user, kind)
     if status is None:
         return None
-    row = Notification(
+    return Notification(
         key=key, kind=kind, user=user, to_email=user.email, game=game, seq=seq, seat=seat,
         context=context or {}, status=status,
     )  # fmt: skip
-    if not sql.insert_new(row, "key"):
-        return Notification.objects.filter(key=key).first()
-    queue_after_commit(row)
-    return row
 
 
 def _initial_status(user, kind: str) -> str | None:
@@ -121,53 +140,88 @@ def enqueue(task, notification_id: int) -> bool:
     return True
 
 
-def on_event(game: Game, event: Event, before: list[int]) -> None:
-    """The hooks.on_append listener: who must hear of this event."""
+def rows_for_event(game: Game, event: Event, before: list[int]) -> list[hooks.Row]:
+    """The hooks.on_rows listener: the notifications this event causes, to
+    be written with it and queued once it is durable."""
+    return [
+        hooks.Row(row, unique="key", written=queue_after_commit)
+        for row in _notifications(game, event, before)
+        if row is not None
+    ]
+
+
+def _notifications(game: Game, event: Event, before: list[int]) -> list[Notification | None]:
+    """Who must hear of this event (None where a user wants no notice)."""
     if event.kind == Event.Kind.UNDO:
         # The undo mail also says whose turn it is now.
-        for seat in _seats(game):
-            notify(seat.user, game, Notification.Kind.UNDONE, event.seq, _undo_context(event),
-                   seat=seat.index)  # fmt: skip
-        return
+        return [
+            build(
+                seat.user,
+                game,
+                Notification.Kind.UNDONE,
+                event.seq,
+                _undo_context(event),
+                seat=seat.index,
+            )
+            for seat in _seats(game)
+        ]
+    rows = []
     if game.status != Game.Status.ACTIVE and event.kind != Event.Kind.CREATED:
-        for seat in _seats(game):
-            notify(seat.user, game, Notification.Kind.GAME_OVER, event.seq,
-                   {"status": game.status}, seat=seat.index)  # fmt: skip
+        rows += [
+            build(
+                seat.user,
+                game,
+                Notification.Kind.GAME_OVER,
+                event.seq,
+                {"status": game.status},
+                seat=seat.index,
+            )
+            for seat in _seats(game)
+        ]
     elif event.kind == Event.Kind.TAKEBACK_REQUEST:
-        _tell_takeback(game, event)
+        rows += _tell_takeback(game, event)
     elif event.kind == Event.Kind.CLOCK:
-        _tell_clock(game, event, _seats(game))
-    _tell_turns(game, event, before)
+        rows += _tell_clock(game, event, _seats(game))
+    return rows + _tell_turns(game, event, before)
 
 
 def _seats(game: Game, indexes=None) -> list[sql.Player]:
     return sql.players(game.pk, indexes)
 
 
-def _tell_turns(game: Game, event: Event, before: list[int]) -> None:
+def _tell_turns(game: Game, event: Event, before: list[int]) -> list[Notification | None]:
     """A seat hears "your turn" when it comes to act, once: not again while it
     stays to act (a simultaneous step, or several actions in one turn)."""
     if game.status != Game.Status.ACTIVE:
-        return
+        return []
     came = set(game.to_act or []) - set(before)
     if not came:
-        return  # a step in progress: no seat needs reading
-    for seat in _seats(game, came):
-        if seat.status == Seat.Status.ACTIVE:
-            notify(seat.user, game, Notification.Kind.YOUR_TURN, event.seq, seat=seat.index)
+        return []  # a step in progress: no seat needs reading
+    return [
+        build(seat.user, game, Notification.Kind.YOUR_TURN, event.seq, seat=seat.index)
+        for seat in _seats(game, came)
+        if seat.status == Seat.Status.ACTIVE
+    ]
 
 
-def _tell_takeback(game: Game, event: Event) -> None:
+def _tell_takeback(game: Game, event: Event) -> list[Notification | None]:
     seats = _seats(game)
     asker = next((s.user.username for s in seats if s.index == event.seat), "")
-    for seat in seats:
-        if seat.index != event.seat and seat.status == Seat.Status.ACTIVE:
-            notify(seat.user, game, Notification.Kind.TAKEBACK, event.seq,
-                   {"by": asker, "move_seq": event.payload.get("move_seq")},
-                   seat=seat.index)  # fmt: skip
+    return [
+        build(
+            seat.user,
+            game,
+            Notification.Kind.TAKEBACK,
+            event.seq,
+            {"by": asker, "move_seq": event.payload.get("move_seq")},
+            seat=seat.index,
+        )
+        for seat in seats
+        if seat.index != event.seat and seat.status == Seat.Status.ACTIVE
+    ]
 
 
-def _tell_clock(game: Game, event: Event, seats) -> None:
+def _tell_clock(game: Game, event: Event, seats) -> list[Notification | None]:
     """Everyone but the actor hears of a change to the clocks (a player's
     vacation is the notice to the others that the DESIGN asks for)."""
     about = next((s.user.username for s in seats if s.index == event.payload.get("seat")), None)
@@ -178,9 +232,11 @@ def _tell_clock(game: Game, event: Event, seats) -> None:
         "seconds": event.payload.get("seconds"),
         "about": about,
     }
-    for seat in seats:
-        if seat.user.pk != event.actor_id and seat.status == Seat.Status.ACTIVE:
-            notify(seat.user, game, Notification.Kind.CLOCK, event.seq, context, seat=seat.index)
+    return [
+        build(seat.user, game, Notification.Kind.CLOCK, event.seq, context, seat=seat.index)
+        for seat in seats
+        if seat.user.pk != event.actor_id and seat.status == Seat.Status.ACTIVE
+    ]
 
 
 def _undo_context(event: Event) -> dict[str, Any]:

@@ -8,7 +8,9 @@ import pytest
 from django.utils import timezone
 
 from games import service, sql
+from games.hooks import Row
 from games.models import Event, Game, Seat
+from notifications.models import Notification
 
 
 @pytest.fixture
@@ -97,7 +99,7 @@ def next_event(game: Game) -> Event:
 def test_append_advances_inserts_and_flags_in_one_go(game):
     event = next_event(game)
     values = {"seq": event.seq, "head_hash": event.hash, "to_act": [2]}
-    assert sql.append(event, game.seq, values, [2])
+    assert sql.append(event, game.seq, values, [2]) == []
     row = Game.objects.get(pk=game.pk)
     assert (row.seq, row.head_hash, row.to_act) == (event.seq, event.hash, [2])
     stored = Event.objects.get(pk=event.pk)
@@ -110,7 +112,7 @@ def test_append_advances_inserts_and_flags_in_one_go(game):
 def test_append_without_flags_leaves_the_seats(game):
     before = flags(game)
     event = next_event(game)
-    assert sql.append(event, game.seq, {"seq": event.seq, "head_hash": event.hash}, None)
+    assert sql.append(event, game.seq, {"seq": event.seq, "head_hash": event.hash}, None) == []
     assert flags(game) == before
 
 
@@ -118,11 +120,44 @@ def test_append_at_a_stale_seq_writes_nothing(game):
     before = flags(game)
     event = next_event(game)
     values = {"seq": event.seq, "head_hash": event.hash, "to_act": [2]}
-    assert not sql.append(event, game.seq - 1, values, [2])
-    assert event.pk is None
+    mail = notification(game, "stale")
+    assert sql.append(event, game.seq - 1, values, [2], [Row(mail, "key")]) is None
+    assert event.pk is None and mail.pk is None
+    assert not Notification.objects.filter(key="stale").exists()
     assert Game.objects.get(pk=game.pk).seq == game.seq
     assert Event.objects.filter(game=game).count() == game.seq
     assert flags(game) == before
+
+
+def notification(game: Game, key: str) -> Notification:
+    return Notification(
+        key=key, kind="your_turn", user=game.created_by or game.seats.first().user, game=game,
+        seq=game.seq + 1, context={"n": 1},
+    )  # fmt: skip
+
+
+def test_append_writes_the_new_rows_with_the_event(game):
+    first, second = notification(game, "first"), notification(game, "second")
+    event = next_event(game)
+    rows = [Row(first, "key"), Row(second, "key")]
+    written = sql.append(event, game.seq, {"seq": event.seq}, None, rows)
+    assert written == rows
+    stored = Notification.objects.filter(key__in=["first", "second"]).order_by("pk")
+    assert [(n.pk, n.key, n.context) for n in stored] == [
+        (first.pk, "first", {"n": 1}), (second.pk, "second", {"n": 1}),
+    ]  # fmt: skip
+
+
+def test_append_skips_a_row_whose_unique_value_exists(game):
+    sql.insert(notification(game, "taken"))
+    again, fresh = notification(game, "taken"), notification(game, "fresh")
+    event = next_event(game)
+    written = sql.append(
+        event, game.seq, {"seq": event.seq}, None, [Row(again, "key"), Row(fresh, "key")]
+    )
+    assert [row.instance for row in written] == [fresh]
+    assert again.pk is None and event.pk is not None
+    assert Notification.objects.filter(key__in=["fresh", "taken"]).count() == 2
 
 
 def test_events_between_reads_events_as_the_orm_does(game):

@@ -168,3 +168,129 @@ def test_append_listeners_run_inside_the_events_transaction(game, monkeypatch):
         )  # fmt: skip
     assert seen == [(2, "note", True)]
     assert [e.seq for e in events_of(game)] == [1]  # the failed listener rolled the event back
+
+
+def note(game: Game) -> Event:
+    return store.append(
+        game, expected_seq=game.seq, kind="note", source="system", payload={},
+        head_hash=game.head_hash,
+    )  # fmt: skip
+
+
+def test_append_listeners_run_only_for_the_games_they_accept(game, monkeypatch):
+    from games import hooks
+
+    calls = []
+    hook = hooks.Hook()
+    hook.register(lambda g, e, b: calls.append(("any", e.seq)))
+    hook.register(lambda g, e, b: calls.append(("clocked", e.seq)), only_if=lambda g: g.clock)
+    monkeypatch.setattr(hooks, "append", hook)
+    note(game)
+    Game.objects.filter(pk=game.pk).update(clock={"per_move": 3600})
+    game.refresh_from_db()
+    note(game)
+    assert calls == [("any", 2), ("any", 3), ("clocked", 3)]
+
+
+def statements_of(work) -> list[str]:
+    seen = []
+
+    def record(execute, sql, params, many, context):
+        seen.append(sql.split()[0].upper())
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        work()
+    return seen
+
+
+@pytest.mark.postgres
+def test_an_append_no_listener_must_join_is_one_statement(game):
+    assert statements_of(lambda: note(game)) == ["WITH"]
+
+
+@pytest.mark.postgres
+def test_an_append_with_listeners_that_write_has_its_transaction(game, monkeypatch):
+    from games import hooks
+
+    monkeypatch.setattr(hooks.append, "listeners", [lambda g, e, b: None])
+    assert statements_of(lambda: note(game))[0] == "SAVEPOINT"  # inside the test's transaction
+
+
+def row_listener(rows):
+    def listener(game, event, before):
+        return rows(game, event)
+
+    return listener
+
+
+def test_rows_are_planned_with_the_game_as_the_event_leaves_it(game, monkeypatch, alice):
+    from games import hooks
+    from notifications.models import Notification
+
+    planned, written = [], []
+
+    def rows(after, event):
+        planned.append((after.seq, after.head_hash == event.hash, game.seq))
+        mail = Notification(key=f"k{event.seq}", kind="your_turn", user=alice, game=after,
+                            seq=event.seq)  # fmt: skip
+        return [hooks.Row(mail, "key", written=written.append)]
+
+    monkeypatch.setattr(hooks.rows, "listeners", [row_listener(rows)])
+    event = note(game)
+    assert planned == [(2, True, 1)]  # `game` itself moved only once the event was written
+    assert [row.key for row in written] == ["k2"] and written[0].pk is not None
+    assert Notification.objects.get(key="k2").seq == event.seq == game.seq
+
+
+def test_rows_of_a_refused_append_are_not_written(game, monkeypatch, alice):
+    from games import hooks
+    from notifications.models import Notification
+
+    written = []
+    mail = Notification(key="stale", kind="your_turn", user=alice, game=game, seq=2)
+    rows = [hooks.Row(mail, "key", written.append)]
+    monkeypatch.setattr(hooks.rows, "listeners", [row_listener(lambda g, e: rows)])
+    with pytest.raises(StaleSeq):
+        store.append(
+            game, expected_seq=0, kind="note", source="system", payload={},
+            head_hash=store.GENESIS_HASH,
+        )  # fmt: skip
+    assert written == [] and not Notification.objects.filter(key="stale").exists()
+    assert game.seq == 1
+
+
+def test_committed_listeners_hear_of_an_event_once_it_commits(
+    game, monkeypatch, django_capture_on_commit_callbacks
+):
+    from games import hooks
+
+    heard = []
+    monkeypatch.setattr(hooks.committed, "listeners", [lambda g, e: heard.append(e.seq)])
+    with django_capture_on_commit_callbacks() as callbacks:
+        note(game)
+    assert heard == []  # the test's transaction has not committed
+    for callback in callbacks:
+        callback()
+    assert heard == [2]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_bad_row_undoes_the_whole_one_statement_append(alice, bob, monkeypatch):
+    from games import hooks
+    from notifications.models import Notification
+
+    game = service.create_game(title="duel", players=[alice, bob], options={"rounds": 4}, seed=7)
+    # No key: the row cannot be written, so neither may the event be.
+    bad = Notification(key=None, kind="your_turn", user=alice, game=game, seq=2)
+    monkeypatch.setattr(
+        hooks.rows, "listeners", [row_listener(lambda g, e: [hooks.Row(bad, "key")])]
+    )
+    assert not connection.in_atomic_block
+    with pytest.raises(DatabaseError):
+        note(game)
+    row = Game.objects.get(pk=game.pk)
+    assert (row.seq, row.head_hash) == (1, game.head_hash)
+    assert [e.seq for e in events_of(game)] == [1]
+    assert not Notification.objects.filter(seq=2).exists()
