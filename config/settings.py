@@ -103,6 +103,14 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 # Without it, the first request on a connection the database dropped gets a
 # 503 "try again" (games.api.errors) and the connection is replaced.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=False)
+# The hot statements (games.sql) are prepared once per connection.  Behind
+# PgBouncer in transaction mode that needs PgBouncer 1.21+ with
+# max_prepared_statements set; otherwise turn this off.
+CORREO_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
+if CORREO_PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # Django turns psycopg's preparing off (None); any number turns it back on
+    # for the cursors that ask for it.  The ORM's client-side cursors never do.
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 2**31 - 1
 # Lets two test runs share one PostgreSQL server (default: test_<name>).
 if env.str("TEST_DATABASE_NAME", default=""):
     DATABASES["default"]["TEST"] = {"NAME": env.str("TEST_DATABASE_NAME")}

@@ -198,3 +198,28 @@ def test_insert_new_skips_a_duplicate_without_spoiling_the_transaction(game, ali
     assert list(Notification.objects.filter(key="k1").values_list("kind", flat=True)) == [
         "your_turn"
     ]
+
+
+def prepared_statements() -> list[str]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
+
+
+# Each test reads players with a count of seats no other test asks for, so
+# that what earlier tests prepared on the connection cannot decide it.
+@pytest.mark.postgres
+def test_the_hot_statements_are_prepared_once_per_connection(game):
+    sql.players(game.pk, range(6))
+    sql.players(game.pk, range(6))
+    mine = [s for s in prepared_statements() if "IN ($2, $3, $4, $5, $6, $7)" in s]
+    assert len(mine) == 1 and mine[0].startswith('SELECT "accounts_user"')
+
+
+@pytest.mark.postgres
+def test_preparing_can_be_turned_off_for_poolers(game, settings):
+    settings.CORREO_PREPARED_STATEMENTS = False
+    assert [p.index for p in sql.players(game.pk, range(7))] == [0, 1, 2]
+    assert not [s for s in prepared_statements() if "IN ($2, $3, $4, $5, $6, $7, $8)" in s]
