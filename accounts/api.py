@@ -10,10 +10,10 @@ from rest_framework import permissions, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.models import User
+from config.throttling import ScopedRateThrottle
 
 
 class RegisterIn(serializers.Serializer):

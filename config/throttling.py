@@ -1,0 +1,54 @@
+"""Rate limits counted in fixed windows: one counter per client and window.
+
+DRF's own throttles keep the time of every request in the window and write
+that list back to the cache on each request: at the default 1 200 a minute a
+busy client's list is kilobytes, pickled to the cache and back every time.
+A counter costs the same at any rate.  The price is that a client can fit up
+to twice its rate around a window's edge, which is fine for abuse control.
+
+Each class keeps DRF's scope and cache key (`throttle_<scope>_<ident>`) and
+only changes the counting, so the settings' rates apply unchanged.
+"""
+
+from __future__ import annotations
+
+from rest_framework import throttling
+
+
+class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
+    def allow_request(self, request, view) -> bool:
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        self.now = self.timer()
+        window = int(self.now // self.duration)
+        self.window_ends = (window + 1) * self.duration
+        return self.count(f"{self.key}:{window}") <= self.num_requests
+
+    def count(self, key: str) -> int:
+        """This request's number in its window."""
+        try:
+            return self.cache.incr(key)
+        except ValueError:  # the window's first request
+            if self.cache.add(key, 1, self.duration):
+                return 1
+            return self.cache.incr(key)  # another request started the window meanwhile
+
+    def wait(self) -> float:
+        return max(self.window_ends - self.now, 0.0)
+
+
+# DRF's classes first: they pick the scope (and the user or address) and
+# then hand over to the window's counting.
+class AnonRateThrottle(throttling.AnonRateThrottle, FixedWindowRateThrottle):
+    pass
+
+
+class UserRateThrottle(throttling.UserRateThrottle, FixedWindowRateThrottle):
+    pass
+
+
+class ScopedRateThrottle(throttling.ScopedRateThrottle, FixedWindowRateThrottle):
+    pass

@@ -1,0 +1,65 @@
+"""Rate limits: counted per client in fixed windows, answered 429 with Retry-After."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+
+from config.throttling import FixedWindowRateThrottle
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The throttles' time, set by the test (seconds)."""
+    now = [600.0]
+    monkeypatch.setattr(FixedWindowRateThrottle, "timer", lambda self: now[0])
+    return now
+
+
+def codes(client, path: str, times: int) -> list[int]:
+    return [client.get(path).status_code for _ in range(times)]
+
+
+def test_a_user_over_the_rate_waits_for_the_next_window(as_, alice, throttle_rates, clock):
+    throttle_rates(user="3/min", anon="3/min")
+    client = as_(alice)
+    assert codes(client, "/api/games/", 3) == [200, 200, 200]
+    clock[0] = 630.0
+    refused = client.get("/api/games/")
+    assert refused.status_code == 429 and refused.json()["error"] == "throttled"
+    assert refused["Retry-After"] == "30"  # the window runs 600 to 660
+    clock[0] = 660.0
+    assert codes(client, "/api/games/", 3) == [200, 200, 200]
+    assert codes(client, "/api/games/", 1) == [429]
+
+
+def test_each_user_has_a_window_of_their_own(as_, alice, bob, throttle_rates, clock):
+    throttle_rates(user="2/min", anon="2/min")
+    assert codes(as_(alice), "/api/games/", 3) == [200, 200, 429]
+    assert codes(as_(bob), "/api/games/", 2) == [200, 200]
+
+
+def test_logins_have_their_own_scope(as_, alice, throttle_rates, clock):
+    throttle_rates(user="100/min", anon="100/min", auth="2/min")
+    anonymous = as_(None)
+    body = {"username": "alice", "password": "wrong password"}
+    statuses = [anonymous.post("/api/auth/token/", body, format="json").status_code
+                for _ in range(3)]  # fmt: skip
+    assert statuses[:2] == [400, 400] and statuses[2] == 429
+    assert codes(as_(alice), "/api/games/", 1) == [200]  # the user scope is untouched
+
+
+class Counted(FixedWindowRateThrottle):
+    rate = "1000/min"
+
+    def get_cache_key(self, request, view):
+        return "throttle_test_1"
+
+
+def test_a_window_is_one_counter_however_high_the_rate(rf, clock):
+    cache.clear()
+    throttle = Counted()
+    request = rf.get("/")
+    assert all(throttle.allow_request(request, None) for _ in range(1000))
+    assert not throttle.allow_request(request, None)
+    assert cache.get("throttle_test_1:10") == 1001  # 600 s is minute 10
