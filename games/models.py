@@ -62,7 +62,9 @@ class Seat(models.Model):
         RESIGNED = "resigned"
         REPLACED = "replaced"
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # Lookups by game use the (game, index) key's index; a second one would
+    # only cost writes.  The same holds for events and snapshots below.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     index = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
@@ -119,7 +121,7 @@ class Event(models.Model):
         MODERATOR = "moderator"
         SYSTEM = "system"
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=16, choices=Kind.choices)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -162,7 +164,9 @@ class Event(models.Model):
 class Snapshot(models.Model):
     """Engine state after event `seq`; a disposable cache of replay."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="snapshots", db_index=False
+    )
     seq = models.PositiveIntegerField()
     engine_version = models.PositiveIntegerField()
     # The hash of event `seq`: a snapshot is only used while it matches the chain.
