@@ -22,7 +22,7 @@ except ImportError:  # SQLite only
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection, models, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 
 from games.hooks import Row
 from games.models import Event, Game, Seat
@@ -40,8 +40,15 @@ def _column(model: type[models.Model], field: str) -> str:
     return _name(model._meta.get_field(field).column)
 
 
-def _prepared(model: type[models.Model], field: str, value: Any) -> Any:
-    return model._meta.get_field(field).get_db_prep_save(value, connection)
+def _db():
+    """This thread's connection itself: each attribute read through the
+    `connection` proxy costs a lookup, and the hot paths make dozens."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _prepared(model: type[models.Model], values: dict[str, Any]) -> list[Any]:
+    db = _db()
+    return [model._meta.get_field(f).get_db_prep_save(v, db) for f, v in values.items()]
 
 
 @cache
@@ -62,11 +69,12 @@ def _reading(model: type[models.Model]) -> tuple[str, list[str], list[tuple[Any,
 def _instance(model: type[models.Model], values) -> models.Model:
     """The model instance for a row of `_reading(model)`'s columns."""
     _, names, readers = _reading(model)
+    db = _db()
     values = list(values)
     for i, (column, converters) in enumerate(readers):
         for convert in converters:
-            values[i] = convert(values[i], column, connection)
-    return model.from_db(connection.alias, names, values)
+            values[i] = convert(values[i], column, db)
+    return model.from_db(db.alias, names, values)
 
 
 class _PreparingCursor(psycopg.Cursor if psycopg else object):
@@ -81,14 +89,15 @@ def _cursor():
     """A cursor for the statements here: on PostgreSQL, unless
     CORREO_PREPARED_STATEMENTS is off, one that prepares them, since planning
     them took PostgreSQL three times as long as running them."""
-    if connection.vendor != "postgresql" or not settings.CORREO_PREPARED_STATEMENTS:
-        return connection.cursor()
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    cursor = _PreparingCursor(connection.connection)
-    if connection.queries_logged:
-        return connection.make_debug_cursor(cursor)
-    return connection.make_cursor(cursor)
+    db = _db()
+    if db.vendor != "postgresql" or not settings.CORREO_PREPARED_STATEMENTS:
+        return db.cursor()
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    cursor = _PreparingCursor(db.connection)
+    if db.queries_logged:
+        return db.make_debug_cursor(cursor)
+    return db.make_cursor(cursor)
 
 
 def _rows(sql: str, params: list[Any]) -> list[tuple]:
@@ -220,7 +229,7 @@ def _advance_sql(fields: tuple[str, ...]) -> str:
 
 
 def _advance(pk: int, expected_seq: int, values: dict[str, Any]) -> tuple[str, list[Any]]:
-    params = [_prepared(Game, field, value) for field, value in values.items()]
+    params = _prepared(Game, values)
     return _advance_sql(tuple(values)), [*params, pk, expected_seq]
 
 
@@ -320,8 +329,9 @@ def _cast_marks(model: type[models.Model]) -> str:
 
 def _new_values(obj: models.Model) -> list[Any]:
     """A new row's values, as the model's fields prepare them for saving."""
+    db = _db()
     return [
-        field.get_db_prep_save(field.pre_save(obj, True), connection)
+        field.get_db_prep_save(field.pre_save(obj, True), db)
         for field in _insert_fields(type(obj))
     ]
 
@@ -363,7 +373,7 @@ def insert_new(obj: models.Model, unique: str) -> bool:
 def _saved(obj: models.Model, pk: int) -> None:
     obj.pk = pk
     obj._state.adding = False
-    obj._state.db = connection.alias
+    obj._state.db = DEFAULT_DB_ALIAS
 
 
 def _flags_sql(to_act: list[int], game_id: str, game_params=()) -> tuple[str, list[Any]]:

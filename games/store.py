@@ -11,7 +11,6 @@ the live events after it.
 from __future__ import annotations
 
 import contextlib
-import copy
 import datetime
 import hashlib
 import time
@@ -230,10 +229,11 @@ def append(
     flags = derived["to_act"] if derived.get("to_act", before) != before else None
     values = {"seq": event.seq, "head_hash": event.hash, "updated_at": event.created_at}
     values.update(derived)
-    # The listeners plan with the game as the event leaves it; `game` itself
-    # changes only once the event is written.
-    after = copy.copy(game)
-    after.__dict__.update(values)
+    # The listeners plan with the game as the event leaves it (a shallow
+    # copy: Django's own copy pickles the state); `game` itself changes
+    # only once the event is written.
+    after = Game.__new__(Game)
+    after.__dict__ = {**game.__dict__, **values}
     rows = hooks.rows_for(after, event, before)
     listeners = hooks.append.applying(after)
     with transaction.atomic() if listeners else contextlib.nullcontext():
