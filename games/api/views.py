@@ -17,12 +17,6 @@ from games.errors import Forbidden, InvalidRequest
 from games.models import Game
 
 
-def valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 def game_or_404(pk: int) -> Game:
     return selectors.game(pk)
 
@@ -92,7 +86,7 @@ class GamesView(APIView):
         responses={200: dict},
     )
     def get(self, request):
-        query = valid(s.GamesQuery, request.query_params)
+        query = s.validated(s.GamesQuery, request.query_params)
         games = selectors.games_for(request.user, mine=query["mine"], to_act=query["to_act"])
         paginator = GamesPagination()
         page = paginator.paginate_queryset(games.order_by("-updated_at", "-id"), request, self)
@@ -104,7 +98,7 @@ class GamesView(APIView):
         responses={201: dict},
     )
     def post(self, request):
-        data = valid(s.CreateGameIn, request.data)
+        data = s.validated(s.CreateGameIn, request.data)
         players = users_in_order(data["players"])
         if request.user not in players and not request.user.is_moderator:
             raise Forbidden("you must be one of the players (or a moderator)")
@@ -157,7 +151,7 @@ class ActionsView(APIView):
         responses={201: s.SeqOut},
     )
     def post(self, request, pk: int):
-        data = valid(s.SubmitIn, request.data)
+        data = s.validated(s.SubmitIn, request.data)
         event = service.submit_move(
             pk, request.user, action=data.get("action"), text=data.get("text"),
             expected_seq=data["seq"], source="api",
@@ -174,7 +168,7 @@ class EventsView(APIView):
     def get(self, request, pk: int):
         game = game_or_404(pk)
         viewer = selectors.viewer_of(game, request.user)
-        query = valid(s.EventsQuery, request.query_params)
+        query = s.validated(s.EventsQuery, request.query_params)
         events = selectors.events(game, viewer, after=query["after"], limit=query["limit"])
         more = bool(events) and events[-1]["seq"] < viewer.head
         return Response({"seq": viewer.head, "events": events, "more": more})
@@ -202,7 +196,7 @@ class UndoView(APIView):
     )
     def post(self, request, pk: int):
         game = game_or_404(pk)
-        data = valid(s.UndoIn, request.data)
+        data = s.validated(s.UndoIn, request.data)
         event = service.undo(game, request.user, to_seq=data["to_seq"], reason=data["reason"])
         return Response({"seq": event.seq}, status=status.HTTP_201_CREATED)
 
@@ -217,7 +211,7 @@ class TakebackView(APIView):
     )
     def post(self, request, pk: int):
         game = game_or_404(pk)
-        data = valid(s.TakebackIn, request.data)
+        data = s.validated(s.TakebackIn, request.data)
         if "answer" in data:
             event = takeback.answer(
                 game, request.user, answer=data["answer"], expected_seq=data["seq"]
@@ -255,7 +249,7 @@ class ClockView(APIView):
     )
     def post(self, request, pk: int):
         game = game_or_404(pk)
-        data = valid(s.ClockIn, request.data)
+        data = s.validated(s.ClockIn, request.data)
         if data["action"] == "pause":
             event = clock_control.moderator_pause(game, request.user, reason=data["reason"])
         elif data["action"] == "resume":
@@ -281,6 +275,6 @@ class VacationView(APIView):
         responses={201: dict},
     )
     def post(self, request):
-        data = valid(s.VacationIn, request.data)
+        data = s.validated(s.VacationIn, request.data)
         vacation.start(request.user, days=data["days"])
         return Response(vacation.budget(request.user), status=status.HTTP_201_CREATED)
