@@ -140,9 +140,9 @@ def game(pk: int, user_id: int | None = None) -> Game | None:
     """The game row as it is now, read with two things a move needs.
 
     `player_seat`: the seat the user plays (None: no active seat).
-    `head_event`: the event at the game's head, so that a worker whose state
-    is one event behind (the other worker made the last move) catches up
-    without another read (`store.load`).
+    The event at the game's head (`head_event(row)`), so that a worker whose
+    state is one event behind (the other worker made the last move) catches
+    up without another read (`store.load`).
     """
     rows = _rows(_game_sql(), [user_id, Seat.Status.ACTIVE, pk])
     if not rows:
@@ -150,8 +150,15 @@ def game(pk: int, user_id: int | None = None) -> Game | None:
     width = len(_reading(Game)[1])
     row = _instance(Game, rows[0][:width])
     row.player_seat = rows[0][width]
-    row.head_event = _instance(Event, rows[0][width + 1 :])
+    row.head_event_values = rows[0][width + 1 :]
     return row
+
+
+def head_event(game: Game) -> Event | None:
+    """The head event read with `game` by `game()`, if it was; built only on
+    demand, since only a worker that is behind needs it."""
+    values = getattr(game, "head_event_values", None)
+    return None if values is None else _instance(Event, values)
 
 
 @cache

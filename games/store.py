@@ -146,7 +146,7 @@ def _remember(key, loaded: Loaded) -> None:
 def _catch_up(game: Game, engine: Engine, known: Loaded) -> Loaded | None:
     """`known` folded forward to the row's head, or None when the events since
     do not simply extend it (an undo among them, or another chain)."""
-    head_event = getattr(game, "head_event", None)  # read with the row by sql.game
+    head_event = sql.head_event(game)
     if head_event is not None and head_event.seq == game.seq == known.seq + 1:
         events = [head_event]
     else:

@@ -33,10 +33,11 @@ def test_game_reads_the_row_as_the_orm_does(game):
     names = [f.attname for f in Game._meta.concrete_fields]
     assert [getattr(row, n) for n in names] == [getattr(orm, n) for n in names]
     assert sql.game(game.pk + 1000) is None
+    assert sql.head_event(Game.objects.get(pk=game.pk)) is None  # not read with it
 
 
 def test_game_brings_the_head_event(game):
-    event = sql.game(game.pk).head_event
+    event = sql.head_event(sql.game(game.pk))
     assert (event.pk, event.seq, event.hash) == Event.objects.values_list("pk", "seq", "hash").get(
         game=game, seq=game.seq
     )
