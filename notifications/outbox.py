@@ -35,24 +35,16 @@ GAME_KINDS = {
 }
 
 
-def notify(
-    user,
-    game: Game | None,
-    kind: str,
-    seq: int | None,
-    context: dict[str, Any] | None = None,
-    *,
-    seat: int | None = None,
-    key: str | None = None,
-) -> Notification | None:
-    """Write one notification for `user` (at most one per game, seq, kind and user).
+def notify(*args, **options) -> Notification | None:
+    """Write the notification `build(*args, **options)` makes for a user (at
+    most one per game, seq, kind and user).
 
     For clocks: `notify(user, game, "reminder", game.seq, {"due": iso_datetime})`
     inside the transaction that decides the reminder.  Returns the row (the
     existing one if it was already written), or None when the user wants no
     mail and has no webhook.  Delivery is queued when the transaction commits.
     """
-    row = build(user, game, kind, seq, context, seat=seat, key=key)
+    row = build(*args, **options)
     if row is None:
         return None
     if not sql.insert_new(row, "key"):
