@@ -235,15 +235,14 @@ def _advance_sql(fields: tuple[str, ...]) -> str:
     )
 
 
-def _advance(pk: int, expected_seq: int, values: dict[str, Any]) -> tuple[str, list[Any]]:
-    params = _prepared(Game, values)
-    return _advance_sql(tuple(values)), [*params, pk, expected_seq]
+def _advance_params(pk: int, expected_seq: int, values: dict[str, Any]) -> list[Any]:
+    return [*_prepared(Game, values), pk, expected_seq]
 
 
 def advance(pk: int, expected_seq: int, values: dict[str, Any]) -> bool:
     """Set `values` on the game only while its seq is still `expected_seq`."""
     with _cursor() as cursor:
-        cursor.execute(*_advance(pk, expected_seq, values))
+        cursor.execute(_advance_sql(tuple(values)), _advance_params(pk, expected_seq, values))
         return cursor.rowcount == 1
 
 
@@ -270,22 +269,16 @@ def append(
             if to_act is not None:
                 flag_seats_to_act(event.game_id, to_act)
             return [row for row in rows if insert_new(row.instance, row.unique)]
-    advance_sql, params = _advance(event.game_id, expected_seq, values)
-    parts = [f"moved AS ({advance_sql} RETURNING {_column(Game, 'id')})"]
+    shape = tuple((type(row.instance), row.unique) for row in rows)
+    flagged = None if to_act is None else len(to_act)
+    params = _advance_params(event.game_id, expected_seq, values)
     if to_act is not None:
-        flag_sql, flag_params = _flags_sql(to_act, f"(SELECT {_column(Game, 'id')} FROM moved)")
-        parts.append(f"flagged AS ({flag_sql})")
-        params += flag_params
-    for i, row in enumerate(rows):
-        parts.append(f"row{i} AS ({_insert_after_move_sql(type(row.instance), row.unique)})")
+        params += _flag_params(to_act, [])
+    for row in rows:
         params += _new_values(row.instance)
-    parts.append(f"appended AS ({_insert_after_move_sql(Event)})")
     params += _new_values(event)
-    ids = ", ".join(
-        f"(SELECT id FROM {name})" for name in ["appended"] + [f"row{i}" for i in range(len(rows))]
-    )
     with _cursor() as cursor:
-        cursor.execute(f"WITH {', '.join(parts)} SELECT {ids}", params)
+        cursor.execute(_append_sql(tuple(values), flagged, shape), params)
         event_id, *row_ids = cursor.fetchone()
     if event_id is None:
         return None
@@ -377,27 +370,47 @@ def insert_new(obj: models.Model, unique: str) -> bool:
     return True
 
 
+@cache
+def _append_sql(fields: tuple[str, ...], flagged: int | None, rows: tuple) -> str:
+    """`append`'s statement for these game fields, this many seats to flag
+    (None: no flags) and these (model, unique field) rows."""
+    parts = [f"moved AS ({_advance_sql(fields)} RETURNING {_column(Game, 'id')})"]
+    if flagged is not None:
+        game_id = f"(SELECT {_column(Game, 'id')} FROM moved)"
+        parts.append(f"flagged AS ({_flags_statement(flagged, game_id)})")
+    for i, (model, unique) in enumerate(rows):
+        parts.append(f"row{i} AS ({_insert_after_move_sql(model, unique)})")
+    parts.append(f"appended AS ({_insert_after_move_sql(Event)})")
+    names = ["appended"] + [f"row{i}" for i in range(len(rows))]
+    ids = ", ".join(f"(SELECT id FROM {name})" for name in names)
+    return f"WITH {', '.join(parts)} SELECT {ids}"
+
+
 def _saved(obj: models.Model, pk: int) -> None:
     obj.pk = pk
     obj._state.adding = False
     obj._state.db = DEFAULT_DB_ALIAS
 
 
-def _flags_sql(to_act: list[int], game_id: str, game_params=()) -> tuple[str, list[Any]]:
-    """UPDATE setting the flags for the game `game_id` (SQL, with `game_params`)."""
+@cache
+def _flags_statement(count: int, game_id: str) -> str:
+    """UPDATE setting the flags of the game `game_id` (SQL) with `count` seats
+    to act; its values come from `_flag_params`."""
     index, flag = _column(Seat, "index"), _column(Seat, "to_act")
-    acting = f"{index} IN ({', '.join(['%s'] * len(to_act))})" if to_act else "1 = 0"
+    acting = f"{index} IN ({', '.join(['%s'] * count)})" if count else "1 = 0"
     value = f"CASE WHEN {acting} THEN %s ELSE %s END"
-    sql = (
+    return (
         f"UPDATE {_table(Seat)} SET {flag} = {value} "
         f"WHERE {_column(Seat, 'game')} = {game_id} AND {flag} <> {value}"
     )
+
+
+def _flag_params(to_act: list[int], game_params: list[Any]) -> list[Any]:
     value_params = [*to_act, True, False]
-    return sql, [*value_params, *game_params, *value_params]
+    return [*value_params, *game_params, *value_params]
 
 
 def flag_seats_to_act(game_id: int, to_act: list[int]) -> None:
     """Seat.to_act is true exactly for the seats in `to_act` (rows already right stay)."""
-    sql, params = _flags_sql(to_act, "%s", [game_id])
     with _cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(_flags_statement(len(to_act), "%s"), _flag_params(to_act, [game_id]))
