@@ -70,8 +70,11 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
-    # Mirrors Game.to_act so "games where I must act" is an indexed query.
-    to_act = models.BooleanField(default=False, db_index=True)
+    # Mirrors Game.to_act so "games where I must act" is a query on the
+    # user's seats (the user index serves it).  Not indexed itself: a turn
+    # flips it on two seats, which with an index on it was two new row
+    # versions in every index of the table rather than in-place (HOT) updates.
+    to_act = models.BooleanField(default=False)
     # The seat's own clock: when it runs out, how often in a row it did, which
     # reminders went out for this deadline, and the time left while paused.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
