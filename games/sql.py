@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 
 from games.hooks import Row
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Seat, Snapshot
 
 
 def _name(name: str) -> str:
@@ -384,6 +384,31 @@ def _append_sql(fields: tuple[str, ...], flagged: int | None, rows: tuple) -> st
     names = ["appended"] + [f"row{i}" for i in range(len(rows))]
     ids = ", ".join(f"(SELECT id FROM {name})" for name in names)
     return f"WITH {', '.join(parts)} SELECT {ids}"
+
+
+@cache
+def _snapshot_sqls() -> tuple[str, str]:
+    game, seq = _column(Snapshot, "game"), _column(Snapshot, "seq")
+    marks = ", ".join(["%s"] * len(_insert_fields(Snapshot)))
+    prune = f"DELETE FROM {_table(Snapshot)} WHERE {game} = %s AND {seq} <= %s"
+    insert = (
+        f"INSERT INTO {_table(Snapshot)} ({_insert_columns(Snapshot)}) VALUES ({marks}) "
+        f"ON CONFLICT ({game}, {seq}) DO NOTHING"
+    )
+    return prune, insert
+
+
+def save_snapshot(snapshot: Snapshot, prune_upto: int) -> None:
+    """Insert `snapshot` (unless its game already has one at its seq) and drop
+    the game's snapshots up to seq `prune_upto`: one statement on PostgreSQL."""
+    prune, insert = _snapshot_sqls()
+    params = [snapshot.game_id, prune_upto, *_new_values(snapshot)]
+    with _cursor() as cursor:
+        if _db().vendor == "postgresql":
+            cursor.execute(f"WITH pruned AS ({prune}) {insert}", params)
+        else:
+            cursor.execute(prune, params[:2])
+            cursor.execute(insert, params[2:])
 
 
 def _saved(obj: models.Model, pk: int) -> None:

@@ -260,9 +260,8 @@ def save_snapshot(game: Game, engine: Engine, seq: int, event_hash: str, state: 
     snapshot = Snapshot(
         game=game, seq=seq, engine_version=engine.VERSION, event_hash=event_hash, state=state
     )
-    Snapshot.objects.bulk_create([snapshot], ignore_conflicts=True)
     kept = settings.CORREO_SNAPSHOT_EVERY * settings.CORREO_SNAPSHOTS_KEPT
-    Snapshot.objects.filter(game=game, seq__lte=seq - kept).delete()
+    sql.save_snapshot(snapshot, prune_upto=seq - kept)
 
 
 def snapshot_due(seq: int) -> bool:

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games import service, sql
 from games.hooks import Row
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Seat, Snapshot
 from notifications.models import Notification
 
 
@@ -224,3 +224,16 @@ def test_preparing_can_be_turned_off_for_poolers(game, settings):
     settings.CORREO_PREPARED_STATEMENTS = False
     assert [p.index for p in sql.players(game.pk, range(7))] == [0, 1, 2]
     assert not [s for s in prepared_statements() if "IN ($2, $3, $4, $5, $6, $7, $8)" in s]
+
+
+def snapshot(game: Game, seq: int, state: dict) -> Snapshot:
+    return Snapshot(game=game, seq=seq, engine_version=1, event_hash="h" * 64, state=state)
+
+
+def test_save_snapshot_inserts_keeps_the_first_and_prunes_older_ones(game):
+    for seq in (2, 4, 6):
+        sql.save_snapshot(snapshot(game, seq, {"at": seq}), prune_upto=0)
+    sql.save_snapshot(snapshot(game, 6, {"at": "again"}), prune_upto=3)
+    stored = Snapshot.objects.filter(game=game).order_by("seq")
+    assert [(s.seq, s.state) for s in stored] == [(4, {"at": 4}), (6, {"at": 6})]
+    assert stored[0].created_at is not None
