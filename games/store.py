@@ -211,29 +211,18 @@ def append(
     to_act, result); they are written in the same conditional UPDATE.
     """
     derived = dict(derived or {})
-    event = Event(
-        game=game,
-        seq=expected_seq + 1,
-        kind=kind,
-        seat=seat,
-        actor=actor,
-        source=source,
-        payload=payload,
-        created_at=timezone.now(),
-        prev_hash=head_hash,
-    )
-    event.hash = compute_hash(event)
+    event = _chained(
+        Event(game=game, seq=expected_seq + 1, kind=kind, seat=seat, actor=actor,
+              source=source, payload=payload, created_at=timezone.now()),
+        head_hash,
+    )  # fmt: skip
     # Appends are the only writers of to_act, so a row read at the seq being
     # extended knows who was to act before this event.
     before = list(game.to_act or []) if game.seq == expected_seq else _seats_flagged(game)
     flags = derived["to_act"] if derived.get("to_act", before) != before else None
     values = {"seq": event.seq, "head_hash": event.hash, "updated_at": event.created_at}
     values.update(derived)
-    # The listeners plan with the game as the event leaves it (a shallow
-    # copy: Django's own copy pickles the state); `game` itself changes
-    # only once the event is written.
-    after = Game.__new__(Game)
-    after.__dict__ = {**game.__dict__, **values}
+    after = _as_left_by(game, values)
     rows = hooks.rows_for(after, event, before)
     listeners = hooks.append.applying(after)
     with transaction.atomic() if listeners else contextlib.nullcontext():
@@ -249,6 +238,22 @@ def append(
             listener(game, event, before)
         transaction.on_commit(partial(hooks.event_committed, game, event))
     return event
+
+
+def _chained(event: Event, prev_hash: str) -> Event:
+    """`event` linked to the chain after `prev_hash`, with its own hash."""
+    event.prev_hash = prev_hash
+    event.hash = compute_hash(event)
+    return event
+
+
+def _as_left_by(game: Game, values: dict[str, Any]) -> Game:
+    """A copy of `game` with `values` set, for listeners to plan with before
+    the event is written: `game` itself changes only once it is.  Shallow,
+    since Django's own copy pickles the instance's state."""
+    after = Game.__new__(Game)
+    after.__dict__ = {**game.__dict__, **values}
+    return after
 
 
 def _seats_flagged(game: Game) -> list[int]:
