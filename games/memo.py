@@ -13,6 +13,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
+_MISSING = object()
+
 
 class LRU:
     def __init__(self, size: int) -> None:
@@ -21,22 +23,18 @@ class LRU:
         self._lock = threading.Lock()
 
     def get_or_compute(self, key: Hashable, compute: Callable[[], Any]) -> Any:
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
-        value = compute()
-        with self._lock:
-            self._items[key] = value
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+        value = self.get(key, _MISSING)
+        if value is _MISSING:
+            value = compute()  # outside the lock: computing may take a while
+            self.put(key, value)
         return value
 
-    def get(self, key: Hashable) -> Any:
+    def get(self, key: Hashable, default: Any = None) -> Any:
         with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-            return self._items.get(key)
+            if key not in self._items:
+                return default
+            self._items.move_to_end(key)
+            return self._items[key]
 
     def put(self, key: Hashable, value: Any) -> None:
         with self._lock:

@@ -117,30 +117,29 @@ def load(
     at_row_head = memo and head in (None, game.seq) and use_snapshots and game.head_hash
     if not at_row_head:
         return _replay(game, engine, game.seq if head is None else head, use_snapshots)
-    key = (game.pk, engine.NAME, engine.VERSION)
-    known = _newest.get(key)
+    known = _newest.get(_key(game, engine))
     if known is not None and (known.seq, known.head_hash) == (game.seq, game.head_hash):
         return known
     caught_up = _catch_up(game, engine, known) if known and known.seq < game.seq else None
     loaded = caught_up or _replay(game, engine, game.seq, True)
-    _remember(key, loaded)
+    # The last state loaded or written wins: rows are read fresh, so it is the
+    # newest but for a rare stale row, which costs the next load a catch-up.
+    _newest.put(_key(game, engine), loaded)
     return loaded
 
 
 def remember(game: Game, engine: Engine, loaded: Loaded) -> None:
     """Hold the state a writer just produced at the game's new head (the next
     move then starts from it instead of replaying)."""
-    _remember((game.pk, engine.NAME, engine.VERSION), loaded)
+    _newest.put(_key(game, engine), loaded)
 
 
 def forget_all() -> None:
     _newest.clear()
 
 
-def _remember(key, loaded: Loaded) -> None:
-    # The last state loaded or written wins: rows are read fresh, so it is the
-    # newest but for a rare stale row, which costs the next load a catch-up.
-    _newest.put(key, loaded)
+def _key(game: Game, engine: Engine) -> tuple:
+    return (game.pk, engine.NAME, engine.VERSION)
 
 
 def _catch_up(game: Game, engine: Engine, known: Loaded) -> Loaded | None:
