@@ -13,8 +13,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import deadlines, store
-from games.errors import Forbidden, GameNotActive, InvalidRequest
+from games import deadlines, service, store
+from games.errors import Forbidden, InvalidRequest
 from games.models import Event, Game, Seat
 
 
@@ -32,8 +32,7 @@ def _require_moderator(user) -> None:
 
 def _running_game(game: Game) -> None:
     game.refresh_from_db()
-    if game.status != Game.Status.ACTIVE:
-        raise GameNotActive(f"this game is {game.status}")
+    service.check_active(game)
     if not game.clock:
         raise InvalidRequest("this game has no clock")
 

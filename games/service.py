@@ -110,10 +110,19 @@ def create_game(
 
 
 def seat_of(game: Game, user) -> int:
-    seat = sql.active_seat(game.pk, user.pk)
+    return _held(sql.active_seat(game.pk, user.pk))
+
+
+def _held(seat: int | None) -> int:
+    """`seat`, if the user holds one (None: they do not)."""
     if seat is None:
         raise NotASeat("you do not hold a seat in this game")
     return seat
+
+
+def check_active(game: Game) -> None:
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotActive(f"this game is {game.status}")
 
 
 def submit_action(
@@ -131,11 +140,9 @@ def submit_action(
     `game` is a row read in this request: one that fell behind costs a
     StaleSeq at worst, never a wrong move, since the append is conditional.
     """
-    if game.status != Game.Status.ACTIVE:
-        raise GameNotActive(f"this game is {game.status}")
-    seat = seat_of(game, user)
+    check_active(game)
     return apply_for_seat(
-        game, seat, actor=user, action=action, text=text,
+        game, seat_of(game, user), actor=user, action=action, text=text,
         expected_seq=expected_seq, source=source, kind=kind,
     )  # fmt: skip
 
@@ -154,12 +161,9 @@ def submit_move(
     game = sql.game(pk, user.pk)
     if game is None:
         raise Http404("no such game")
-    if game.status != Game.Status.ACTIVE:
-        raise GameNotActive(f"this game is {game.status}")
-    if game.player_seat is None:
-        raise NotASeat("you do not hold a seat in this game")
+    check_active(game)
     return apply_for_seat(
-        game, game.player_seat, actor=user, action=action, text=text,
+        game, _held(game.player_seat), actor=user, action=action, text=text,
         expected_seq=expected_seq, source=source, kind=Event.Kind.ACTION,
     )  # fmt: skip
 
@@ -178,8 +182,7 @@ def apply_for_seat(
     """The shared core of a player's move and a timer's move for a seat."""
     if expected_seq != game.seq:
         game.refresh_from_db()  # the row may be older than what the client saw
-    if game.status != Game.Status.ACTIVE:
-        raise GameNotActive(f"this game is {game.status}")
+    check_active(game)
     if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
         raise InvalidRequest("seq must be an integer")
     if expected_seq != game.seq:
@@ -221,8 +224,7 @@ def resign(game: Game, user, *, source: str = Event.Source.API, reason: str = ""
 
 def resign_seat(game: Game, seat: int, *, actor, source: str, reason: str = "") -> Event:
     game.refresh_from_db()
-    if game.status != Game.Status.ACTIVE:
-        raise GameNotActive(f"this game is {game.status}")
+    check_active(game)
     engine = engine_for(game)
     loaded = store.load(game, engine)
     after = engine.resign(loaded.state, seat)

@@ -14,7 +14,7 @@ from django.db import transaction
 
 from games import service, store
 from games.engines.base import IllegalAction
-from games.errors import GameNotActive, InvalidRequest
+from games.errors import InvalidRequest
 from games.models import Event, Game, Seat
 
 ANSWERS = ("approve", "refuse")
@@ -58,8 +58,7 @@ def request(game: Game, user, *, expected_seq: int, source: str = Event.Source.A
     """`user` asks to take back their move, which must be the latest event."""
     seat = service.seat_of(game, user)
     game.refresh_from_db()
-    if game.status != Game.Status.ACTIVE:
-        raise GameNotActive(f"this game is {game.status}")
+    service.check_active(game)
     last = Event.objects.get(game=game, seq=game.seq)
     if last.kind != Event.Kind.ACTION or last.seat != seat:
         raise InvalidRequest("you can take back only your own move, while it is the latest")
