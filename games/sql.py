@@ -15,11 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-try:
-    import psycopg
-except ImportError:  # SQLite only
-    psycopg = None
-
+import psycopg
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
@@ -77,7 +73,7 @@ def _instance(model: type[models.Model], values) -> models.Model:
     return model.from_db(db.alias, names, values)
 
 
-class _PreparingCursor(psycopg.Cursor if psycopg else object):
+class _PreparingCursor(psycopg.Cursor):
     """A psycopg cursor that binds on the server and prepares each statement
     the first time a connection runs it."""
 
@@ -261,7 +257,7 @@ def append(
     one statement, atomic without a transaction; elsewhere it is several, in
     a transaction.
     """
-    if connection.vendor != "postgresql":
+    if _db().vendor != "postgresql":
         with transaction.atomic():
             if not advance(event.game_id, expected_seq, values):
                 return None
@@ -292,23 +288,33 @@ def append(
 
 
 @cache
-def _insert_after_move_sql(model: type[models.Model], unique: str | None = None) -> str:
+def _insert_after_move_sql(model: type[models.Model], unique: tuple[str, ...] = ()) -> str:
     """INSERT of one new row, made only if the `moved` step advanced the game."""
-    skip = f" ON CONFLICT ({_column(model, unique)}) DO NOTHING" if unique else ""
     return (
         f"INSERT INTO {_table(model)} ({_insert_columns(model)}) "
-        f"SELECT {_cast_marks(model)} FROM moved{skip} "
+        f"SELECT {_cast_marks(model)} FROM moved{_skipping(model, unique)} "
         f"RETURNING {_name(model._meta.pk.column)} AS id"
     )
 
 
 @cache
-def _insert_sql(model: type[models.Model]) -> str:
+def _insert_sql(model: type[models.Model], unique: tuple[str, ...] = ()) -> str:
+    """INSERT of one new row; given `unique` fields, skipped where a row
+    with the same values exists."""
     marks = ", ".join(["%s"] * len(_insert_fields(model)))
     returning = ""
     if connection.features.can_return_columns_from_insert:
         returning = f" RETURNING {_name(model._meta.pk.column)}"
-    return f"INSERT INTO {_table(model)} ({_insert_columns(model)}) VALUES ({marks}){returning}"
+    return (
+        f"INSERT INTO {_table(model)} ({_insert_columns(model)}) VALUES ({marks})"
+        f"{_skipping(model, unique)}{returning}"
+    )
+
+
+def _skipping(model: type[models.Model], unique: tuple[str, ...]) -> str:
+    if not unique:
+        return ""
+    return f" ON CONFLICT ({', '.join(_column(model, field) for field in unique)}) DO NOTHING"
 
 
 @cache
@@ -338,31 +344,21 @@ def _new_values(obj: models.Model) -> list[Any]:
 
 def insert(obj: models.Model) -> None:
     """Insert a new row for `obj` (what obj.save() does, without the query builder)."""
-    model = type(obj)
+    model, db = type(obj), _db()
     with _cursor() as cursor:
         cursor.execute(_insert_sql(model), _new_values(obj))
-        if connection.features.can_return_columns_from_insert:
+        if db.features.can_return_columns_from_insert:
             pk = cursor.fetchone()[0]
         else:
-            pk = connection.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
+            pk = db.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
     _saved(obj, pk)
-
-
-@cache
-def _insert_new_sql(model: type[models.Model], unique: str) -> str:
-    marks = ", ".join(["%s"] * len(_insert_fields(model)))
-    return (
-        f"INSERT INTO {_table(model)} ({_insert_columns(model)}) VALUES ({marks}) "
-        f"ON CONFLICT ({_column(model, unique)}) DO NOTHING "
-        f"RETURNING {_name(model._meta.pk.column)}"
-    )
 
 
 def insert_new(obj: models.Model, unique: str) -> bool:
     """Insert `obj` unless a row with its `unique` value exists; True if it was
     inserted.  The database skips the duplicate, so no savepoint is needed."""
     with _cursor() as cursor:
-        cursor.execute(_insert_new_sql(type(obj), unique), _new_values(obj))
+        cursor.execute(_insert_sql(type(obj), (unique,)), _new_values(obj))
         row = cursor.fetchone()
     if row is None:
         return False
@@ -379,7 +375,7 @@ def _append_sql(fields: tuple[str, ...], flagged: int | None, rows: tuple) -> st
         game_id = f"(SELECT {_column(Game, 'id')} FROM moved)"
         parts.append(f"flagged AS ({_flags_statement(flagged, game_id)})")
     for i, (model, unique) in enumerate(rows):
-        parts.append(f"row{i} AS ({_insert_after_move_sql(model, unique)})")
+        parts.append(f"row{i} AS ({_insert_after_move_sql(model, (unique,))})")
     parts.append(f"appended AS ({_insert_after_move_sql(Event)})")
     names = ["appended"] + [f"row{i}" for i in range(len(rows))]
     ids = ", ".join(f"(SELECT id FROM {name})" for name in names)
@@ -387,21 +383,15 @@ def _append_sql(fields: tuple[str, ...], flagged: int | None, rows: tuple) -> st
 
 
 @cache
-def _snapshot_sqls() -> tuple[str, str]:
+def _prune_snapshots_sql() -> str:
     game, seq = _column(Snapshot, "game"), _column(Snapshot, "seq")
-    marks = ", ".join(["%s"] * len(_insert_fields(Snapshot)))
-    prune = f"DELETE FROM {_table(Snapshot)} WHERE {game} = %s AND {seq} <= %s"
-    insert = (
-        f"INSERT INTO {_table(Snapshot)} ({_insert_columns(Snapshot)}) VALUES ({marks}) "
-        f"ON CONFLICT ({game}, {seq}) DO NOTHING"
-    )
-    return prune, insert
+    return f"DELETE FROM {_table(Snapshot)} WHERE {game} = %s AND {seq} <= %s"
 
 
 def save_snapshot(snapshot: Snapshot, prune_upto: int) -> None:
     """Insert `snapshot` (unless its game already has one at its seq) and drop
     the game's snapshots up to seq `prune_upto`: one statement on PostgreSQL."""
-    prune, insert = _snapshot_sqls()
+    prune, insert = _prune_snapshots_sql(), _insert_sql(Snapshot, ("game", "seq"))
     params = [snapshot.game_id, prune_upto, *_new_values(snapshot)]
     with _cursor() as cursor:
         if _db().vendor == "postgresql":
