@@ -146,35 +146,21 @@ def _notifications(game: Game, event: Event, before: list[int]) -> list[Notifica
     """Who must hear of this event (None where a user wants no notice)."""
     if event.kind == Event.Kind.UNDO:
         # The undo mail also says whose turn it is now.
-        return [
-            build(
-                seat.user,
-                game,
-                Notification.Kind.UNDONE,
-                event.seq,
-                _undo_context(event),
-                seat=seat.index,
-            )
-            for seat in _seats(game)
-        ]
+        return _to_everyone(game, event, Notification.Kind.UNDONE, _undo_context(event))
     rows = []
     if game.status != Game.Status.ACTIVE and event.kind != Event.Kind.CREATED:
-        rows += [
-            build(
-                seat.user,
-                game,
-                Notification.Kind.GAME_OVER,
-                event.seq,
-                {"status": game.status},
-                seat=seat.index,
-            )
-            for seat in _seats(game)
-        ]
+        rows += _to_everyone(game, event, Notification.Kind.GAME_OVER, {"status": game.status})
     elif event.kind == Event.Kind.TAKEBACK_REQUEST:
         rows += _tell_takeback(game, event)
     elif event.kind == Event.Kind.CLOCK:
         rows += _tell_clock(game, event, _seats(game))
     return rows + _tell_turns(game, event, before)
+
+
+def _to_everyone(game: Game, event: Event, kind: str, context: dict) -> list[Notification | None]:
+    return [
+        build(seat.user, game, kind, event.seq, context, seat=seat.index) for seat in _seats(game)
+    ]
 
 
 def _seats(game: Game, indexes=None) -> list[sql.Player]:
