@@ -210,6 +210,16 @@ def test_an_append_no_listener_must_join_is_one_statement(game):
 
 
 @pytest.mark.postgres
+def test_a_clocked_games_append_has_its_transaction_for_the_deadlines(alice, bob):
+    clocked = service.create_game(
+        title="duel", players=[alice, bob], options={"rounds": 4}, seed=7,
+        clock={"per_move": "1d"},
+    )  # fmt: skip
+    statements = statements_of(lambda: note(clocked))
+    assert statements[0] == "SAVEPOINT" and "WITH" in statements  # inside the test's transaction
+
+
+@pytest.mark.postgres
 def test_an_append_with_listeners_that_write_has_its_transaction(game, monkeypatch):
     from games import hooks
 
