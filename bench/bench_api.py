@@ -54,7 +54,8 @@ def start_gunicorn() -> subprocess.Popen:
     # As deployed (deploy/gunicorn.conf.py, DEBUG off), with throttles out of
     # the way, no worker recycling and only warnings logged.
     env = dict(os.environ, DATABASE_URL=database_url(), DJANGO_DEBUG="0",
-               SECRET_KEY="bench-" + secrets.token_hex(32), THROTTLE_USER="1000000/min",
+               SECRET_KEY="bench-" + secrets.token_hex(32),
+               CHAIN_KEY=secrets.token_hex(32), THROTTLE_USER="1000000/min",
                THROTTLE_ANON="1000000/min", LOG_LEVEL="WARNING", WEB_WORKERS=str(WORKERS),
                GUNICORN_BIND=f"127.0.0.1:{PORT}", GUNICORN_MAX_REQUESTS="0",
                DJANGO_SETTINGS_MODULE="bench.floor.settings")  # fmt: skip

@@ -18,7 +18,7 @@ from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from accounts.models import User  # noqa: E402
-from games import service, store  # noqa: E402
+from games import chain, service, store  # noqa: E402
 from games.engines import base  # noqa: E402
 from games.models import Event, Game, Snapshot  # noqa: E402
 from tests.support.duel import DUEL  # noqa: E402
@@ -37,9 +37,10 @@ def build_stream(game: Game, events: int) -> None:
         seq += 1
         event = Event(
             game=game, seq=seq, kind="action", seat=seat, source="system",
-            payload={"action": action}, created_at=game.created_at, prev_hash=head_hash,
+            payload={"action": action}, created_at=game.created_at,
         )  # fmt: skip
-        event.hash = head_hash = store.compute_hash(event)
+        chain.link(event, head_hash, game.chain_version)
+        head_hash = event.hash
         rows.append(event)
         if store.snapshot_due(seq):
             snapshots.append(

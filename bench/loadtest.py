@@ -89,6 +89,7 @@ class Stack:
             REDIS_URL=f"redis://127.0.0.1:6379/{REDIS_DB}",
             DJANGO_DEBUG="0",
             SECRET_KEY="loadtest-" + "x" * 50,
+            CHAIN_KEY="loadtest-" + "y" * 50,
             EMAIL_URL=f"smtp://127.0.0.1:{sink_port}",
             THROTTLE_USER="100000000/min",
             THROTTLE_ANON="100000000/min",

@@ -38,6 +38,27 @@ def check_secret_key(debug: bool, secret_key: str) -> None:
 
 check_secret_key(DEBUG, SECRET_KEY)
 
+# The event chain's seals (games.chain) are keyed by secrets that live here,
+# outside the database, so rewriting rows cannot forge them.  Rotating: set
+# CHAIN_KEY to the new key and add the old one to CHAIN_KEYS_RETIRED; events
+# keep the id of the key that sealed them.  Like SECRET_KEY, the development
+# key is refused once DEBUG is off.
+DEVELOPMENT_CHAIN_KEY = "correo-development-chain-key-do-not-use-in-production"
+CHAIN_KEY = env.str("CHAIN_KEY", default=DEVELOPMENT_CHAIN_KEY)
+CHAIN_KEYS_RETIRED = env.list("CHAIN_KEYS_RETIRED", default=[])
+
+
+def check_chain_key(debug: bool, chain_key: str) -> None:
+    if not debug and (chain_key == DEVELOPMENT_CHAIN_KEY or len(chain_key) < 32):
+        raise ImproperlyConfigured(
+            "Refusing to start: DJANGO_DEBUG is off but CHAIN_KEY is the development key "
+            "or shorter than 32 characters. Set CHAIN_KEY to a long random value and keep "
+            "it out of the database and its backups."
+        )
+
+
+check_chain_key(DEBUG, CHAIN_KEY)
+
 ALLOWED_HOSTS = env.list(
     "ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"]
 )

@@ -27,6 +27,9 @@ class Game(models.Model):
     )
     seq = models.PositiveIntegerField(default=0)
     head_hash = models.CharField(max_length=64, blank=True)
+    # The rule the game's events are hashed under (games.chain); a game keeps
+    # the rule it was created under, so older games keep verifying.
+    chain_version = models.PositiveSmallIntegerField(default=2)
     to_act = JSONTextField(default=list)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     result = JSONTextField(null=True, blank=True)
@@ -136,6 +139,11 @@ class Event(models.Model):
     created_at = models.DateTimeField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    # The commitment's random nonce (chain version 2), shown only with what
+    # it hides; and the seal on the hash under a key kept outside the database.
+    nonce = models.CharField(max_length=32, blank=True, default="")
+    key_id = models.CharField(max_length=16, blank=True, default="")
+    mac = models.CharField(max_length=64, blank=True, default="")
 
     objects = ImmutableQuerySet.as_manager()
 

@@ -170,7 +170,11 @@ def _seen_at(game: Game, viewer: Viewer) -> dict[str, Any]:
     current = viewer.head == game.seq
     state = store.load(game, engine, head=viewer.head).state
     return {
-        "head_hash": game.head_hash if current else head_hash_at(game, viewer.head),
+        "head_hash": shown_head_hash(
+            game,
+            game.head_hash if current else head_hash_at(game, viewer.head),
+            reveal=current and reveals_all(game, viewer),
+        ),
         "to_act": sorted(engine.to_act(state)),
         "view": engine.view(state, viewer.seat),
         "takeback": takeback.status(game) if current else None,
@@ -179,6 +183,12 @@ def _seen_at(game: Game, viewer: Viewer) -> dict[str, Any]:
 
 def head_hash_at(game: Game, seq: int) -> str:
     return Event.objects.values_list("hash", flat=True).get(game=game, seq=seq)
+
+
+def shown_head_hash(game: Game, head_hash: str, *, reveal: bool) -> str | None:
+    """A head hash as a viewer may see it: a version-1 hash can give away
+    hidden values (games.chain), so only those who see everything get one."""
+    return head_hash if game.chain_version >= 2 or reveal else None
 
 
 def legal_actions(game: Game, viewer: Viewer) -> dict[str, Any]:
@@ -207,7 +217,9 @@ def events(game: Game, viewer: Viewer, *, after: int, limit: int) -> list[dict[s
     reveal = reveals_all(game, viewer)
     return [
         {
-            **visibility.event_for(event, viewer.seat, reveal_all=reveal),
+            **visibility.event_for(
+                event, viewer.seat, reveal_all=reveal, chain_version=game.chain_version
+            ),
             "actor": event.actor.username if event.actor else None,
         }
         for event in rows.order_by("seq")[:limit]
@@ -218,16 +230,18 @@ def audit(game: Game, viewer: Viewer) -> dict[str, Any]:
     if not viewer.moderator:
         raise Forbidden("only moderators may audit a game")
     rows = list(Event.objects.filter(game=game).select_related("actor").order_by("seq"))
-    problems = store.chain_problems(rows)
+    problems = store.chain_problems(game, rows)
     return {
         "id": game.pk,
         "seq": game.seq,
         "head_hash": game.head_hash,
-        "chain": {"valid": not problems, "problems": problems},
+        "chain": {"version": game.chain_version, "valid": not problems, "problems": problems},
         "live": replay.live_ranges(game.seq, store.undo_map(game, game.seq)),
         "events": [
             {
-                **visibility.event_for(event, None, reveal_all=True),
+                **visibility.event_for(
+                    event, None, reveal_all=True, chain_version=game.chain_version
+                ),
                 "actor": event.actor.username if event.actor else None,
             }
             for event in rows
@@ -244,16 +258,29 @@ HOW_TO_VERIFY = (
     "the setup and salt are revealed when the game ends."
 )
 
+HOW_TO_VERIFY_CHAIN = (
+    "Version 2: each event's hash = sha256(canonical_json({'prev': prev_hash, 'event': "
+    "{'game', 'seq', 'kind', 'seat', 'source', 'created_at', 'payload': public_payload, "
+    "'commitment'}})), where public_payload is the event's public_payload if shown, else its "
+    "payload; the first prev_hash is 64 zeros. Where an event carries an opening (your own "
+    "events; every event once the game is over), commitment = sha256(canonical_json(opening)). "
+    "Version 1 (older games): hash = sha256(canonical_json({'prev': prev_hash, 'event': "
+    "{'game', 'seq', 'kind', 'seat', 'source', 'created_at', 'actor': opening.actor, "
+    "'payload': opening.payload}})), shown once the game is over."
+)
+
 
 def verification_of(game: Game, *, reveal: bool) -> dict[str, Any]:
     created = Event.objects.get(game=game, seq=1)
     info: dict[str, Any] = {
         "id": game.pk,
         "commitment": created.payload["commitment"],
-        "created_event_hash": created.hash,
-        "head_hash": game.head_hash,
+        "created_event_hash": shown_head_hash(game, created.hash, reveal=reveal),
+        "head_hash": shown_head_hash(game, game.head_hash, reveal=reveal),
         "algorithm": "sha256",
         "how_to_verify": HOW_TO_VERIFY,
+        "chain_version": game.chain_version,
+        "how_to_verify_chain": HOW_TO_VERIFY_CHAIN,
         "revealed": reveal,
     }
     if reveal:

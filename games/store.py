@@ -11,8 +11,6 @@ the live events after it.
 from __future__ import annotations
 
 import contextlib
-import datetime
-import hashlib
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -22,49 +20,18 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import hooks, replay, sql
-from games.engines import base
+from games import chain, hooks, replay, sql
 from games.engines.base import Engine, State
 from games.errors import StaleSeq
 from games.memo import LRU
 from games.models import Event, Game, Seat, Snapshot
 
-GENESIS_HASH = "0" * 64
+GENESIS_HASH = chain.GENESIS_HASH
 
 
-def hash_fields(event: Event) -> dict[str, Any]:
-    """Everything an event asserts; the hash covers all of it."""
-    return {
-        "game": event.game_id,
-        "seq": event.seq,
-        "kind": event.kind,
-        "seat": event.seat,
-        "actor": event.actor_id,
-        "source": event.source,
-        "payload": event.payload,
-        "created_at": event.created_at.astimezone(datetime.UTC).isoformat(),
-    }
-
-
-def compute_hash(event: Event) -> str:
-    body = base.canonical_json({"prev": event.prev_hash, "event": hash_fields(event)})
-    return hashlib.sha256(body.encode()).hexdigest()
-
-
-def chain_problems(events: list[Event]) -> list[str]:
-    """Every break in a game's chain: gaps, wrong links, altered events."""
-    problems = []
-    prev_hash = GENESIS_HASH
-    for expected_seq, event in enumerate(events, start=1):
-        if event.seq != expected_seq:
-            problems.append(f"seq {expected_seq} missing (found {event.seq})")
-            return problems
-        if event.prev_hash != prev_hash:
-            problems.append(f"seq {event.seq}: prev_hash does not match the previous event")
-        if compute_hash(event) != event.hash:
-            problems.append(f"seq {event.seq}: hash does not match its content (altered?)")
-        prev_hash = event.hash
-    return problems
+def chain_problems(game: Game, events: list[Event]) -> list[str]:
+    """Every break in a game's stored chain (games.chain.problems)."""
+    return chain.problems(events, game.chain_version)
 
 
 @dataclass
@@ -210,11 +177,9 @@ def append(
     to_act, result); they are written in the same conditional UPDATE.
     """
     derived = dict(derived or {})
-    event = _chained(
-        Event(game=game, seq=expected_seq + 1, kind=kind, seat=seat, actor=actor,
-              source=source, payload=payload, created_at=timezone.now()),
-        head_hash,
-    )  # fmt: skip
+    event = Event(game=game, seq=expected_seq + 1, kind=kind, seat=seat, actor=actor,
+                  source=source, payload=payload, created_at=timezone.now())  # fmt: skip
+    chain.link(event, head_hash, game.chain_version)
     # Appends are the only writers of to_act, so a row read at the seq being
     # extended knows who was to act before this event.
     before = list(game.to_act or []) if game.seq == expected_seq else _seats_flagged(game)
@@ -236,13 +201,6 @@ def append(
         for listener in listeners:
             listener(game, event, before)
         transaction.on_commit(partial(hooks.event_committed, game, event))
-    return event
-
-
-def _chained(event: Event, prev_hash: str) -> Event:
-    """`event` linked to the chain after `prev_hash`, with its own hash."""
-    event.prev_hash = prev_hash
-    event.hash = compute_hash(event)
     return event
 
 

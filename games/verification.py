@@ -1,4 +1,5 @@
-"""Checking stored games: hash chains intact, streams replay with today's engines."""
+"""Checking stored games: hash chains intact and sealed, every event by whom it
+may be, streams replay with today's engines."""
 
 from __future__ import annotations
 
@@ -6,16 +7,20 @@ from collections.abc import Iterator
 
 from games import service, store
 from games.engines import base
-from games.models import Event, Game
+from games.models import Event, Game, Seat
+
+PLAYER_SOURCES = (Event.Source.API, Event.Source.EMAIL, Event.Source.WEB)
+MACHINE_SOURCES = (Event.Source.TIMER, Event.Source.SYSTEM)
 
 
 def game_problems(game: Game) -> Iterator[str]:
     """Every problem found in one game, as readable lines."""
     events = list(Event.objects.filter(game=game).order_by("seq"))
-    yield from store.chain_problems(events)
+    yield from store.chain_problems(game, events)
     if not events:
         yield "no events"
         return
+    yield from actor_problems(game, events)
     if (game.seq, game.head_hash) != (events[-1].seq, events[-1].hash):
         yield f"game row says head {game.seq}, the stream ends at {events[-1].seq}"
     try:
@@ -44,6 +49,48 @@ def _replay_problems(game: Game, engine) -> Iterator[str]:
     flagged = sorted(game.seats.filter(to_act=True).values_list("index", flat=True))
     if flagged != derived["to_act"]:
         yield f"seats flagged to act {flagged} differ from the replay's {derived['to_act']}"
+
+
+def actor_problems(game: Game, events: list[Event]) -> Iterator[str]:
+    """Each event is by whom it may be: a seat's by the player who held the
+    seat then, a player's seatless one (a vacation) by one of the game's
+    players, a moderator's by someone, the timer's and the system's by
+    nobody.  Who held each seat comes from the stream itself (the created
+    event, then any seat replacement), and must end where the seat rows are.
+
+    A moderator's role at the time is not checked: roles change, and the
+    seal shows the server wrote the event, after checking the role then.
+    """
+    holders = list(events[0].payload.get("seats", []))
+    for event in events:
+        if event.kind == Event.Kind.SEAT_REPLACED:
+            holders[event.payload["seat"]] = event.payload["user"]
+        problem = _actor_problem(event, holders)
+        if problem:
+            yield f"seq {event.seq}: {problem}"
+    seated = dict(Seat.objects.filter(game=game).values_list("index", "user_id"))
+    if seated != dict(enumerate(holders)):
+        yield f"the seats' players {seated} differ from the stream's {dict(enumerate(holders))}"
+
+
+def _actor_problem(event: Event, holders: list[int]) -> str | None:
+    if event.seat is not None and not 0 <= event.seat < len(holders):
+        return f"seat {event.seat} does not exist"
+    if event.source in MACHINE_SOURCES:
+        return None if event.actor_id is None else f"a {event.source} event has an actor"
+    if event.source == Event.Source.MODERATOR:
+        return None if event.actor_id is not None else "a moderator's event has no actor"
+    if event.source not in PLAYER_SOURCES:
+        return f"unknown source {event.source!r}"
+    if event.kind == Event.Kind.CREATED:
+        return None
+    if event.seat is None:
+        if event.actor_id in holders:
+            return None
+        return f"user {event.actor_id} acted without a seat in the game"
+    if event.actor_id != holders[event.seat]:
+        return f"user {event.actor_id} acted for seat {event.seat}, held by {holders[event.seat]}"
+    return None
 
 
 def all_problems() -> Iterator[tuple[Game, str]]:

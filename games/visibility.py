@@ -3,37 +3,43 @@
 Players see their own actions whole and other seats' actions in the public
 form the engine recorded (a face-down choice without its cards).  The resolved
 setup (shuffled orders) is shown to nobody until the game has ended.
-Moderators' audits and finished games show everything.
+Moderators' audits and finished games show everything.  What a viewer is
+shown of the hash chain follows the same line (`games.chain`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from games import chain
 from games.models import Event
+from games.payloads import full_payload, public_payload
+
+
+def sees_whole(event: Event, viewer_seat: int | None, *, reveal_all: bool) -> bool:
+    """Whether the viewer is shown the event's stored payload whole."""
+    if reveal_all:
+        return True
+    return viewer_seat is not None and viewer_seat == event.seat and event.kind != "created"
 
 
 def payload_for(event: Event, viewer_seat: int | None, *, reveal_all: bool) -> dict[str, Any]:
-    payload = dict(event.payload)
-    public = payload.pop("public", None)
-    if reveal_all:
-        return payload
-    if event.kind == Event.Kind.CREATED:
-        payload.pop("setup", None)
-    elif public is not None and viewer_seat != event.seat:
-        payload["action"] = public
-    return payload
+    if sees_whole(event, viewer_seat, reveal_all=reveal_all):
+        return full_payload(event)
+    return public_payload(event)
 
 
-def event_for(event: Event, viewer_seat: int | None, *, reveal_all: bool) -> dict[str, Any]:
-    """One event as the viewer may see it (actor and hashes included)."""
+def event_for(
+    event: Event, viewer_seat: int | None, *, reveal_all: bool, chain_version: int
+) -> dict[str, Any]:
+    """One event as the viewer may see it, with what they may check of its hash."""
+    whole = sees_whole(event, viewer_seat, reveal_all=reveal_all)
     return {
         "seq": event.seq,
         "kind": event.kind,
         "seat": event.seat,
         "source": event.source,
-        "created_at": event.created_at.isoformat(),
+        "created_at": chain.timestamp(event.created_at),
         "payload": payload_for(event, viewer_seat, reveal_all=reveal_all),
-        "hash": event.hash,
-        "prev_hash": event.prev_hash,
+        **chain.shown(event, chain_version, opened=whole, revealed=reveal_all),
     }

@@ -88,7 +88,9 @@ def game_facts(game: Game, seat: int | None, seq: int) -> dict[str, Any]:
         "title": engine.TITLE,
         "game_id": game.pk,
         "seq": seq,
-        "head_hash": selectors.head_hash_at(game, seq),
+        "head_hash": selectors.shown_head_hash(
+            game, selectors.head_hash_at(game, seq), reveal=game.status != Game.Status.ACTIVE
+        ),
         "seat": seat,
         "players": players,
         "to_act_names": [name for index, name in players if index in to_act],

@@ -1,4 +1,4 @@
-"""Settings come from the environment; production refuses the development key."""
+"""Settings come from the environment; production refuses the development keys."""
 
 from __future__ import annotations
 
@@ -10,13 +10,19 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.settings import DEVELOPMENT_SECRET_KEY, check_secret_key
+from config.settings import (
+    DEVELOPMENT_CHAIN_KEY,
+    DEVELOPMENT_SECRET_KEY,
+    check_chain_key,
+    check_secret_key,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
+SECRETS = ("SECRET_KEY", "CHAIN_KEY", "DJANGO_DEBUG")
 
 
 def start_django(**env: str) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DJANGO_DEBUG")}
+    environment = {k: v for k, v in os.environ.items() if k not in SECRETS}
     environment.update(env, DJANGO_SETTINGS_MODULE="config.settings")
     return subprocess.run(
         [sys.executable, "-c", "import django; django.setup(); print('started')"],
@@ -34,8 +40,16 @@ def test_the_server_refuses_debug_off_with_the_development_secret():
     assert "Refusing to start" in started.stderr
 
 
-def test_the_server_starts_with_debug_off_and_a_real_secret():
+def test_the_server_refuses_debug_off_without_a_chain_key():
     started = start_django(DJANGO_DEBUG="0", SECRET_KEY="x" * 50, ALLOWED_HOSTS="correo.example")
+    assert started.returncode != 0
+    assert "CHAIN_KEY" in started.stderr
+
+
+def test_the_server_starts_with_debug_off_and_real_secrets():
+    started = start_django(
+        DJANGO_DEBUG="0", SECRET_KEY="x" * 50, CHAIN_KEY="y" * 50, ALLOWED_HOSTS="correo.example"
+    )
     assert started.returncode == 0, started.stderr
     assert started.stdout.strip() == "started"
 
@@ -44,3 +58,11 @@ def test_check_secret_key_allows_the_development_key_only_in_debug():
     check_secret_key(True, DEVELOPMENT_SECRET_KEY)
     with pytest.raises(ImproperlyConfigured):
         check_secret_key(False, DEVELOPMENT_SECRET_KEY)
+
+
+def test_check_chain_key_wants_a_long_key_of_its_own_once_debug_is_off():
+    check_chain_key(True, DEVELOPMENT_CHAIN_KEY)
+    check_chain_key(False, "k" * 32)
+    for weak in (DEVELOPMENT_CHAIN_KEY, "k" * 31):
+        with pytest.raises(ImproperlyConfigured):
+            check_chain_key(False, weak)

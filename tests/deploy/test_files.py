@@ -73,8 +73,8 @@ def test_each_systemd_unit_runs_one_process_from_the_shared_environment(process)
 
 def test_the_systemd_environment_example_names_every_required_variable():
     text = (DEPLOY / "systemd" / "correo.env.example").read_text()
-    for name in ("SECRET_KEY", "DATABASE_URL", "REDIS_URL", "EMAIL_URL", "REPLY_DOMAIN",
-                 "PROMETHEUS_MULTIPROC_DIR", "DJANGO_DEBUG"):  # fmt: skip
+    for name in ("SECRET_KEY", "CHAIN_KEY", "DATABASE_URL", "REDIS_URL", "EMAIL_URL",
+                 "REPLY_DOMAIN", "PROMETHEUS_MULTIPROC_DIR", "DJANGO_DEBUG"):  # fmt: skip
         assert re.search(rf"^{name}=", text, re.M), name
 
 
@@ -140,7 +140,7 @@ def test_kubernetes_has_deployments_services_a_migration_job_and_probes():
         "--noinput",
     ]
     assert "correo" in by_kind("ConfigMap")
-    assert "SECRET_KEY" in by_kind("Secret")["correo"]["stringData"]
+    assert {"SECRET_KEY", "CHAIN_KEY"} <= set(by_kind("Secret")["correo"]["stringData"])
 
 
 def test_the_probe_host_is_allowed():

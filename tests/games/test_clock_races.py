@@ -73,7 +73,7 @@ def test_a_move_and_a_timeout_racing_for_the_same_seq_give_exactly_one_event():
         assert events[1].kind == ("action" if winner == "move" else "timeout")
         # after a timeout both due seats were played; after a move, nothing else
         assert [e.kind for e in events[2:]] == ([] if winner == "move" else ["timeout"])
-        assert store.chain_problems(events) == []
+        assert store.chain_problems(game, events) == []
         winners.append(winner)
     assert len(winners) == 50
 

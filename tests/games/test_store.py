@@ -36,7 +36,7 @@ def test_appends_are_gapless_and_chained(game):
         random_move(game, rng)
     events = events_of(game)
     assert [e.seq for e in events] == list(range(1, 10))
-    assert store.chain_problems(events) == []
+    assert store.chain_problems(game, events) == []
     assert all(later.prev_hash == earlier.hash for earlier, later in pairwise(events))
     game.refresh_from_db()
     assert game.head_hash == events[-1].hash
@@ -55,7 +55,8 @@ def test_chain_check_finds_an_altered_payload(game):
     random_move(game, random.Random(3))
     events = events_of(game)
     events[1].payload = {"action": {"type": "commit", "card": 99}}
-    assert store.chain_problems(events) == ["seq 2: hash does not match its content (altered?)"]
+    altered = "seq 2: hash does not match its content (altered?)"
+    assert store.chain_problems(game, events) == [altered]
 
 
 def test_chain_check_finds_a_missing_event(game):
@@ -63,7 +64,7 @@ def test_chain_check_finds_a_missing_event(game):
     random_move(game, rng)
     random_move(game, rng)
     events = events_of(game)
-    assert store.chain_problems([events[0], events[2]]) == ["seq 2 missing (found 3)"]
+    assert store.chain_problems(game, [events[0], events[2]]) == ["seq 2 missing (found 3)"]
 
 
 def test_the_model_refuses_to_update_or_delete_events(game):
@@ -133,7 +134,7 @@ def test_twenty_writers_at_the_same_seq_exactly_one_wins(duel_engine):
     assert sorted(outcomes) == ["ok"] + ["stale"] * 19
     events = events_of(game)
     assert [e.seq for e in events] == [1, 2]
-    assert store.chain_problems(events) == []
+    assert store.chain_problems(game, events) == []
     game.refresh_from_db()
     assert game.seq == 2
 

@@ -9,7 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from games import service, store
+from games import chain, service
+from games.engines.base import canonical_json
 from tests.conftest import using_postgresql
 from tests.support.play import random_move
 
@@ -69,7 +70,7 @@ def test_verify_games_passes_intact_games(played, capsys):
 def test_verify_games_detects_an_altered_payload(played, capsys):
     event = played.events.get(seq=3)
     forged = dict(event.payload, action={"type": "pass"})
-    tamper(played, 3, store.base.canonical_json(forged))
+    tamper(played, 3, canonical_json(forged))
     code, out = run_verify(capsys)
     assert code == 1
     assert f"game {played.pk} (duel): seq 3: hash does not match its content" in out
@@ -80,7 +81,8 @@ def test_verify_games_detects_a_stream_that_no_longer_replays(played, capsys):
     illegal move replay."""
     last = played.events.get(seq=played.seq)
     last.payload = {"action": {"type": "commit", "card": 999}}
-    tamper(played, last.seq, store.base.canonical_json(last.payload), store.compute_hash(last))
+    rehashed = chain.compute_hash(last, played.chain_version)
+    tamper(played, last.seq, canonical_json(last.payload), rehashed)
     played.refresh_from_db()
     code, out = run_verify(capsys)
     assert code == 1

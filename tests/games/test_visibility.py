@@ -14,7 +14,10 @@ from tests.support.play import current_state, random_move
 
 def log_as_seen_by(game, seat, *, reveal_all=False) -> list[dict]:
     events = Event.objects.filter(game=game).order_by("seq")
-    return [visibility.event_for(e, seat, reveal_all=reveal_all) for e in events]
+    return [
+        visibility.event_for(e, seat, reveal_all=reveal_all, chain_version=game.chain_version)
+        for e in events
+    ]
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -1,0 +1,262 @@
+"""The hash chain over a game's events: what each hash covers, the server's
+keyed seal on it, and what a viewer is shown to check it.
+
+A game keeps the rule it was created under (`Game.chain_version`).
+
+Version 1 hashed every event whole: sha256 of the canonical JSON of
+`{"prev": prev_hash, "event": {game, seq, kind, seat, actor, source, payload,
+created_at}}`.  A face-down card choice is one of a few dozen values and user
+ids are small integers, so whoever is shown such a hash can try every
+candidate and find what was hidden.  Version-1 hashes are therefore shown only
+to those who may see everything (moderators, everyone once the game is over).
+
+Version 2 hashes only what everyone may see, plus a commitment to the rest:
+
+    opening    = {"actor": actor id, "nonce": 32 random hex digits, "payload": stored payload}
+    commitment = sha256(canonical_json(opening))
+    hash       = sha256(canonical_json({"prev": prev_hash, "event": {"game", "seq",
+                  "kind", "seat", "source", "created_at", "payload": public payload,
+                  "commitment"}}))
+
+The nonce is 128 fresh random bits per event and is shown only with the
+opening, which goes exactly where the stored payload goes: to the seat that
+acted (its own events), to moderators, and to everyone once the game is over.
+Without it the commitment is as good as random whatever the payload holds, so
+everyone can check the links and the public part of every event at any time,
+each player the openings of their own events during the game, and everybody
+all of it afterwards (`verify_shown` is that check, on what a viewer received).
+
+The seal, in both versions, keys the chain to a secret outside the database:
+`mac = HMAC-SHA256(key, "correo-chain-seal:" + hash)`, stored with the key's
+id.  The keys come from the environment (`CHAIN_KEY`, and retired ones in
+`CHAIN_KEYS_RETIRED` so older seals keep verifying), so someone who can
+rewrite rows and recompute the sha256 hashes still cannot forge the seals.
+Since each hash covers the whole chain before it, a good seal on an event
+vouches for every event up to it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+from django.conf import settings
+
+from games.engines.base import canonical_json
+from games.payloads import full_payload, public_payload
+
+GENESIS_HASH = "0" * 64
+# The rule new games are created under.
+CURRENT_VERSION = 2
+NONCE_BYTES = 16
+SEAL_PREFIX = "correo-chain-seal:"
+
+
+def timestamp(moment: datetime.datetime) -> str:
+    """An event's time as hashed and as shown: ISO 8601 in UTC."""
+    return moment.astimezone(datetime.UTC).isoformat()
+
+
+def new_nonce() -> str:
+    return secrets.token_hex(NONCE_BYTES)
+
+
+def sha256(value: Any) -> str:
+    return hashlib.sha256(canonical_json(value).encode()).hexdigest()
+
+
+def opening(event, version: int) -> dict[str, Any]:
+    """What the event's hash (version 1) or commitment (version 2) hides."""
+    opened = {"actor": event.actor_id, "payload": event.payload}
+    if version >= 2:
+        opened["nonce"] = event.nonce
+    return opened
+
+
+def commitment(event) -> str:
+    return sha256(opening(event, 2))
+
+
+def sealed_fields(event, public_payload: dict[str, Any], commitment_: str) -> dict[str, Any]:
+    """The part of a version-2 event its hash covers besides the link."""
+    return {
+        "game": event.game_id,
+        "seq": event.seq,
+        "kind": event.kind,
+        "seat": event.seat,
+        "source": event.source,
+        "created_at": timestamp(event.created_at),
+        "payload": public_payload,
+        "commitment": commitment_,
+    }
+
+
+def _v1_fields(event) -> dict[str, Any]:
+    return {
+        "game": event.game_id,
+        "seq": event.seq,
+        "kind": event.kind,
+        "seat": event.seat,
+        "actor": event.actor_id,
+        "source": event.source,
+        "payload": event.payload,
+        "created_at": timestamp(event.created_at),
+    }
+
+
+def compute_hash(event, version: int) -> str:
+    """The hash `event` must carry under the game's rule."""
+    if version == 1:
+        return sha256({"prev": event.prev_hash, "event": _v1_fields(event)})
+    sealed = sealed_fields(event, public_payload(event), commitment(event))
+    return sha256({"prev": event.prev_hash, "event": sealed})
+
+
+def link(event, prev_hash: str, version: int) -> None:
+    """Chain `event` after `prev_hash`: its nonce (version 2), hash and seal."""
+    event.prev_hash = prev_hash
+    event.nonce = new_nonce() if version >= 2 else ""
+    event.hash = compute_hash(event, version)
+    event.key_id, event.mac = seal(event.hash)
+
+
+# --- the seal ------------------------------------------------------------------
+
+
+def key_id(key: str) -> str:
+    """A short name for a key that reveals nothing of it."""
+    return hashlib.sha256(("correo-chain-key-id:" + key).encode()).hexdigest()[:16]
+
+
+@cache
+def _keyring(current: str, retired: tuple[str, ...]) -> tuple[str, dict[str, bytes]]:
+    keys = {key_id(key): key.encode() for key in (current, *retired) if key}
+    return key_id(current), keys
+
+
+def keyring() -> tuple[str, dict[str, bytes]]:
+    """The id of the key that seals new events, and every key by id."""
+    return _keyring(settings.CHAIN_KEY, tuple(settings.CHAIN_KEYS_RETIRED))
+
+
+def _mac(key: bytes, hash_: str) -> str:
+    return hmac.new(key, (SEAL_PREFIX + hash_).encode(), hashlib.sha256).hexdigest()
+
+
+def seal(hash_: str) -> tuple[str, str]:
+    current, keys = keyring()
+    return current, _mac(keys[current], hash_)
+
+
+def seal_problem(event) -> str | None:
+    """Why the event's seal does not vouch for its hash, if it does not."""
+    if not event.mac:
+        return f"seq {event.seq}: not sealed"
+    key = keyring()[1].get(event.key_id)
+    if key is None:
+        return f"seq {event.seq}: sealed with key {event.key_id!r}, which this server lacks"
+    if not hmac.compare_digest(_mac(key, event.hash), event.mac):
+        return f"seq {event.seq}: seal does not match (rewritten outside the server?)"
+    return None
+
+
+# --- checking a stored chain ---------------------------------------------------------
+
+
+def problems(events: list, version: int) -> list[str]:
+    """Every break in a game's stored chain: gaps, wrong links, altered events,
+    missing or wrong seals."""
+    found = []
+    prev_hash = GENESIS_HASH
+    sealed_from = None
+    for expected_seq, event in enumerate(events, start=1):
+        if event.seq != expected_seq:
+            found.append(f"seq {expected_seq} missing (found {event.seq})")
+            return found
+        if event.prev_hash != prev_hash:
+            found.append(f"seq {event.seq}: prev_hash does not match the previous event")
+        if compute_hash(event, version) != event.hash:
+            found.append(f"seq {event.seq}: hash does not match its content (altered?)")
+        found.extend(_seal_problems(event, version, sealed_from))
+        if event.mac and sealed_from is None:
+            sealed_from = event.seq
+        prev_hash = event.hash
+    if events and sealed_from is None and version >= 2:
+        found.append("no event is sealed")
+    return found
+
+
+def _seal_problems(event, version: int, sealed_from: int | None) -> Iterable[str]:
+    # Version-1 games began before seals existed: their events are sealed from
+    # the first one written since, and a seal vouches for everything before it.
+    if not event.mac and version == 1 and sealed_from is None:
+        return []
+    problem = seal_problem(event)
+    return [problem] if problem else []
+
+
+# --- what a viewer is shown, and checking that ---------------------------------------
+
+
+def shown(event, version: int, *, opened: bool, revealed: bool) -> dict[str, Any]:
+    """The chain fields of one event for a viewer: `opened` viewers see its
+    stored payload, `revealed` ones everything (moderators, ended games)."""
+    if version == 1:
+        if not revealed:
+            return {"hash": None, "prev_hash": None}
+        return {"hash": event.hash, "prev_hash": event.prev_hash, "opening": opening(event, 1)}
+    fields: dict[str, Any] = {
+        "hash": event.hash,
+        "prev_hash": event.prev_hash,
+        "commitment": commitment(event),
+    }
+    if opened:
+        fields["opening"] = opening(event, 2)
+        public = public_payload(event)
+        if public != full_payload(event):
+            fields["public_payload"] = public
+    return fields
+
+
+def verify_shown(game_id: int, version: int, events: list[dict[str, Any]]) -> list[str]:
+    """Check a run of events as a viewer received them (JSON, oldest first):
+    each hash against its fields, each link to the one before, and each
+    opening the viewer got against its commitment.  What a client does."""
+    found = []
+    prev = None
+    for shown_event in events:
+        seq = shown_event["seq"]
+        if prev is not None and shown_event["prev_hash"] != prev:
+            found.append(f"seq {seq}: prev_hash does not match the previous event")
+        if shown_event["hash"] is None:
+            found.append(f"seq {seq}: no hash shown")
+            prev = None
+            continue
+        expected = _expected_hash(game_id, version, shown_event, found)
+        if expected != shown_event["hash"]:
+            found.append(f"seq {seq}: hash does not match what was shown")
+        prev = shown_event["hash"]
+    return found
+
+
+def _expected_hash(game_id: int, version: int, shown_event: dict, found: list[str]) -> str:
+    opened = shown_event.get("opening")
+    header = {key: shown_event[key] for key in ("seq", "kind", "seat", "source", "created_at")}
+    if version == 1:
+        return sha256(
+            {
+                "prev": shown_event["prev_hash"],
+                "event": {"game": game_id, **header, **opened},
+            }
+        )
+    commitment_ = shown_event["commitment"]
+    if opened is not None and sha256(opened) != commitment_:
+        found.append(f"seq {shown_event['seq']}: opening does not match the commitment")
+    public = shown_event.get("public_payload", shown_event["payload"])
+    event = {"game": game_id, **header, "payload": public, "commitment": commitment_}
+    return sha256({"prev": shown_event["prev_hash"], "event": event})

@@ -1,0 +1,30 @@
+"""The two readings of a stored event payload: whole, and as everyone may see it.
+
+An action's payload stores the action and, where the engine's
+`public_action` says part of it is secret (a face-down choice), its public
+form under "public".  The created event carries the resolved setup, which
+nobody sees until the game ends.  (Its own "public" key is the game's
+visibility flag; it is left out of both readings, as it always has been.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def full_payload(event) -> dict[str, Any]:
+    """The payload as its author and those who may see everything see it."""
+    payload = dict(event.payload)
+    payload.pop("public", None)
+    return payload
+
+
+def public_payload(event) -> dict[str, Any]:
+    """The payload as every viewer may see it."""
+    payload = dict(event.payload)
+    public = payload.pop("public", None)
+    if event.kind == "created":
+        payload.pop("setup", None)
+    elif public is not None:
+        payload["action"] = public
+    return payload
