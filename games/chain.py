@@ -32,7 +32,9 @@ id.  The keys come from the environment (`CHAIN_KEY`, and retired ones in
 `CHAIN_KEYS_RETIRED` so older seals keep verifying), so someone who can
 rewrite rows and recompute the sha256 hashes still cannot forge the seals.
 Since each hash covers the whole chain before it, a good seal on an event
-vouches for every event up to it.
+vouches for every event up to it.  Games older than seals had their heads
+sealed by the upgrade (games.LegacySeal): only events up to that seal may go
+without one of their own.
 """
 
 from __future__ import annotations
@@ -41,7 +43,6 @@ import datetime
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
@@ -153,27 +154,32 @@ def seal(hash_: str) -> tuple[str, str]:
     return current, _mac(keys[current], hash_)
 
 
-def seal_problem(event) -> str | None:
-    """Why the event's seal does not vouch for its hash, if it does not."""
-    if not event.mac:
-        return f"seq {event.seq}: not sealed"
-    key = keyring()[1].get(event.key_id)
+def seal_problem(hash_: str, key_id_: str, mac: str) -> str | None:
+    """Why a seal does not vouch for `hash_`, if it does not."""
+    if not mac:
+        return "not sealed"
+    key = keyring()[1].get(key_id_)
     if key is None:
-        return f"seq {event.seq}: sealed with key {event.key_id!r}, which this server lacks"
-    if not hmac.compare_digest(_mac(key, event.hash), event.mac):
-        return f"seq {event.seq}: seal does not match (rewritten outside the server?)"
+        return f"sealed with key {key_id_!r}, which this server lacks"
+    if not hmac.compare_digest(_mac(key, hash_), mac):
+        return "seal does not match (rewritten outside the server?)"
     return None
 
 
 # --- checking a stored chain ---------------------------------------------------------
 
 
-def problems(events: list, version: int) -> list[str]:
-    """Every break in a game's stored chain: gaps, wrong links, altered events,
-    missing or wrong seals."""
+def problems(events: list, version: int, legacy_seal=None) -> list[str]:
+    """Every break in a game's stored chain: gaps, wrong links, altered
+    events, missing or wrong seals.
+
+    Games hashed under version 1 began before seals existed.  The upgrade
+    sealed each one's head as it stood (`legacy_seal`, a games.LegacySeal);
+    only the events up to it may lack a seal of their own.  Since a hash
+    covers the whole chain before it, that one seal vouches for all of them.
+    """
     found = []
     prev_hash = GENESIS_HASH
-    sealed_from = None
     for expected_seq, event in enumerate(events, start=1):
         if event.seq != expected_seq:
             found.append(f"seq {expected_seq} missing (found {event.seq})")
@@ -182,22 +188,24 @@ def problems(events: list, version: int) -> list[str]:
             found.append(f"seq {event.seq}: prev_hash does not match the previous event")
         if compute_hash(event, version) != event.hash:
             found.append(f"seq {event.seq}: hash does not match its content (altered?)")
-        found.extend(_seal_problems(event, version, sealed_from))
-        if event.mac and sealed_from is None:
-            sealed_from = event.seq
+        covered = legacy_seal is not None and event.seq <= legacy_seal.seq and not event.mac
+        problem = None if covered else seal_problem(event.hash, event.key_id, event.mac)
+        if problem:
+            found.append(f"seq {event.seq}: {problem}")
         prev_hash = event.hash
-    if events and sealed_from is None and version >= 2:
-        found.append("no event is sealed")
+    if legacy_seal is not None:
+        found.extend(_legacy_seal_problems(events, legacy_seal))
     return found
 
 
-def _seal_problems(event, version: int, sealed_from: int | None) -> Iterable[str]:
-    # Version-1 games began before seals existed: their events are sealed from
-    # the first one written since, and a seal vouches for everything before it.
-    if not event.mac and version == 1 and sealed_from is None:
-        return []
-    problem = seal_problem(event)
-    return [problem] if problem else []
+def _legacy_seal_problems(events: list, legacy_seal) -> list[str]:
+    where = f"the upgrade's seal at seq {legacy_seal.seq}"
+    if not 1 <= legacy_seal.seq <= len(events):
+        return [f"{where} lies outside the stream"]
+    if events[legacy_seal.seq - 1].hash != legacy_seal.hash:
+        return [f"{where} was made for another chain (rewritten outside the server?)"]
+    problem = seal_problem(legacy_seal.hash, legacy_seal.key_id, legacy_seal.mac)
+    return [f"{where}: {problem}"] if problem else []
 
 
 # --- what a viewer is shown, and checking that ---------------------------------------

@@ -172,6 +172,25 @@ class Event(models.Model):
         raise TypeError("events are immutable: append an event instead")
 
 
+class LegacySeal(models.Model):
+    """The seal on a version-1 game's head as it stood when seals began.
+
+    Events written before then carry no seal of their own; this one vouches
+    for all of them (each hash covers the chain before it), so stripping the
+    seals of a game's later events cannot pass it off as an unsealed old game.
+    """
+
+    game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="legacy_seal")
+    seq = models.PositiveIntegerField()
+    hash = models.CharField(max_length=64)
+    key_id = models.CharField(max_length=16)
+    mac = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.game} sealed at {self.seq}"
+
+
 class Snapshot(models.Model):
     """Engine state after event `seq`; a disposable cache of replay."""
 

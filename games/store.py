@@ -24,14 +24,15 @@ from games import chain, hooks, replay, sql
 from games.engines.base import Engine, State
 from games.errors import StaleSeq
 from games.memo import LRU
-from games.models import Event, Game, Seat, Snapshot
+from games.models import Event, Game, LegacySeal, Seat, Snapshot
 
 GENESIS_HASH = chain.GENESIS_HASH
 
 
 def chain_problems(game: Game, events: list[Event]) -> list[str]:
     """Every break in a game's stored chain (games.chain.problems)."""
-    return chain.problems(events, game.chain_version)
+    legacy_seal = LegacySeal.objects.filter(game=game).first()
+    return chain.problems(events, game.chain_version, legacy_seal)
 
 
 @dataclass

@@ -7,17 +7,19 @@ shown to the other seat as a bare "commit"; eve watches; mo moderates.
 from __future__ import annotations
 
 import datetime
+import importlib
 import random
 from contextlib import contextmanager
 
 import pytest
+from django.apps import apps
 from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from config.celery import app as celery_app
 from games import chain, clock_control, service, store, sweep, takeback, vacation
-from games.models import Event, Game
+from games.models import Event, Game, LegacySeal
 from tests.api.conftest import client_for
 from tests.conftest import using_postgresql
 from tests.support.play import random_move, users_by_seat
@@ -247,6 +249,62 @@ def test_updating_or_deleting_an_event_row_is_refused(game):
     for statement in ("UPDATE games_event SET source = 'web'", "DELETE FROM games_event"):
         with pytest.raises(DatabaseError, match="immutable"), transaction.atomic():
             connection.cursor().execute(statement)
+
+
+def strip_every_seal(game: Game) -> None:
+    with triggers_disabled(), connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE games_event SET mac = '', key_id = '' WHERE game_id = %s", [game.pk]
+        )
+
+
+@pytest.fixture
+def game_from_before_seals(legacy_chain, alice, bob):
+    """A version-1 game as the upgrade found it (no seals), sealed by the upgrade."""
+    old = service.create_game(title="duel", players=[alice, bob], seed=13)
+    play(old, 3)
+    strip_every_seal(old)
+    importlib.import_module("games.migrations.0010_legacy_seals").seal_heads(apps, None)
+    old.refresh_from_db()
+    return old
+
+
+def test_the_upgrade_seals_the_head_of_a_game_older_than_seals(game_from_before_seals, capsys):
+    old = game_from_before_seals
+    assert old.legacy_seal.seq == old.seq and old.legacy_seal.hash == old.head_hash
+    assert verify(capsys) == (0, "all games verified\n")
+    play(old, 2, seed=4)
+    assert verify(capsys) == (0, "all games verified\n")
+
+
+def test_an_old_game_rewritten_before_its_upgrade_seal_is_detected(
+    game_from_before_seals, eve, capsys
+):
+    old = game_from_before_seals
+    rewrite_and_rehash(old, 2, actor_id=eve.pk)
+    strip_every_seal(old)
+    code, out = verify(capsys)
+    assert code == 1
+    assert f"the upgrade's seal at seq {old.seq} was made for another chain" in out
+
+
+def test_stripping_the_seals_of_an_old_games_later_events_is_detected(
+    game_from_before_seals, capsys
+):
+    old = game_from_before_seals
+    play(old, 2, seed=4)
+    old.refresh_from_db()
+    strip_every_seal(old)
+    code, out = verify(capsys)
+    assert code == 1
+    assert f"game {old.pk} (duel): seq {old.seq}: not sealed" in out
+
+
+def test_an_old_game_whose_upgrade_seal_was_deleted_is_detected(game_from_before_seals, capsys):
+    LegacySeal.objects.filter(game=game_from_before_seals).delete()
+    code, out = verify(capsys)
+    assert code == 1
+    assert f"game {game_from_before_seals.pk} (duel): seq 1: not sealed" in out
 
 
 def test_seals_made_with_a_retired_key_keep_verifying(game, settings, capsys):
