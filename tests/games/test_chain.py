@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime
 import importlib
 import random
-from contextlib import contextmanager
 
 import pytest
 from django.apps import apps
@@ -21,8 +20,8 @@ from config.celery import app as celery_app
 from games import chain, clock_control, service, store, sweep, takeback, vacation
 from games.models import Event, Game, LegacySeal
 from tests.api.conftest import client_for
-from tests.conftest import using_postgresql
 from tests.support.play import random_move, users_by_seat
+from tests.support.tamper import triggers_disabled
 
 
 @pytest.fixture
@@ -166,22 +165,6 @@ def test_a_version_1_game_shows_its_hashes_only_to_those_who_see_everything(
 
 
 # --- seals ---------------------------------------------------------------------------
-
-
-@contextmanager
-def triggers_disabled():
-    """What an attacker with the table owner's rights does first."""
-    if not using_postgresql():
-        yield
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE games_event DISABLE TRIGGER USER")
-    try:
-        yield
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute("ALTER TABLE games_event ENABLE TRIGGER USER")
 
 
 def rewrite_and_rehash(game: Game, seq: int, **changes) -> None:

@@ -29,7 +29,7 @@ from games import chain, service, store
 from games.engines import base
 from games.models import Event, Game
 from tests.api.conftest import client_for
-from tests.notifications.conftest import Sink, eager_celery, free_port  # noqa: F401
+from tests.notifications.conftest import Sink, eager_celery  # noqa: F401
 
 DIGEST = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
 TITLES = {"havana": 3, "estates": 3}
@@ -56,22 +56,6 @@ class Hidden:
     action: dict
     candidates: list[dict]  # every legal action with the same public form
     payloads: list[dict]  # each candidate as the event would have stored it
-
-
-@pytest.fixture
-def sink(settings):
-    from aiosmtpd.controller import Controller
-
-    handler = Sink()
-    port = free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
-    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
-    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
-    yield handler
-    controller.stop()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from contextlib import contextmanager
 
 import pytest
 from django.core.management import call_command
@@ -11,8 +10,8 @@ from django.db import connection
 
 from games import chain, service
 from games.engines.base import canonical_json
-from tests.conftest import using_postgresql
 from tests.support.play import random_move
+from tests.support.tamper import triggers_disabled
 
 
 @pytest.fixture
@@ -24,26 +23,8 @@ def played(alice, bob):
     return game
 
 
-@contextmanager
-def immutability_trigger_disabled():
-    """Tampering needs the trigger off on PostgreSQL, as an attacker with DDL rights would."""
-    if not using_postgresql():
-        yield
-        return
-    with connection.cursor() as cursor:
-        # The test's own inserts leave deferred FK checks pending; ALTER TABLE
-        # refuses to run until they have fired.
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE games_event DISABLE TRIGGER games_event_immutable")
-    try:
-        yield
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute("ALTER TABLE games_event ENABLE TRIGGER games_event_immutable")
-
-
 def tamper(game, seq: int, payload: str, new_hash: str | None = None) -> None:
-    with immutability_trigger_disabled(), connection.cursor() as cursor:
+    with triggers_disabled(), connection.cursor() as cursor:
         cursor.execute(
             "UPDATE games_event SET payload = %s WHERE game_id = %s AND seq = %s",
             [payload, game.pk, seq],
