@@ -171,10 +171,6 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Correo API",
     "DESCRIPTION": "Asynchronous board games: REST, web and play-by-email.",
     "VERSION": "0.1.0",
-    # Game ids in paths are 64-bit keys (games.api.urls.GameId).
-    "PATH_CONVERTER_OVERRIDES": {
-        "game_id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
-    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema.add_error_responses",
