@@ -404,3 +404,33 @@ def test_every_endpoint_of_the_schema_meets_bad_input(world):
     covered = {(method, path.replace("{game}", "{id}")) for method, path, _, _ in WRITES.values()}
     covered |= {("get", path.replace("{game}", "{id}")) for path, _ in READS.values()}
     assert documented - ELSEWHERE == covered
+
+
+# The HTTP doors outside the API answer people or scrapers, not in JSON.
+OTHER_DOORS = [
+    ("get", "/email/unsubscribe/{junk}/"), ("post", "/email/unsubscribe/{junk}/"),
+    ("get", "/healthz?{junk}"), ("get", "/metrics?{junk}"), ("get", "/api/docs/?{junk}"),
+]  # fmt: skip
+JUNK = ["%00", "%ED%A0%80", "a:b%00", "1" * 5000, "%FF%FE"]
+
+
+@pytest.mark.parametrize(("method", "path"), OTHER_DOORS)
+def test_junk_at_the_other_doors_is_no_5xx_and_changes_nothing(world, method, path, subtests):
+    before = everything()
+    for junk in JUNK:
+        with subtests.test(junk=junk[:20]), transaction.atomic():
+            response = getattr(world.clients[None], method)(path.format(junk=junk))
+            assert response.status_code < 500, response.content[:300]
+            assert everything() == before
+
+
+def test_the_admin_login_refuses_nul_and_surrogates(world):
+    before = everything()
+    for username in ["mo%00", "mo%ED%A0%80", "%00" * 200]:
+        response = world.clients[None].post(
+            "/admin/login/",
+            f"username={username}&password=correct+horse+42",
+            content_type="application/x-www-form-urlencoded",
+        )
+        assert response.status_code == 200 and not response.wsgi_request.user.is_authenticated
+    assert everything() == before
