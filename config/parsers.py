@@ -104,8 +104,9 @@ def _object(pairs: list[tuple[str, object]]) -> dict:
 def decode(raw: bytes, encoding: str) -> str:
     try:
         return raw.decode(encoding)
-    except UnicodeDecodeError as error:
-        raise ParseError(f"the body is not valid {encoding}: {error.reason}") from None
+    except ValueError as error:  # not only UnicodeDecodeError: punycode raises UnicodeError
+        reason = getattr(error, "reason", error)
+        raise ParseError(f"the body is not valid {encoding}: {reason}") from None
 
 
 def load_json(text: str):

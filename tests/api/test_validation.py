@@ -244,6 +244,7 @@ BAD_BODIES = {
     "UTF-8 encoded surrogate": (raw_in_string(b"\xed\xa0\x80"), JSON, PARSE_ERROR),
     "a surrogate through UTF-7": (in_string("+2AA-"), JSON + "; charset=utf-7", PARSE_ERROR),
     "a charset that decompresses": (in_string(""), JSON + "; charset=bz2_codec", PARSE_ERROR),
+    "JSON is not punycode": (in_string(""), JSON + "; charset=punycode", PARSE_ERROR),
     "1e999999": (as_number("1e999999"), JSON, PARSE_ERROR),
     "-1e999999": (as_number("-1e999999"), JSON, PARSE_ERROR),
     "NaN": (as_number("NaN"), JSON, PARSE_ERROR),
