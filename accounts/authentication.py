@@ -13,14 +13,25 @@ import time
 
 from django.conf import settings
 from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed
 
 _lock = threading.Lock()
 _seen: dict[str, tuple[float, tuple]] = {}
 MAX_TOKENS = 10_000
+KEY_LENGTH = Token._meta.get_field("key").max_length
+
+
+def could_be_a_key(key: str) -> bool:
+    """A key no token can have is refused without a query: PostgreSQL refuses
+    a NUL in a string parameter outright (an error, not "no such row")."""
+    return len(key) <= KEY_LENGTH and key.isascii() and key.isprintable()
 
 
 class CachedTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str):
+        if not could_be_a_key(key):
+            raise AuthenticationFailed("Invalid token.")
         ttl = settings.CORREO_TOKEN_CACHE_SECONDS
         now = time.monotonic()
         with _lock:

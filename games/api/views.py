@@ -81,7 +81,12 @@ class GamesView(APIView):
         parameters=[
             OpenApiParameter("mine", bool, description="only games where I hold a seat"),
             OpenApiParameter("to_act", bool, description="only games where I must act"),
-            OpenApiParameter("page", int),
+            OpenApiParameter("page", {"type": "integer", "minimum": 1}),
+            OpenApiParameter(
+                "page_size",
+                {"type": "integer", "minimum": 1},
+                description="25 unless given; 100 at most",
+            ),
         ],
         responses={200: dict},
     )

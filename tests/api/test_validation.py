@@ -1,11 +1,30 @@
-"""Request validation reuses one serializer per thread and class: it must
-answer exactly as a fresh serializer would, call after call."""
+"""Request validation.
+
+Bad input of every kind, at every endpoint, anonymous or not, is a 4xx in
+the API's error shape and changes nothing in the database.  And validation
+reuses one serializer per thread and class: it must answer exactly as a
+fresh serializer would, call after call.
+"""
 
 from __future__ import annotations
 
-from rest_framework import serializers
+import json
+from dataclasses import dataclass
+from urllib.parse import urlencode
 
+import pytest
+import yaml
+from django.db import transaction
+from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
+from rest_framework import serializers
+from rest_framework.authtoken.models import Token
+
+from accounts.models import User
+from games import service
 from games.api import serializers as s
+from games.models import Event, Game, Seat, Snapshot, Vacation
+from notifications.models import Notification
+from tests.support.play import hand
 
 BODIES = [
     (s.SubmitIn, {"seq": 3, "action": {"type": "take", "card": 2}}),
@@ -52,3 +71,367 @@ def test_what_validation_returns_is_not_shared_between_calls():
     first["players"].append("eve")
     second = s.validated(s.CreateGameIn, {"title": "havana", "players": ["carol", "dan"]})
     assert second["options"] == {} and second["players"] == ["carol", "dan"]
+
+
+# --- bad input at every endpoint ---------------------------------------------
+
+# Every writing endpoint: its method and path, who may use it, and a body it
+# accepts from them in `world`.  A bad body is one of these with one thing
+# spoiled, so that its refusal is for that thing alone.
+WRITES = {
+    "register": ("post", "/api/auth/register/", None,
+                 lambda w: {"username": "dora", "email": "dora@example.org",
+                            "password": "a long passphrase 9"}),
+    "token": ("post", "/api/auth/token/", None,
+              lambda w: {"username": "alice", "password": "correct horse 42"}),
+    "me": ("patch", "/api/auth/me/", "alice",
+           lambda w: {"email": "alice@example.net", "notify_mode": "off"}),
+    "create": ("post", "/api/games/", "alice",
+               lambda w: {"title": "duel", "players": ["alice", "bob"], "options": {"rounds": 2}}),
+    "move": ("post", "/api/games/{game}/actions/", "bob",
+             lambda w: {"seq": 2, "action": {"type": "commit", "card": w.bobs_card}}),
+    "undo": ("post", "/api/games/{game}/undo/", "mo",
+             lambda w: {"to_seq": 1, "reason": "a slip of the hand"}),
+    "takeback": ("post", "/api/games/{game}/takeback/", "alice", lambda w: {"seq": 2}),
+    "clock": ("post", "/api/games/{game}/clock/", "mo",
+              lambda w: {"action": "pause", "reason": "a dispute"}),
+    "vacation": ("post", "/api/vacation/", "alice", lambda w: {"days": 3}),
+}  # fmt: skip
+
+# Every reading endpoint, and who may read it.
+READS = {
+    "ping": ("/api/ping/", None),
+    "titles": ("/api/titles/", None),
+    "games": ("/api/games/", "alice"),
+    "detail": ("/api/games/{game}/", "alice"),
+    "actions": ("/api/games/{game}/actions/", "bob"),
+    "events": ("/api/games/{game}/events/", "alice"),
+    "audit": ("/api/games/{game}/audit/", "mo"),
+    "takeback": ("/api/games/{game}/takeback/", "alice"),
+    "verify": ("/api/games/{game}/verify/", None),
+    "vacation": ("/api/vacation/", "alice"),
+    "me": ("/api/auth/me/", "alice"),
+    "schema": ("/api/schema/", None),
+}
+# Not here: POST /api/inbound/email/ takes a raw mail, not JSON; its bad input
+# is for the tests of the mail doors.
+ELSEWHERE = {("post", "/api/inbound/email/")}
+
+MARK = "\ue000"  # a private-use character stands for the spoiled spot
+
+
+@dataclass
+class World:
+    """alice and bob play a clocked duel; alice has committed (seq 2), bob
+    has not; mo moderates.  Clients are made (and tokens stored) up front."""
+
+    game: Game
+    bobs_card: int
+    clients: dict
+
+
+@pytest.fixture
+def world(as_, alice, bob, mo):
+    game = service.create_game(
+        title="duel", players=[alice, bob], seed=7, creator=alice, clock={"per_move": "72h"}
+    )
+    service.submit_action(
+        game, alice, action={"type": "commit", "card": hand(game, 0)[0]}, expected_seq=1
+    )
+    clients = {name: as_(user) for name, user in [("alice", alice), ("bob", bob), ("mo", mo)]}
+    return World(game=game, bobs_card=hand(game, 1)[0], clients={**clients, None: as_(None)})
+
+
+def everything() -> dict:
+    """Every row a request could write, to compare before and after."""
+    models = [User, Token, Game, Seat, Event, Snapshot, Vacation, Notification]
+    return {model.__name__: list(model.objects.order_by("pk").values()) for model in models}
+
+
+def _first(value, kind) -> list | None:
+    """The path to the first value of `kind` in a body, depth first."""
+    for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+        if isinstance(item, kind) and not isinstance(item, bool):
+            return [key]
+        if isinstance(item, dict | list) and (inner := _first(item, kind)) is not None:
+            return [key, *inner]
+    return None
+
+
+def marked(good: dict, kind=str, *, replace: bool = False) -> dict:
+    """The body with MARK after (or instead of) its first value of `kind`; a
+    body without one gets a key of its own: a bad value is bad anywhere."""
+    body = json.loads(json.dumps(good))
+    path = _first(body, kind)
+    if path is None:
+        return {**body, "note": MARK}
+    *outer, last = path
+    holder = body
+    for key in outer:
+        holder = holder[key]
+    holder[last] = MARK if replace else holder[last] + MARK
+    return body
+
+
+def spoiled(body: dict, marker: str, replacement: str) -> bytes:
+    """The body as UTF-8 JSON with its marker (quotes and all) replaced."""
+    return json.dumps(body, ensure_ascii=False).replace(marker, replacement).encode()
+
+
+def in_string(tail: str):
+    """`tail`, JSON text, right after the first string of the body."""
+    return lambda good: spoiled(marked(good), MARK, tail)
+
+
+def as_number(number: str):
+    """The first number of the body written as `number`."""
+    return lambda good: spoiled(marked(good, int, replace=True), f'"{MARK}"', number)
+
+
+def as_value(value: str):
+    """The first string of the body replaced by the JSON `value`."""
+    return lambda good: spoiled(marked(good, replace=True), f'"{MARK}"', value)
+
+
+def with_key(key: str):
+    """An extra key, JSON text (the body does not read it)."""
+    return lambda good: spoiled({**good, MARK: 1}, MARK, key)
+
+
+def raw_in_string(raw: bytes):
+    """Bytes right after the first string of the UTF-8 body."""
+    return lambda good: spoiled(marked(good), MARK, MARK).replace(MARK.encode(), raw)
+
+
+def repeated_key(good: dict) -> bytes:
+    key, value = next(iter(good.items()))
+    return ("{" + json.dumps({key: value})[1:-1] + ", " + json.dumps(good)[1:]).encode()
+
+
+def form_fields_with_nul(good: dict) -> dict:
+    """The body's top-level scalars as form fields, its first string ending in NUL."""
+    fields = {key: value for key, value in good.items() if isinstance(value, str | int)}
+    key = next((key for key, value in fields.items() if isinstance(value, str)), "note")
+    return {**fields, key: f"{fields.get(key, '')}\x00"}
+
+
+def form_with_nul(good: dict) -> bytes:
+    return urlencode(form_fields_with_nul(good)).encode()
+
+
+def multipart_with_nul(good: dict) -> bytes:
+    return encode_multipart(BOUNDARY, form_fields_with_nul(good))
+
+
+JSON = "application/json"
+PARSE_ERROR = (400, "parse_error")
+REFUSED = None  # any 4xx in the error shape: the fields' own rules refuse it
+# Forms are parsed where the view takes them (not /api/auth/me/: JSON only).
+FORM_REFUSED = [PARSE_ERROR, (415, "unsupported_media_type")]
+
+BAD_BODIES = {
+    "arrays nested 100 000 deep": (lambda good: b"[" * 100_000, JSON, PARSE_ERROR),
+    "objects nested 100 000 deep": (lambda good: b'{"a":' * 100_000, JSON, PARSE_ERROR),
+    "a value nested 40 deep": (as_value("[" * 40 + "]" * 40), JSON, PARSE_ERROR),
+    "NUL in a string": (in_string(r"\u0000"), JSON, PARSE_ERROR),
+    "NUL in a key": (with_key(r"x\u0000"), JSON, PARSE_ERROR),
+    "lone high surrogate": (in_string(r"\ud800"), JSON, PARSE_ERROR),
+    "lone low surrogate": (in_string(r"\udfff"), JSON, PARSE_ERROR),
+    "surrogates in the wrong order": (in_string(r"\udc00\ud800"), JSON, PARSE_ERROR),
+    "lone surrogate in a key": (with_key(r"\ud83d"), JSON, PARSE_ERROR),
+    "invalid UTF-8": (raw_in_string(b"\xff\xfe"), JSON, PARSE_ERROR),
+    "overlong UTF-8 NUL": (raw_in_string(b"\xc0\x80"), JSON, PARSE_ERROR),
+    "UTF-8 encoded surrogate": (raw_in_string(b"\xed\xa0\x80"), JSON, PARSE_ERROR),
+    "a surrogate through UTF-7": (in_string("+2AA-"), JSON + "; charset=utf-7", PARSE_ERROR),
+    "a charset that decompresses": (in_string(""), JSON + "; charset=bz2_codec", PARSE_ERROR),
+    "JSON is not punycode": (in_string(""), JSON + "; charset=punycode", PARSE_ERROR),
+    "1e999999": (as_number("1e999999"), JSON, PARSE_ERROR),
+    "-1e999999": (as_number("-1e999999"), JSON, PARSE_ERROR),
+    "NaN": (as_number("NaN"), JSON, PARSE_ERROR),
+    "Infinity": (as_number("Infinity"), JSON, PARSE_ERROR),
+    "2**63": (as_number(str(2**63)), JSON, PARSE_ERROR),
+    "an integer of 5000 digits": (as_number("7" * 5000), JSON, PARSE_ERROR),
+    "an integer of 10**6 digits": (as_number("7" * 10**6), JSON, (413, "too_large")),
+    "a key given twice": (repeated_key, JSON, PARSE_ERROR),
+    "truncated": (lambda good: json.dumps(good)[:-1].encode(), JSON, PARSE_ERROR),
+    "a form with NUL": (form_with_nul, "application/x-www-form-urlencoded", FORM_REFUSED),
+    "multipart with NUL": (multipart_with_nul, MULTIPART_CONTENT, FORM_REFUSED),
+    "plain text": (lambda good: b"seq=1", "text/plain", (415, "unsupported_media_type")),
+    "a list": (lambda good: b"[]", JSON, REFUSED),
+    "null": (lambda good: b"null", JSON, REFUSED),
+    "a 900 kB string": (in_string("x" * 900_000), JSON, REFUSED),
+}
+
+
+def assert_refused(response, expected) -> None:
+    assert 400 <= response.status_code < 500, (response.status_code, response.content[:300])
+    if response["Content-Type"].startswith("application/vnd.oai.openapi"):
+        body = yaml.safe_load(response.content)  # the schema answers in its own format
+    else:
+        body = response.json()
+    assert isinstance(body["error"], str) and isinstance(body["detail"], str) and body["detail"]
+    if isinstance(expected, tuple):
+        assert (response.status_code, body["error"]) == expected, body
+    elif expected is not None:
+        assert (response.status_code, body["error"]) in expected, body
+
+
+def call(client, method: str, path: str, body: bytes | None = None, content_type=JSON, **extra):
+    if body is None:
+        return getattr(client, method)(path, **extra)
+    return getattr(client, method)(path, data=body, content_type=content_type, **extra)
+
+
+@pytest.mark.parametrize("endpoint", WRITES)
+def test_the_good_bodies_are_accepted(world, endpoint):
+    method, path, who, good = WRITES[endpoint]
+    response = call(world.clients[who], method, path.format(game=world.game.pk),
+                    json.dumps(good(world)).encode())  # fmt: skip
+    assert 200 <= response.status_code < 300, response.json()
+
+
+@pytest.mark.parametrize("endpoint", WRITES)
+def test_a_bad_body_is_refused_clearly_and_changes_nothing(world, endpoint, subtests):
+    method, path, who, good = WRITES[endpoint]
+    path = path.format(game=world.game.pk)
+    before = everything()
+    for name, (spoil, content_type, expected) in BAD_BODIES.items():
+        if name == "a 900 kB string" and _first(good(world), str) is None:
+            continue  # nothing of this body holds a string that could be long
+        # A savepoint each: a database error in one subtest (PostgreSQL then
+        # refuses every statement until a rollback) must not fail the others.
+        with subtests.test(body=name), transaction.atomic():
+            body = spoil(good(world))
+            response = call(world.clients[who], method, path, body, content_type)
+            assert_refused(response, expected)
+            if who is not None:
+                anonymous = call(world.clients[None], method, path, body, content_type)
+                assert_refused(anonymous, (401, "not_authenticated"))
+            assert everything() == before
+
+
+BAD_QUERIES = [
+    ("events", "after=%00"), ("events", "after=-1"), ("events", "after=1e999"),
+    ("events", "after=%ED%A0%80"), ("events", "after=" + "9" * 5000), ("events", "limit=1e999"),
+    ("events", "limit=0"), ("events", "limit=99999999999999999999999"),
+    ("games", "page=-1"), ("games", "page=0"), ("games", "page=%00"), ("games", "page=1e999"),
+    ("games", "page_size=%00"), ("games", "page_size=0"), ("games", "page_size=1e999"),
+    ("games", "mine=%00"), ("games", "to_act=%ED%A0%80"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("endpoint", "query"), BAD_QUERIES)
+def test_a_bad_query_parameter_is_a_clear_400(world, endpoint, query):
+    path, who = READS[endpoint]
+    path = f"{path.format(game=world.game.pk)}?{query}"
+    before = everything()
+    assert_refused(world.clients[who].get(path), (400, "invalid"))
+    assert_refused(world.clients[None].get(path), (401, "not_authenticated"))
+    assert everything() == before
+
+
+# Parameters no endpoint reads, or reads as something else (DRF's `format`).
+JUNK_QUERIES = ["%00=%00&x=%ED%A0%80", "format=%00", "x=" + "%00" * 2000]
+
+
+@pytest.mark.parametrize("endpoint", READS)
+def test_junk_in_the_query_string_breaks_no_endpoint(world, endpoint, subtests):
+    path, who = READS[endpoint]
+    before = everything()
+    for query in JUNK_QUERIES:
+        with subtests.test(query=query[:20]), transaction.atomic():
+            for identity in dict.fromkeys([who, None]):
+                response = world.clients[identity].get(
+                    f"{path.format(game=world.game.pk)}?{query}"
+                )
+                assert response.status_code < 500, response.content[:300]
+                if response.status_code >= 400:
+                    assert_refused(response, REFUSED)
+            assert everything() == before
+
+
+BAD_IDS = [
+    "1" + "0" * 30, str(2**63), str(2**63 - 1), "0", "-1", "%00", "%ED%A0%80", "1e3", "%D9%A1",
+]  # fmt: skip
+WITH_A_GAME = [("get", path, who, None) for path, who in READS.values() if "{game}" in path] + [
+    (method, path, who, good) for method, path, who, good in WRITES.values() if "{game}" in path
+]
+
+
+@pytest.mark.parametrize(("method", "path", "who", "good"), WITH_A_GAME)
+def test_a_game_id_that_names_no_game_is_a_404(world, method, path, who, good, subtests):
+    body = json.dumps(good(world)).encode() if good else None
+    before = everything()
+    for game_id in BAD_IDS:
+        with subtests.test(game_id=game_id), transaction.atomic():
+            response = call(world.clients[who], method, path.format(game=game_id), body)
+            assert_refused(response, (404, "not_found"))
+            assert_refused(call(world.clients[None], method, path.format(game=game_id), body),
+                           REFUSED)  # fmt: skip
+            assert everything() == before
+
+
+# Authorization as a server hands it on: WSGI headers are bytes read as latin-1.
+BAD_TOKENS = [
+    "Token " + "a" * 39 + "\x00", "Token " + "\x00" * 40, "Token \xff\xfe", "Token",
+    "Token " + "é".encode().decode("latin-1"), "Token " + "a" * 8000,
+]  # fmt: skip
+AUTHENTICATING = [("get", path, None) for name, (path, _) in READS.items() if name != "ping"] + [
+    (method, path, good) for method, path, who, good in WRITES.values() if who is not None
+]
+
+
+@pytest.mark.parametrize(("method", "path", "good"), AUTHENTICATING)
+def test_a_bad_token_is_a_401_and_changes_nothing(world, method, path, good, subtests):
+    path = path.format(game=world.game.pk)
+    body = json.dumps(good(world)).encode() if good else None
+    before = everything()
+    for header in BAD_TOKENS:
+        with subtests.test(header=header[:50]), transaction.atomic():
+            response = call(world.clients[None], method, path, body, HTTP_AUTHORIZATION=header)
+            assert_refused(response, (401, "authentication_failed"))
+            assert everything() == before
+
+
+@pytest.mark.parametrize("tag", ["\x00" + "\xff" * 1000, "*", '"', "W/", '"' * 5000, "\x00"])
+def test_a_garbage_if_none_match_is_ignored(world, tag):
+    response = world.clients["alice"].get(f"/api/games/{world.game.pk}/", HTTP_IF_NONE_MATCH=tag)
+    assert response.status_code == 200 and response["ETag"]
+
+
+def test_every_endpoint_of_the_schema_meets_bad_input(world):
+    schema = world.clients[None].get("/api/schema/?format=json").json()
+    documented = {(method, path) for path, item in schema["paths"].items() for method in item}
+    covered = {(method, path.replace("{game}", "{id}")) for method, path, _, _ in WRITES.values()}
+    covered |= {("get", path.replace("{game}", "{id}")) for path, _ in READS.values()}
+    assert documented - ELSEWHERE == covered
+
+
+# The HTTP doors outside the API answer people or scrapers, not in JSON.
+OTHER_DOORS = [
+    ("get", "/email/unsubscribe/{junk}/"), ("post", "/email/unsubscribe/{junk}/"),
+    ("get", "/healthz?{junk}"), ("get", "/metrics?{junk}"), ("get", "/api/docs/?{junk}"),
+]  # fmt: skip
+JUNK = ["%00", "%ED%A0%80", "a:b%00", "1" * 5000, "%FF%FE"]
+
+
+@pytest.mark.parametrize(("method", "path"), OTHER_DOORS)
+def test_junk_at_the_other_doors_is_no_5xx_and_changes_nothing(world, method, path, subtests):
+    before = everything()
+    for junk in JUNK:
+        with subtests.test(junk=junk[:20]), transaction.atomic():
+            response = getattr(world.clients[None], method)(path.format(junk=junk))
+            assert response.status_code < 500, response.content[:300]
+            assert everything() == before
+
+
+def test_the_admin_login_refuses_nul_and_surrogates(world):
+    before = everything()
+    for username in ["mo%00", "mo%ED%A0%80", "%00" * 200]:
+        response = world.clients[None].post(
+            "/admin/login/",
+            f"username={username}&password=correct+horse+42",
+            content_type="application/x-www-form-urlencoded",
+        )
+        assert response.status_code == 200 and not response.wsgi_request.user.is_authenticated
+    assert everything() == before
