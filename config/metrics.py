@@ -10,7 +10,11 @@
 - `correo_notification_backlog{status}`: outbox rows still to deliver
   (pending, sending), read from the database at scrape time;
 - `correo_sweep_lag_seconds{sweep}`: seconds since a sweep last ran
-  (`games.models.SweepState`), read at scrape time.
+  (`games.models.SweepState`), read at scrape time;
+- `correo_degraded_total{service,operation}`: operations done without an
+  unreachable Redis (`config.outage`): cache operations served from the
+  per-process memory (service `cache`), notifications left in the outbox for
+  the sweep (service `broker`, operation the task's name).
 
 Several processes (gunicorn workers, Celery, smtpd) on one machine share
 counters when `PROMETHEUS_MULTIPROC_DIR` names an empty directory in all of
@@ -55,6 +59,11 @@ REPLAY_SECONDS = Histogram(
     "Time to rebuild a game state from its snapshot and events",
     ["title"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
+)
+DEGRADED = Counter(
+    "correo_degraded",
+    "Operations done without an unreachable service (config.outage)",
+    ["service", "operation"],
 )
 
 MOVE_KINDS = ("action", "timeout")

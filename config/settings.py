@@ -216,11 +216,28 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
 }
 
+# Neither a move nor a read needs Redis (config.outage): every socket to it
+# has a timeout, and after a failure each process leaves it alone for a while,
+# serving the cache from its own memory and leaving mail in the outbox.
+CORREO_REDIS_TIMEOUT = env.float("CORREO_REDIS_TIMEOUT", default=1.0)
+CORREO_REDIS_RETRY_SECONDS = env.float("CORREO_REDIS_RETRY_SECONDS", default=10.0)
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # Without a read timeout a publish to a Redis that accepts connections but
+    # no longer answers waits forever.  A worker's BRPOP is answered after 1 s.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "socket_connect_timeout": CORREO_REDIS_TIMEOUT,
+        "socket_timeout": CORREO_REDIS_TIMEOUT + 1,
+    }
+
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.FallbackRedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "socket_connect_timeout": CORREO_REDIS_TIMEOUT,
+                "socket_timeout": CORREO_REDIS_TIMEOUT,
+            },
         }
     }
 else:

@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
+from config import outage
 from games import hooks, sql
 from games.models import Event, Game, Seat
 from notifications.models import Notification
@@ -112,23 +113,32 @@ def enqueue(task, notification_id: int) -> bool:
     """Hand one id to Celery; never raises (the sweep retries what did not go).
 
     With the broker down this fails within milliseconds (one connection
-    attempt, no publish retries), so a move is never held up by the mail.
+    attempt, no publish retries), or within the Redis timeouts when it hangs
+    (config.settings), and then this process does not try again for a while
+    (config.outage): a move is never held up by the mail.
     """
     options = {"queue": settings.NOTIFICATIONS_QUEUE} if settings.NOTIFICATIONS_QUEUE else {}
-    try:
-        if task.app.conf.task_always_eager:
+    if task.app.conf.task_always_eager:
+        try:
             task.apply_async((notification_id,), **options)
-            return True
-        # A message left in a backed-up queue expires; the sweep queues the row again.
-        options["expires"] = settings.NOTIFICATIONS_TASK_EXPIRES
-        with task.app.producer_or_acquire() as producer:
-            producer.connection.ensure_connection(
-                max_retries=1, interval_start=0, interval_step=0, timeout=3
-            )
-            task.apply_async((notification_id,), retry=False, producer=producer, **options)
-    except Exception as error:  # broker down, or an eager delivery that failed
-        log.warning("could not queue %s(%s): %s", task.name, notification_id, error)
+        except Exception as error:  # an eager delivery that failed
+            log.warning("could not deliver %s(%s): %s", task.name, notification_id, error)
+            return False
+        return True
+    broker = outage.of("broker", task.app.conf.broker_url)
+    if broker.skipping():
+        broker.skipped(task.name)
         return False
+    # A message left in a backed-up queue expires; the sweep queues the row again.
+    options["expires"] = settings.NOTIFICATIONS_TASK_EXPIRES
+    try:
+        with task.app.producer_or_acquire() as producer:
+            producer.connection.ensure_connection(max_retries=0)
+            task.apply_async((notification_id,), retry=False, producer=producer, **options)
+    except Exception as error:
+        broker.failed(task.name, error, f"notification {notification_id} waits for the sweep")
+        return False
+    broker.reached()
     return True
 
 

@@ -20,11 +20,9 @@ def deliver_webhook(notification_id: int) -> str:
 
 @shared_task(name="notifications.sweep_outbox")
 def sweep_outbox() -> int:
-    """Periodic: queue again what is pending and due (broker was down, worker died)."""
-    ids = delivery.sweep()
-    for notification_id in ids:
-        enqueue(deliver, notification_id)
-    return len(ids)
+    """Periodic: queue again what is pending and due (broker was down, worker
+    died); returns how many were queued (the rest wait for the next sweep)."""
+    return sum(enqueue(deliver, notification_id) for notification_id in delivery.sweep())
 
 
 @shared_task(name="notifications.send_digests")

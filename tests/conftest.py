@@ -135,9 +135,9 @@ def celery_in_process(request):
 @pytest.fixture(autouse=True)
 def forget_tokens_and_states():
     """Each test starts with empty token and state memories (rows are rolled
-    back between tests, so ids come round again)."""
+    back between tests, so ids come round again), and with every service
+    counted as reachable."""
     modules = __import__("sys").modules
-    if "accounts.authentication" in modules:
-        modules["accounts.authentication"].forget_all()
-    if "games.store" in modules:
-        modules["games.store"].forget_all()
+    for module in ("accounts.authentication", "games.store", "config.outage"):
+        if module in modules:
+            modules[module].forget_all()

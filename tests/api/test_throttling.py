@@ -6,6 +6,7 @@ import pytest
 from django.core.cache import cache
 
 from config.throttling import FixedWindowRateThrottle
+from tests.notifications.conftest import free_port
 
 
 @pytest.fixture
@@ -63,3 +64,17 @@ def test_a_window_is_one_counter_however_high_the_rate(rf, clock):
     assert all(throttle.allow_request(request, None) for _ in range(1000))
     assert not throttle.allow_request(request, None)
     assert cache.get("throttle_test_1:10") == 1001  # 600 s is minute 10
+
+
+@pytest.mark.redis
+def test_with_redis_down_each_process_still_counts_and_nothing_fails(
+    as_, alice, throttle_rates, clock, settings
+):
+    throttle_rates(user="3/min", anon="3/min")
+    cache = settings.CACHES["default"]
+    down = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    settings.CACHES = {"default": {**cache, "LOCATION": down}}
+    client = as_(alice)
+    assert codes(client, "/api/games/", 4) == [200, 200, 200, 429]
+    clock[0] = 660.0
+    assert codes(client, "/api/games/", 1) == [200]

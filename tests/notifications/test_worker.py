@@ -67,6 +67,15 @@ def test_moves_go_through_while_the_broker_is_down_and_mail_follows_the_sweep(
     assert [m["To"] for m in sink.messages] == ["bob@example.org"]
 
 
+def test_a_sweep_while_the_broker_is_down_counts_nothing_as_queued(worker, sink, alice, bob):
+    with broker_unreachable(worker.app):
+        new_duel(alice, bob)
+        assert tasks.sweep_outbox() == 0  # both wait for the next sweep
+    assert statuses() == ["pending", "pending"]
+    assert tasks.sweep_outbox() == 2
+    wait_until(lambda: statuses() == ["sent", "sent"])
+
+
 def test_a_row_left_sending_by_a_killed_worker_is_delivered_after_the_lease(
     worker, sink, alice, bob, settings
 ):

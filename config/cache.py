@@ -1,0 +1,69 @@
+"""The cache: Redis, or a per-process memory while Redis cannot be reached.
+
+Nothing in the cache is needed to play (the throttles' counters are its only
+users), so a Redis that is down or hangs must cost a request neither an
+error nor a wait: each operation that fails is served by a local memory of
+the same interface, and the process leaves Redis alone for a while
+(config.outage).  The throttles then count per process, so a client may get
+each process's rate rather than one rate for all of them, until Redis is
+back; their counts in Redis simply resume.
+"""
+
+from __future__ import annotations
+
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import RedisError
+
+from config import outage
+
+FALLBACK_ENTRIES = 10_000
+INSTEAD = "the cache is served from this process's memory"
+
+
+class FallbackRedisCache(RedisCache):
+    def __init__(self, server, params) -> None:
+        super().__init__(server, params)
+        self._outage = outage.of("cache", str(server))
+        local = {key: value for key, value in params.items() if key != "OPTIONS"}
+        local["OPTIONS"] = {"MAX_ENTRIES": FALLBACK_ENTRIES}
+        self._fallback = LocMemCache(f"redis-fallback:{server}", local)
+
+    def probe(self) -> dict:
+        """Does Redis answer now?  (For /healthz: ignores the pause after a failure.)"""
+        try:
+            self._cache.get_client().ping()
+        except RedisError as error:
+            return {"ok": False, "error": type(error).__name__, "fallback": "per-process memory"}
+        return {"ok": True, "mode": "redis"}
+
+
+def _guarded(name: str):
+    """RedisCache's `name`, falling back to the local memory's."""
+    through_redis = getattr(RedisCache, name)
+
+    def operation(self, *args, **kwargs):
+        if self._outage.skipping():
+            self._outage.skipped(name)
+        else:
+            try:
+                result = through_redis(self, *args, **kwargs)
+            except RedisError as error:
+                self._outage.failed(name, error, INSTEAD)
+            else:
+                self._outage.reached()
+                return result
+        return getattr(self._fallback, name)(*args, **kwargs)
+
+    operation.__name__ = operation.__qualname__ = name
+    operation.__doc__ = through_redis.__doc__
+    return operation
+
+
+# Every operation RedisCache implements itself; BaseCache builds the rest
+# (get_or_set, decr, the async variants...) on top of these.
+for _name in (
+    "add", "get", "set", "touch", "delete", "get_many", "has_key", "incr", "set_many",
+    "delete_many", "clear",
+):  # fmt: skip
+    setattr(FallbackRedisCache, _name, _guarded(_name))

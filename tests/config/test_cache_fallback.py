@@ -1,0 +1,96 @@
+"""The cache while its Redis is away or hangs: served from the process's own
+memory, said once, counted, and back on Redis as soon as it answers."""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from urllib.parse import urlsplit
+
+import pytest
+import redis
+from django.conf import settings as django_settings
+from prometheus_client import REGISTRY
+
+from config.cache import FallbackRedisCache
+from tests.support.door import Door
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+def door():
+    server = urlsplit(django_settings.REDIS_URL)
+    door = Door((server.hostname, server.port or 6379))
+    yield door
+    door.shut()
+
+
+def behind(door: Door, timeout: float = 0.3) -> FallbackRedisCache:
+    """A cache like the settings' whose Redis is reached through the door."""
+    url = f"redis://127.0.0.1:{door.port}{urlsplit(django_settings.REDIS_URL).path}"
+    options = {"socket_connect_timeout": timeout, "socket_timeout": timeout}
+    return FallbackRedisCache(url, {"OPTIONS": options, "KEY_PREFIX": uuid.uuid4().hex})
+
+
+def degraded(operation: str) -> float:
+    labels = {"service": "cache", "operation": operation}
+    return REGISTRY.get_sample_value("correo_degraded_total", labels) or 0.0
+
+
+def outage_warnings(caplog) -> list[str]:
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "config.outage" and r.levelno == logging.WARNING
+    ]
+
+
+def test_with_redis_down_the_cache_serves_from_memory_says_so_once_and_counts(
+    door, settings, caplog
+):
+    settings.CORREO_REDIS_RETRY_SECONDS = 60
+    cache = behind(door)  # the door is shut: connection refused
+    before = degraded("incr")
+    cache.set("hits", 1)
+    assert cache.get("hits") == 1
+    assert cache.add("hits", 5) is False
+    for _ in range(50):
+        cache.incr("hits")
+    assert cache.get("hits") == 51
+    assert degraded("incr") - before == 50
+    [said] = outage_warnings(caplog)
+    assert said.startswith("cache unreachable (ConnectionError")
+
+
+def test_the_cache_is_back_on_redis_once_it_answers_again(door, settings):
+    settings.CORREO_REDIS_RETRY_SECONDS = 0.2
+    cache = behind(door)
+    door.open()
+    cache.set("where", "redis")
+    door.shut()
+    assert cache.get("where") is None  # this process's memory never held it
+    cache.set("where", "memory")
+    assert cache.get("where") == "memory"
+    door.open()
+    assert cache.get("where") == "memory"  # Redis is left alone for a while...
+    time.sleep(0.25)
+    assert cache.get("where") == "redis"  # ...then asked again
+    direct = redis.Redis.from_url(django_settings.REDIS_URL)
+    assert direct.exists(cache.make_key("where")) == 1
+
+
+def test_a_hanging_redis_costs_one_operation_its_timeout_and_the_next_ones_nothing(door, settings):
+    settings.CORREO_REDIS_RETRY_SECONDS = 60
+    door.jam()  # connections are taken and never answered
+    cache = behind(door, timeout=0.3)
+    started = time.monotonic()
+    assert cache.get_or_set("answer", 42) == 42
+    first = time.monotonic() - started
+    started = time.monotonic()
+    for _ in range(100):
+        assert cache.get("answer") == 42
+    rest = time.monotonic() - started
+    assert 0.3 <= first < 1.5
+    assert rest < 0.1
