@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
 from games import commitment, replay, sql, store, visibility
@@ -25,6 +27,9 @@ class Viewer:
     seat: int | None
     moderator: bool
     head: int
+    # A spectator who sees the game late is never shown deadlines: the log
+    # does not record them as they stood, and seeing them now would tell.
+    delayed: bool = False
 
     @property
     def is_player(self) -> bool:
@@ -49,6 +54,69 @@ def game(pk: int) -> Game:
     if row is None:
         raise Http404("no such game")
     return row
+
+
+def newest_first(games: QuerySet[Game], user) -> QuerySet[Game] | Sequence[Game]:
+    """`games`, the most recently updated first as far as `user` may know:
+    a game whose spectators see it late sorts by the time of the event they
+    see, or its place in the list would tell them that it moved."""
+    ordered = games.order_by("-updated_at", "-id")
+    if not user.is_authenticated or getattr(user, "is_moderator", False):
+        return ordered
+    theirs = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    behind = games.filter(public=True, status=Game.Status.ACTIVE, spectator_delay__gt=0).filter(
+        ~Exists(theirs.exclude(status=Seat.Status.REPLACED))
+    )
+    behind_ids = set(behind.values_list("pk", flat=True))
+    if not behind_ids:
+        return ordered  # the usual case: the database sorts and pages
+    rows = (
+        games.prefetch_related(None)
+        .order_by()
+        .only("updated_at", "seq", "head_hash", "spectator_delay")
+    )
+    shown = [
+        (spectator_time(game) if game.pk in behind_ids else game.updated_at, game.pk)
+        for game in rows
+    ]
+    shown.sort(reverse=True)
+    return _ByIds([pk for _, pk in shown])
+
+
+class _ByIds(Sequence):
+    """Games in a given order of ids, read from the database a page at a time."""
+
+    def __init__(self, ids: list[int]) -> None:
+        self.ids = ids
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __getitem__(self, index):
+        if not isinstance(index, slice):
+            return self[index : index + 1][0]
+        ids = self.ids[index]
+        rows = Game.objects.filter(pk__in=ids).prefetch_related("seats__user").in_bulk()
+        return [rows[pk] for pk in ids if pk in rows]
+
+
+def summary(game: Game, user) -> dict[str, Any]:
+    """A game in the list, as `user` may see it: a delayed spectator's stands
+    at their head, like the game's detail."""
+    seats = list(game.seats.all())
+    viewer = viewer_of(game, user, seats)
+    current = viewer.head == game.seq
+    seen = None if current else seen_at(game, viewer)
+    return {
+        "id": game.pk,
+        "title": game.title,
+        "status": game.status,
+        "seq": viewer.head,
+        "players": [{"seat": seat.index, "username": seat.user.username} for seat in seats],
+        "to_act": game.to_act if current else seen["to_act"],
+        "deadline": game.deadline.isoformat() if game.deadline and not viewer.delayed else None,
+        "updated_at": game.updated_at.isoformat() if current else seen["updated_at"],
+    }
 
 
 def seats_of(game: Game) -> list[Seat]:
@@ -97,10 +165,35 @@ def viewer_of(game: Game, user, seats: list[Seat] | None = None) -> Viewer:
     moderator = bool(getattr(user, "is_moderator", False))
     if seat is None and not moderator and not game.public:
         raise Forbidden("this game is private")
-    head = game.seq
-    if seat is None and not moderator and game.spectator_delay and game.status == "active":
-        head = delayed_head(game, game.spectator_delay)
-    return Viewer(seat=seat, moderator=moderator, head=head)
+    if seat is None and not moderator and held_back(game):
+        return Viewer(seat=None, moderator=False, head=spectator_head(game), delayed=True)
+    return Viewer(seat=seat, moderator=moderator, head=game.seq)
+
+
+def held_back(game: Game) -> bool:
+    """Do this game's spectators see it late?  Only while it runs: a finished
+    game reveals everything to everyone."""
+    return bool(game.spectator_delay) and game.status == Game.Status.ACTIVE
+
+
+_spectator_heads = LRU(settings.CORREO_STATE_CACHE_SIZE)
+
+
+def spectator_head(game: Game) -> int:
+    """The seq a delayed spectator sees, memoised per head (the stream decides it)."""
+    key = (game.pk, game.seq, game.head_hash, game.spectator_delay)
+    return _spectator_heads.get_or_compute(key, lambda: delayed_head(game, game.spectator_delay))
+
+
+def spectator_time(game: Game) -> datetime.datetime:
+    """When the event a delayed spectator sees was appended."""
+    key = (game.pk, game.seq, game.head_hash, game.spectator_delay, "time")
+    return _spectator_heads.get_or_compute(
+        key,
+        lambda: Event.objects.values_list("created_at", flat=True).get(
+            game=game, seq=spectator_head(game)
+        ),
+    )
 
 
 def delayed_head(game: Game, moves: int) -> int:
@@ -124,13 +217,15 @@ _views = LRU(settings.CORREO_STATE_CACHE_SIZE)
 
 
 def game_detail(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """The game as the viewer may see it.  Behind the head (a delayed
+    spectator) every field stands at the viewer's head: what the game row
+    holds now is shown only where it cannot have changed since (the title,
+    options, clock settings), and deadlines, which the log does not record,
+    are not shown at all."""
     seats = seats_of(game) if seats is None else seats
     current = viewer.head == game.seq
-    if current:
-        key = (game.pk, game.seq, game.head_hash, viewer.seat)
-        seen = _views.get_or_compute(key, lambda: _seen_at(game, viewer))
-    else:
-        seen = _seen_at(game, viewer)
+    deadlines = not viewer.delayed
+    seen = seen_at(game, viewer)
     return {
         "id": game.pk,
         "title": game.title,
@@ -141,16 +236,16 @@ def game_detail(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> 
             {
                 "seat": s.index,
                 "username": s.user.username,
-                "status": s.status,
-                "deadline": s.deadline.isoformat() if s.deadline else None,
+                "status": s.status if current else seen["statuses"][s.index],
+                "deadline": s.deadline.isoformat() if deadlines and s.deadline else None,
             }
             for s in seats
         ],
         "clock": game.clock,
-        "paused": game.paused,
+        "paused": game.paused if current else seen["paused"],
         "to_act": game.to_act if current else seen["to_act"],
         "your_seat": viewer.seat,
-        "deadline": game.deadline.isoformat() if game.deadline else None,
+        "deadline": game.deadline.isoformat() if deadlines and game.deadline else None,
         "options": game.options,
         "public": game.public,
         "spectator_delay": game.spectator_delay,
@@ -158,27 +253,65 @@ def game_detail(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> 
         "result": game.result if current else None,
         "takeback": seen["takeback"],
         "created_at": game.created_at.isoformat(),
-        "updated_at": game.updated_at.isoformat(),
+        "updated_at": game.updated_at.isoformat() if current else seen["updated_at"],
     }
 
 
+def seen_at(game: Game, viewer: Viewer) -> dict[str, Any]:
+    """What the viewer sees at their head, memoised (a pure function of the
+    stream up to it: the key names the game's head hash, which fixes the
+    whole stream, and the viewer's head)."""
+    key = (game.pk, game.seq, game.head_hash, viewer.seat, viewer.head)
+    return _views.get_or_compute(key, lambda: _seen_at(game, viewer))
+
+
 def _seen_at(game: Game, viewer: Viewer) -> dict[str, Any]:
-    """What the viewer sees at their head: a pure function of the stream up to it."""
     from games import takeback
 
     engine = base.get(game.title)
     current = viewer.head == game.seq
     state = store.load(game, engine, head=viewer.head).state
-    return {
-        "head_hash": shown_head_hash(
-            game,
-            game.head_hash if current else head_hash_at(game, viewer.head),
-            reveal=current and reveals_all(game, viewer),
-        ),
+    seen = {
         "to_act": sorted(engine.to_act(state)),
         "view": engine.view(state, viewer.seat),
-        "takeback": takeback.status(game) if current else None,
     }
+    if current:
+        head_hash = shown_head_hash(game, game.head_hash, reveal=reveals_all(game, viewer))
+        return {**seen, "head_hash": head_hash, "takeback": takeback.status(game)}
+    event = Event.objects.only("hash", "created_at").get(game=game, seq=viewer.head)
+    statuses = _statuses_at(game, viewer.head)
+    playing = {seat for seat, status in statuses.items() if status == Seat.Status.ACTIVE}
+    return {
+        **seen,
+        "head_hash": shown_head_hash(game, event.hash, reveal=False),
+        "updated_at": event.created_at.isoformat(),
+        "statuses": statuses,
+        "paused": _paused_at(game, viewer.head),
+        "takeback": takeback.status(game, head=viewer.head, playing=playing),
+    }
+
+
+def _statuses_at(game: Game, head: int) -> dict[int, str]:
+    """Each seat's status as the game stood at `head` (seats leave by live resigns)."""
+    ranges = replay.live_ranges(head, store.undo_map(game, head))
+    resigns = Event.objects.filter(game=game, kind=Event.Kind.RESIGN, seq__lte=head)
+    rows = resigns.values_list("seq", "seat")
+    left = {seat for seq, seat in rows if replay.is_live(seq, ranges)}
+    statuses = dict(Seat.objects.filter(game=game).values_list("index", "status"))
+    return {
+        index: status if status == Seat.Status.REPLACED else
+        Seat.Status.RESIGNED if index in left else Seat.Status.ACTIVE
+        for index, status in statuses.items()
+    }  # fmt: skip
+
+
+def _paused_at(game: Game, head: int) -> bool:
+    """Whether the clocks stood still at `head`: the last pause or resume says."""
+    clocks = Event.objects.filter(game=game, kind=Event.Kind.CLOCK, seq__lte=head).order_by("-seq")
+    for payload in clocks.values_list("payload", flat=True):
+        if payload.get("clock") in ("pause", "resume"):
+            return payload["clock"] == "pause"
+    return False
 
 
 def head_hash_at(game: Game, seq: int) -> str:
@@ -189,6 +322,15 @@ def shown_head_hash(game: Game, head_hash: str, *, reveal: bool) -> str | None:
     """A head hash as a viewer may see it: a version-1 hash can give away
     hidden values (games.chain), so only those who see everything get one."""
     return head_hash if game.chain_version >= 2 or reveal else None
+
+
+def open_takeback(game: Game, viewer: Viewer) -> dict[str, Any] | None:
+    """The open takeback request, as the viewer's head stands."""
+    from games import takeback
+
+    if viewer.head == game.seq:
+        return takeback.status(game)
+    return seen_at(game, viewer)["takeback"]
 
 
 def legal_actions(game: Game, viewer: Viewer) -> dict[str, Any]:
@@ -270,13 +412,18 @@ HOW_TO_VERIFY_CHAIN = (
 )
 
 
-def verification_of(game: Game, *, reveal: bool) -> dict[str, Any]:
+def verification_of(game: Game, *, reveal: bool, head: int | None = None) -> dict[str, Any]:
+    """The commitment record; `head_hash` as the viewer's head (default: now) stands."""
     created = Event.objects.get(game=game, seq=1)
     info: dict[str, Any] = {
         "id": game.pk,
         "commitment": created.payload["commitment"],
         "created_event_hash": shown_head_hash(game, created.hash, reveal=reveal),
-        "head_hash": shown_head_hash(game, game.head_hash, reveal=reveal),
+        "head_hash": shown_head_hash(
+            game,
+            game.head_hash if head in (None, game.seq) else head_hash_at(game, head),
+            reveal=reveal,
+        ),
         "algorithm": "sha256",
         "how_to_verify": HOW_TO_VERIFY,
         "chain_version": game.chain_version,
@@ -294,4 +441,5 @@ def verification_of(game: Game, *, reveal: bool) -> dict[str, Any]:
 
 
 def verification(game: Game, viewer: Viewer) -> dict[str, Any]:
-    return verification_of(game, reveal=game.status != Game.Status.ACTIVE or viewer.moderator)
+    reveal = game.status != Game.Status.ACTIVE or viewer.moderator
+    return verification_of(game, reveal=reveal, head=viewer.head)

@@ -20,10 +20,13 @@ from games.models import Event, Game, Seat
 ANSWERS = ("approve", "refuse")
 
 
-def open_request(game: Game) -> Event | None:
-    """The pending request, if the only events after it are answers to it."""
-    tail = list(Event.objects.filter(game=game).order_by("-seq")[:10])
-    for event in tail:
+def open_request(game: Game, head: int | None = None) -> Event | None:
+    """The pending request, if the only events after it are answers to it
+    (as the game stood at `head`; default: now)."""
+    events = Event.objects.filter(game=game)
+    if head is not None:
+        events = events.filter(seq__lte=head)
+    for event in events.order_by("-seq")[:10]:
         if event.kind == Event.Kind.TAKEBACK_REQUEST:
             return event
         if event.kind != Event.Kind.TAKEBACK_ANSWER:
@@ -31,8 +34,10 @@ def open_request(game: Game) -> Event | None:
     return None
 
 
-def answers_to(game: Game, request: Event) -> dict[int, str]:
+def answers_to(game: Game, request: Event, head: int | None = None) -> dict[int, str]:
     rows = Event.objects.filter(game=game, kind=Event.Kind.TAKEBACK_ANSWER, seq__gt=request.seq)
+    if head is not None:
+        rows = rows.filter(seq__lte=head)
     return {event.seat: event.payload["answer"] for event in rows}
 
 
@@ -41,16 +46,22 @@ def other_seats(game: Game, seat: int) -> set[int]:
     return set(active.values_list("index", flat=True)) - {seat}
 
 
-def status(game: Game) -> dict[str, Any] | None:
-    request = open_request(game)
+def status(
+    game: Game, *, head: int | None = None, playing: set[int] | None = None
+) -> dict[str, Any] | None:
+    """The open request now, or as the game stood at `head`, when the seats
+    in `playing` had not left it."""
+    request = open_request(game, head)
     if request is None:
         return None
+    answers = answers_to(game, request, head)
+    others = other_seats(game, request.seat) if playing is None else playing - {request.seat}
     return {
         "request_seq": request.seq,
         "by": request.seat,
         "move_seq": request.payload["move_seq"],
-        "answers": {str(seat): answer for seat, answer in answers_to(game, request).items()},
-        "waiting_for": sorted(other_seats(game, request.seat) - set(answers_to(game, request))),
+        "answers": {str(seat): answer for seat, answer in answers.items()},
+        "waiting_for": sorted(others - set(answers)),
     }
 
 

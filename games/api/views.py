@@ -59,21 +59,6 @@ class GamesPagination(PageNumberPagination):
     max_page_size = 100
 
 
-def game_summary(game: Game) -> dict:
-    return {
-        "id": game.pk,
-        "title": game.title,
-        "status": game.status,
-        "seq": game.seq,
-        "players": [
-            {"seat": seat.index, "username": seat.user.username} for seat in game.seats.all()
-        ],
-        "to_act": game.to_act,
-        "deadline": game.deadline.isoformat() if game.deadline else None,
-        "updated_at": game.updated_at.isoformat(),
-    }
-
-
 class GamesView(APIView):
     @extend_schema(
         summary="Games the requester may see",
@@ -94,8 +79,12 @@ class GamesView(APIView):
         query = s.validated(s.GamesQuery, request.query_params)
         games = selectors.games_for(request.user, mine=query["mine"], to_act=query["to_act"])
         paginator = GamesPagination()
-        page = paginator.paginate_queryset(games.order_by("-updated_at", "-id"), request, self)
-        return paginator.get_paginated_response([game_summary(g) for g in page])
+        page = paginator.paginate_queryset(
+            selectors.newest_first(games, request.user), request, self
+        )
+        return paginator.get_paginated_response(
+            [selectors.summary(game, request.user) for game in page]
+        )
 
     @extend_schema(
         summary="Create and start a game",
@@ -228,8 +217,8 @@ class TakebackView(APIView):
     @extend_schema(summary="The open takeback request, if any", responses={200: dict})
     def get(self, request, pk: int):
         game = game_or_404(pk)
-        selectors.viewer_of(game, request.user)
-        return Response({"takeback": takeback.status(game)})
+        viewer = selectors.viewer_of(game, request.user)
+        return Response({"takeback": selectors.open_takeback(game, viewer)})
 
 
 class VerifyView(APIView):
