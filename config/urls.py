@@ -25,9 +25,10 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
 ]
 
-# django-anymail's inbound webhooks, only when their basic-auth secret is set.
+# django-anymail's inbound webhooks, only when their basic-auth secret is set
+# (its views, answering 503 for a mail that must come again).
 if settings.ANYMAIL.get("WEBHOOK_SECRET"):
-    urlpatterns += [path("anymail/", include("anymail.urls"))]
+    urlpatterns += [path("anymail/", include("notifications.anymail_urls"))]
 
 handler400 = "games.api.errors.bad_request"
 handler403 = "games.api.errors.permission_denied"

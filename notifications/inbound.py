@@ -1,13 +1,20 @@
 """Inbound mail: the one function behind the three doors (the receive_email
 command, POST /api/inbound/email/ and the smtpd command).
 
-`receive(raw, door=...)` never raises.  In order it: records the Message-ID
-(each is processed at most once: the row is committed before anything else),
-rejects what it cannot trust (too large, not addressed to a valid signed reply
-address, not sent from that seat's player's address, automatic mail), then
-carries out the command lines through games.service with source "email" and
-answers by mail with what was done, the state and the legal moves.  Nothing is
-applied from a message that fails authentication.
+`receive(raw, door=...)` never raises.  It reads the mail (refusing what is
+not fit to read), rejects what it cannot trust (too large, not addressed to a
+valid signed reply address, not sent from that seat's player's address,
+automatic mail), then carries out the command lines through games.service with
+source "email" and answers by mail with what was done, the state and the
+legal moves.  Nothing is applied from a message that fails authentication.
+
+Each Message-ID is processed once: its record, the outcome, the events the
+commands append and the answer are written in one transaction, so a failure
+anywhere leaves nothing behind and the sender's retry starts afresh, and a
+retry of a message that was committed is a duplicate.  A database that is
+unreachable gives the outcome "retry", which each door turns into the answer
+that makes its sender try again; a mail that can never be processed is
+refused for good ("malformed", "unprocessable") and recorded.
 """
 
 from __future__ import annotations
@@ -19,12 +26,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email.message import EmailMessage
-from email.parser import BytesHeaderParser
-from email.policy import default as default_policy
 from email.utils import getaddresses, parseaddr
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -49,14 +54,31 @@ ANSWER_WORDS = {"approve": "approve", "refuse": "refuse", "undo-approve": "appro
                 "undo-refuse": "refuse"}  # fmt: skip
 OUR_MESSAGE_ID = re.compile(r"<correo\.(\d+)\.[a-z_]+@([^>]+)>", re.IGNORECASE)
 
+# The database is out of reach (down, restarting, the connection dropped, a
+# lock or serialisation conflict): the same mail later will go through.
+UNAVAILABLE = (OperationalError, InterfaceError)
+# Refusals that no retry can change: the door answers them permanently.
+PERMANENT = {"malformed", "unprocessable", "no_sender"}
+UNPROCESSABLE = "the mail could not be processed; nothing was applied"
+
 
 @dataclass
 class Outcome:
-    status: str  # applied, answered, rejected, duplicate
+    status: str  # applied, answered, rejected, duplicate; retry (nothing was recorded)
     reason: str = ""
     detail: str = ""
     inbound_id: int | None = None
     results: list[dict] = field(default_factory=list)
+
+    @property
+    def retry(self) -> bool:
+        """Nothing was done: the sender must send the mail again later."""
+        return self.status == "retry"
+
+    @property
+    def permanent(self) -> bool:
+        """The mail can never be processed: the door refuses it for good."""
+        return self.status == "rejected" and self.reason in PERMANENT
 
 
 class Rejected(Exception):
@@ -67,86 +89,172 @@ class Rejected(Exception):
         self.reason, self.message, self.reply = reason, message, reply
 
 
+class AlreadyRecorded(Exception):
+    """Another delivery of the same Message-ID committed first."""
+
+
+@dataclass
+class Letter:
+    """A mail as read: its headers always, its text only when it is readable."""
+
+    message: EmailMessage
+    message_id: str
+    sender: str
+    subject: str
+    size: int
+    too_large: bool = False
+    unreadable: str = ""  # why the mail cannot be read, when it cannot
+    text: str = ""
+
+
 def receive(
     raw: bytes, *, door: str, recipients: Iterable[str] = (), mail_from: str = ""
 ) -> Outcome:
     """Process one raw RFC 822 message; never raises."""
     game_id_var.set(None)  # a listener thread handles many messages: no stale game id
+    recipients = list(recipients)
     try:
-        return _receive(raw, door=door, recipients=list(recipients))
-    except Exception:
+        return _receive(raw, door=door, recipients=recipients)
+    except UNAVAILABLE as error:
+        return _try_again(door, error)
+    except Exception:  # a mail that breaks our code would break it on every retry
         log.exception("inbound mail through %s could not be processed", door)
-        return Outcome("rejected", "error", "the message could not be processed")
+    return refuse(raw, door=door, reason="unprocessable", message=UNPROCESSABLE)
 
 
-def _header(message, name: str) -> str:
+def refuse(raw: bytes, *, door: str, reason: str, message: str) -> Outcome:
+    """Record `raw` as refused for good without reading more than its headers
+    (for a mail that broke the processing, or that a door could not hand over
+    whole), and tell its sender if that is an account of ours; never raises."""
     try:
-        value = message.get(name)
-        return "" if value is None else " ".join(str(value).split())
-    except Exception:  # a header the parser could not make sense of
-        return ""
+        return _refuse(raw, door=door, rejection=Rejected(reason, message))
+    except UNAVAILABLE as error:
+        return _try_again(door, error)
+    except Exception:
+        log.exception("inbound mail through %s could not even be recorded", door)
+        return Outcome("rejected", reason, message)
+
+
+def _try_again(door: str, error: Exception) -> Outcome:
+    log.warning("inbound mail through %s deferred, the database is unavailable: %s", door, error)
+    return Outcome("retry", "unavailable", "the database is unavailable; try again later")
+
+
+def read(raw: bytes) -> Letter:
+    """The mail's headers, and its text when it is fit to read; never raises
+    for any bytes (what cannot be read is named in `unreadable`)."""
+    too_large = len(raw) > settings.NOTIFICATIONS_INBOUND_MAX_BYTES
+    message, unreadable, text = None, "", ""
+    try:
+        parse.check_raw(raw)
+        if not too_large:
+            message = parse.parse_bytes(raw)
+            parse.check_parsed(message)
+            text = parse.message_text(message)
+    except parse.Unreadable as error:
+        unreadable = str(error)
+    if message is None:
+        message = parse.parse_headers(raw)
+    return Letter(
+        message=message, message_id=_message_id(message, raw),
+        sender=parseaddr(parse.header(message, "From"))[1].strip().lower(),
+        subject=parse.subject(message)[:255], size=len(raw), too_large=too_large,
+        unreadable=unreadable, text=text,
+    )  # fmt: skip
 
 
 def _message_id(message, raw: bytes) -> str:
-    value = _header(message, "Message-ID")
-    if not value or len(value) > 250:
+    """The Message-ID, or (absent, too long or not plain ASCII) one made of
+    the mail's sha256, so that the same bytes sent again are still one mail."""
+    value = parse.header(message, "Message-ID")
+    if not value or len(value) > 250 or not value.isascii() or not value.isprintable():
         value = "<sha256." + hashlib.sha256(raw).hexdigest() + "@correo.invalid>"
     return value
 
 
-def _parse(raw: bytes) -> tuple[EmailMessage, bool]:
-    """(message, too_large); only the headers of a message above the limit are read."""
-    if len(raw) > settings.NOTIFICATIONS_INBOUND_MAX_BYTES:
-        head = raw[:65536].split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
-        message = BytesHeaderParser(policy=default_policy).parsebytes(head)
-        return message, True  # type: ignore[return-value]
-    return parse.parse_bytes(raw), False
-
-
 def _receive(raw: bytes, *, door: str, recipients: list[str]) -> Outcome:
-    message, too_large = _parse(raw)
-    message_id = _message_id(message, raw)
-    sender = parseaddr(_header(message, "From"))[1].strip().lower()
-    subject = _header(message, "Subject")[:255]
+    letter = read(raw)
+    if InboundMessage.objects.filter(message_id=letter.message_id).exists():
+        return _duplicate(letter)
     try:
         with transaction.atomic():
-            record = InboundMessage.objects.create(
-                message_id=message_id, door=door, sender=sender[:320], subject=subject,
-                size=len(raw),
-            )  # fmt: skip
-    except IntegrityError:
-        return Outcome("duplicate", "duplicate", f"{message_id} was already processed")
+            return _process(letter, door, recipients)
+    except AlreadyRecorded:
+        return _duplicate(letter)
+
+
+def _duplicate(letter: Letter) -> Outcome:
+    return Outcome("duplicate", "duplicate", f"{letter.message_id} was already processed")
+
+
+def _process(letter: Letter, door: str, recipients: list[str]) -> Outcome:
+    """Inside the one transaction: authenticate, act, record, answer."""
     try:
-        game, seat, user = authenticate(message, sender, recipients, too_large=too_large)
+        game, seat, user = authenticate(letter, recipients)
     except Rejected as rejection:
-        return _reject(record, rejection, sender, subject)
-    record.game, record.user = game, user
-    commands = parse.command_lines(parse.message_text(message))
-    results, show_help = execute(game, seat, user, commands, _replied_seq(message, game))
+        return _reject(letter, door, rejection)
+    commands = parse.command_lines(letter.text)
+    results, show_help = execute(game, seat, user, commands, _replied_seq(letter.message, game))
     applied = any(r["ok"] and r.get("applied") for r in results)
-    record.status = InboundMessage.Status.APPLIED if applied else InboundMessage.Status.ANSWERED
-    record.detail = "\n".join(
+    detail = "\n".join(
         f"{r['command']}: {'ok' if r['ok'] else 'refused'}: {r['message']}" for r in results
     )[:5000]
-    record.save(update_fields=["game", "user", "status", "detail"])
+    record = _record(
+        letter, door, game=game, user=user, detail=detail,
+        status=InboundMessage.Status.APPLIED if applied else InboundMessage.Status.ANSWERED,
+    )  # fmt: skip
     _answer(record, game, seat, user, results, show_help=show_help or not commands)
     return Outcome(record.status, "", record.detail, record.pk, results)
+
+
+def _record(letter: Letter, door: str, **fields) -> InboundMessage:
+    """The ledger row, written last so that it commits with the outcome."""
+    try:
+        with transaction.atomic():
+            return InboundMessage.objects.create(
+                message_id=letter.message_id, door=door[:16], sender=letter.sender[:320],
+                subject=letter.subject[:255], size=letter.size, **fields,
+            )  # fmt: skip
+    except IntegrityError as error:
+        # A delivery of the same mail running at the same time committed first
+        # (its row held ours at the unique index until then).
+        if InboundMessage.objects.filter(message_id=letter.message_id).exists():
+            raise AlreadyRecorded from error
+        raise
+
+
+def _refuse(raw: bytes, *, door: str, rejection: Rejected) -> Outcome:
+    try:
+        message = parse.parse_headers(raw)
+    except Exception:
+        message = EmailMessage()
+    letter = Letter(message, _message_id(message, raw), "", "", len(raw))
+    try:
+        letter.sender = parseaddr(parse.header(message, "From"))[1].strip().lower()
+        letter.subject = parse.subject(message)[:255]
+    except Exception:
+        pass
+    if InboundMessage.objects.filter(message_id=letter.message_id).exists():
+        return _duplicate(letter)
+    rejection.reply = not _is_automatic(message, letter.sender)
+    try:
+        with transaction.atomic():
+            return _reject(letter, door, rejection)
+    except AlreadyRecorded:
+        return _duplicate(letter)
 
 
 def _recipients(message, envelope: list[str]) -> list[str]:
     fields = []
     for name in ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To"):
-        try:
-            fields.extend(str(value) for value in (message.get_all(name) or []))
-        except Exception:
-            continue
+        fields.extend(parse.headers(message, name))
     found = [address for _, address in getaddresses(fields)]
     return [a.strip().lower() for a in [*envelope, *found] if a and "@" in a]
 
 
 def _is_automatic(message, sender: str) -> bool:
-    auto = _header(message, "Auto-Submitted").lower()
-    precedence = _header(message, "Precedence").lower()
+    auto = parse.header(message, "Auto-Submitted").lower()
+    precedence = parse.header(message, "Precedence").lower()
     local = sender.split("@", 1)[0]
     own = parseaddr(settings.DEFAULT_FROM_EMAIL)[1].lower()
     return (
@@ -158,15 +266,19 @@ def _is_automatic(message, sender: str) -> bool:
     )
 
 
-def authenticate(message, sender: str, recipients: list[str], *, too_large: bool):
+def authenticate(letter: Letter, recipients: list[str]):
     """(game, seat, user) of a message whose address verifies and whose sender is
     that seat's player; raises Rejected otherwise."""
+    message, sender = letter.message, letter.sender
+    if letter.unreadable:
+        raise Rejected("malformed", f"the mail cannot be read: {letter.unreadable}; nothing "
+                       "was applied", reply=not _is_automatic(message, sender))  # fmt: skip
     if not sender or "@" not in sender:
         raise Rejected("no_sender", "the mail has no sender address", reply=False)
     if _is_automatic(message, sender):
         raise Rejected("automatic", "automatic mail (auto-reply, bounce, list) is ignored",
                        reply=False)  # fmt: skip
-    if too_large:
+    if letter.too_large:
         limit = settings.NOTIFICATIONS_INBOUND_MAX_BYTES // 1000
         raise Rejected("too_large", f"the mail is larger than {limit} kB; send your command "
                        "as a short reply without attachments")  # fmt: skip
@@ -193,7 +305,7 @@ def authenticate(message, sender: str, recipients: list[str], *, too_large: bool
 
 def _replied_seq(message, game: Game) -> int | None:
     """The seq of our notification that this mail answers (In-Reply-To, References)."""
-    headers = " ".join(_header(message, name) for name in ("In-Reply-To", "References"))
+    headers = " ".join(parse.header(message, name) for name in ("In-Reply-To", "References"))
     ids = [int(pk) for pk, domain in OUR_MESSAGE_ID.findall(headers)
            if domain.lower() == settings.REPLY_DOMAIN.lower()]  # fmt: skip
     if not ids:
@@ -298,30 +410,39 @@ def _answer(record, game, seat, user, results, *, show_help: bool) -> None:
         "show_help": show_help,
         "in_reply_to": record.message_id,
     }
-    with transaction.atomic():
-        row = Notification.objects.create(
-            key=f"reply:{record.pk}", kind=Notification.Kind.REPLY, user=user, to_email=address,
-            game=game, seq=game.seq, seat=seat, context=context,
-        )  # fmt: skip
-        outbox.queue_after_commit(row)
+    row = Notification.objects.create(
+        key=f"reply:{record.pk}", kind=Notification.Kind.REPLY, user=user, to_email=address,
+        game=game, seq=game.seq, seat=seat, context=context,
+    )  # fmt: skip
+    outbox.queue_after_commit(row)
 
 
-def _reject(record: InboundMessage, rejection: Rejected, sender: str, subject: str) -> Outcome:
-    record.status = InboundMessage.Status.REJECTED
-    record.reason, record.detail = rejection.reason, rejection.message
-    record.save(update_fields=["status", "reason", "detail"])
-    log.info("inbound %s from %r rejected: %s", record.message_id, sender, rejection.reason)
+def _is_registered(address: str) -> bool:
+    """Refusals are mailed only to the addresses of our accounts: anyone else
+    may be a forged sender, and answering them would be backscatter."""
+    return bool(address) and User.objects.filter(email__iexact=address, is_active=True).exists()
+
+
+def _reject(letter: Letter, door: str, rejection: Rejected) -> Outcome:
+    record = _record(letter, door, status=InboundMessage.Status.REJECTED,
+                     reason=rejection.reason, detail=rejection.message)  # fmt: skip
+    log.info("inbound %s from %r rejected: %s", record.message_id, letter.sender,
+             rejection.reason)  # fmt: skip
+    sender = letter.sender
     limit = settings.NOTIFICATIONS_REJECTIONS_PER_HOUR
-    if rejection.reply and _within_rate(sender, Notification.Kind.REJECTION, limit):
+    if (
+        rejection.reply
+        and _is_registered(sender)
+        and _within_rate(sender, Notification.Kind.REJECTION, limit)
+    ):
         context = {
             "reason": rejection.message,
-            "subject": subject[:100],
+            "subject": letter.subject[:100],
             "in_reply_to": record.message_id,
         }
-        with transaction.atomic():
-            row = Notification.objects.create(
-                key=f"rejection:{record.pk}", kind=Notification.Kind.REJECTION,
-                to_email=sender[:320], context=context,
-            )  # fmt: skip
-            outbox.queue_after_commit(row)
+        row = Notification.objects.create(
+            key=f"rejection:{record.pk}", kind=Notification.Kind.REJECTION,
+            to_email=sender[:320], context=context,
+        )  # fmt: skip
+        outbox.queue_after_commit(row)
     return Outcome("rejected", rejection.reason, rejection.message, record.pk)

@@ -75,13 +75,14 @@ class Notification(models.Model):
 
 
 class InboundMessage(models.Model):
-    """Each inbound Message-ID once: the row is committed before anything is applied."""
+    """Each inbound Message-ID once: the row is written with the outcome, in
+    the transaction of what the mail did, so a mail is either recorded with all
+    its effects or not at all (and its sender's retry starts afresh)."""
 
     class Status(models.TextChoices):
-        PROCESSING = "processing"
         APPLIED = "applied"  # at least one command was carried out
         ANSWERED = "answered"  # authenticated, nothing changed (help, errors)
-        REJECTED = "rejected"  # failed authentication or unreadable
+        REJECTED = "rejected"  # failed authentication, unreadable, or could not be processed
 
     message_id = models.CharField(max_length=255, unique=True)
     door = models.CharField(max_length=16)
@@ -98,7 +99,7 @@ class InboundMessage(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PROCESSING)
+    status = models.CharField(max_length=16, choices=Status.choices)
     reason = models.CharField(max_length=64, blank=True)
     detail = models.TextField(blank=True)
     received_at = models.DateTimeField(auto_now_add=True)

@@ -12,11 +12,22 @@ from __future__ import annotations
 import email
 import email.policy
 import re
-from email.message import EmailMessage
+from email.header import decode_header, make_header
+from email.message import EmailMessage, Message
+from email.parser import BytesHeaderParser
 from html.parser import HTMLParser
 
 MAX_COMMANDS = 10
 MAX_LINE = 300
+
+# What a mail may be before it is parsed at all.  The standard library's
+# parser is recursive (a few thousand nested multiparts exhaust the stack) and
+# its structured parse of an address header costs seconds for a long one, so
+# a mail beyond these bounds is refused from its raw bytes.
+MAX_HEADER_SECTION = 65_536  # all the headers (a long relay chain is ~20 kB)
+MAX_HEADER = 16_384  # one header, folded lines included (RFC 5322 lines are 998)
+MAX_PARTS = 100  # Content-Type headers: every level of nesting needs one
+MAX_DEPTH = 20  # MIME levels within those parts
 
 _ATTRIBUTION = re.compile(
     r"^(on\s.+\swrote:|on\s.+|am\s.+\sschrieb.*:|le\s.+\sa\s+écrit\s*:|el\s.+\sescribió:)$",
@@ -33,13 +44,99 @@ _NEXT_HEADER = re.compile(r"^\*?(sent|date|to|subject|gesendet|envoyé)\s*:", re
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\ufeff\u2060"), None)
 
 
+class Unreadable(ValueError):
+    """The mail cannot be read as mail (whoever sent it): a permanent refusal."""
+
+
+_LOGICAL_HEADER = re.compile(rb"\r?\n(?![ \t])")
+_CONTENT_TYPE = re.compile(rb"^content-type[ \t]*:", re.IGNORECASE | re.MULTILINE)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def header_section(raw: bytes) -> bytes:
+    """The raw headers: up to the first empty line (the whole mail if it has no
+    body), looking no further than one byte past MAX_HEADER_SECTION."""
+    window = raw[: MAX_HEADER_SECTION + 4]
+    ends = [i for i in (window.find(b"\r\n\r\n"), window.find(b"\n\n")) if i >= 0]
+    return window[: min(ends)] if ends else window[: MAX_HEADER_SECTION + 1]
+
+
+def check_raw(raw: bytes) -> None:
+    """Raise Unreadable for a mail that is not fit to parse."""
+    if b"\x00" in raw:
+        raise Unreadable("the mail contains NUL bytes, which mail may not carry")
+    head = header_section(raw)
+    if len(head) > MAX_HEADER_SECTION:
+        raise Unreadable(f"the headers of the mail are longer than {MAX_HEADER_SECTION} bytes")
+    if any(len(line) > MAX_HEADER for line in _LOGICAL_HEADER.split(head)):
+        raise Unreadable(f"a header of the mail is longer than {MAX_HEADER} bytes")
+    if len(_CONTENT_TYPE.findall(raw)) > MAX_PARTS:
+        raise Unreadable(f"the mail has more than {MAX_PARTS} MIME parts")
+
+
+def check_parsed(message: Message) -> None:
+    """Raise Unreadable for MIME nested deeper than MAX_DEPTH (walked without
+    recursion, so that no depth can exhaust the stack here)."""
+    stack = [(message, 1)]
+    while stack:
+        part, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise Unreadable(f"the mail nests MIME parts more than {MAX_DEPTH} levels deep")
+        payload = part.get_payload()
+        if isinstance(payload, list):
+            stack.extend((child, depth + 1) for child in payload if isinstance(child, Message))
+
+
 def parse_bytes(raw: bytes) -> EmailMessage:
-    """Parse a raw RFC 822 message; the default policy gives decoded headers."""
+    """Parse a raw RFC 822 message; the default policy gives decoded headers.
+    Call check_raw first: the parser itself has no bounds."""
     return email.message_from_bytes(raw, policy=email.policy.default)  # type: ignore[return-value]
 
 
+def parse_headers(raw: bytes) -> EmailMessage:
+    """Only the headers (at most MAX_HEADER_SECTION bytes of them) of any raw
+    bytes, however broken the rest; header() reads them without the cost of
+    the structured parse."""
+    head = header_section(raw)[:MAX_HEADER_SECTION].replace(b"\x00", b"")
+    return BytesHeaderParser(policy=email.policy.default).parsebytes(head)  # type: ignore[return-value]
+
+
+def clean(text: str) -> str:
+    """Text fit to store and show: raw 8-bit UTF-8 (which the parser keeps as
+    escapes) recovered, anything else undecodable replaced, control
+    characters (NUL among them) dropped, whitespace runs made one space."""
+    try:
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8")
+    except UnicodeError:
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    return " ".join(_CONTROL.sub(" ", text).split())
+
+
+def headers(message: Message, name: str) -> list[str]:
+    """Every `name` header as raw text (unfolded, cleaned, encoded words left
+    as they are): addresses are read from this, never through the structured
+    parse."""
+    wanted = name.lower()
+    return [clean(str(value)) for key, value in message.raw_items() if key.lower() == wanted]
+
+
+def header(message: Message, name: str) -> str:
+    found = headers(message, name)
+    return found[0] if found else ""
+
+
+def subject(message: Message) -> str:
+    """The Subject with its encoded words decoded (never raises)."""
+    value = header(message, "Subject")
+    try:
+        return clean(str(make_header(decode_header(value))))
+    except Exception:  # an unknown charset or a broken encoded word: show it raw
+        return value
+
+
 def message_text(message: EmailMessage) -> str:
-    """The reply's own text: text/plain if there is one, else text/html made plain."""
+    """The reply's own text: text/plain if there is one, else text/html made
+    plain.  Raises Unreadable when that text cannot be decoded exactly."""
     part = message.get_body(preferencelist=("plain", "html"))
     if part is None:
         return ""
@@ -50,12 +147,28 @@ def message_text(message: EmailMessage) -> str:
 
 
 def _decoded(part) -> str:
+    """The part's text in its declared charset (UTF-8 when none is declared or
+    the declared one is unknown), strictly: a command read from text with
+    undecodable bytes, lone surrogates or NULs could be anything."""
+    payload = part.get_payload(decode=True) or b""
+    charset = str(part.get_content_charset() or "utf-8")
     try:
-        content = part.get_content()
-    except (LookupError, UnicodeError, AssertionError, ValueError):
-        payload = part.get_payload(decode=True) or b""
-        content = payload.decode("utf-8", errors="replace")
-    return content if isinstance(content, str) else content.decode("utf-8", errors="replace")
+        text = payload.decode(charset)
+    except LookupError:
+        try:
+            text = payload.decode("utf-8")
+        except UnicodeDecodeError:
+            unknown = f"the text of the mail is in an unknown charset ({charset[:40]})"
+            raise Unreadable(unknown) from None
+    except (UnicodeDecodeError, ValueError):
+        raise Unreadable(f"the text of the mail is not valid {charset[:40]}") from None
+    if "\x00" in text:
+        raise Unreadable("the text of the mail contains NUL characters")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Unreadable("the text of the mail contains lone surrogates") from None
+    return text
 
 
 class _TextFromHtml(HTMLParser):

@@ -15,6 +15,8 @@ from accounts.models import User
 from notifications import inbound
 from notifications.addresses import unsubscribe_user_id
 
+RETRY_AFTER = 30  # seconds; a provider's own retry schedule usually takes over
+
 
 def _secret_matches(request) -> bool:
     """`Authorization: Bearer <secret>`, HTTP basic with the secret as password
@@ -51,9 +53,17 @@ def inbound_email(request):
     raw = request.read(limit + 65536)
     recipients = request.GET.getlist("recipient")
     outcome = inbound.receive(raw, door="http", recipients=recipients)
-    return JsonResponse(
-        {"status": outcome.status, "reason": outcome.reason, "detail": outcome.detail}
-    )
+    return inbound_answer(outcome)
+
+
+def inbound_answer(outcome: inbound.Outcome) -> JsonResponse:
+    """200 for every mail that was dealt with, refusals included: providers
+    retry anything else; 503 with Retry-After when nothing was recorded and the
+    same mail must come again."""
+    body = {"status": outcome.status, "reason": outcome.reason, "detail": outcome.detail}
+    if outcome.retry:
+        return JsonResponse(body, status=503, headers={"Retry-After": str(RETRY_AFTER)})
+    return JsonResponse(body)
 
 
 @csrf_exempt

@@ -1,9 +1,13 @@
 """A small SMTP listener for inbound replies (after healthchecks' smtpd command):
 `manage.py smtpd --host 127.0.0.1 --port 2525`.
 
-It accepts mail for REPLY_DOMAIN only, and answers 250 once the message has
-been processed by the same function as the other doors (so a crash before
-that makes the sending MTA try again; the Message-ID guard keeps it once).
+It accepts mail for REPLY_DOMAIN only and answers DATA once the message has
+been processed by the same function as the other doors: 250 when it was
+dealt with (applied, answered, rejected with an answer by mail, a duplicate),
+451 4.3.0 when the database is unavailable (nothing was recorded: the sending
+MTA tries again, and the Message-ID keeps the retry to one processing), and
+554 5.6.0 for a mail that can never be processed.  A crash before the answer
+also makes the sending MTA try again.
 """
 
 from __future__ import annotations
@@ -45,7 +49,16 @@ class InboundHandler:
         outcome = await sync_to_async(_process, thread_sensitive=False)(
             raw, list(envelope.rcpt_tos), envelope.mail_from or ""
         )
-        return f"250 OK {outcome.status}"
+        return smtp_reply(outcome)
+
+
+def smtp_reply(outcome: inbound.Outcome) -> str:
+    if outcome.retry:
+        return "451 4.3.0 the mail cannot be processed now; try again later"
+    if outcome.permanent:
+        detail = " ".join(outcome.detail.encode("ascii", "replace").decode().split())[:200]
+        return f"554 5.6.0 {detail}"
+    return f"250 OK {outcome.status}"
 
 
 def make_controller(host: str, port: int) -> Controller:
