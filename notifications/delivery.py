@@ -1,5 +1,14 @@
 """Delivering outbox rows: claim, render, send, record.  Called by the Celery
-tasks; safe to call twice for the same row (the claim lets one through)."""
+tasks; safe to call twice for the same row (the claim lets one through).
+
+Once the SMTP server has accepted a mail, recording it as sent is retried
+with backoff across a dropped database connection (for up to
+NOTIFICATIONS_MARK_RETRY_SECONDS, well inside the claim's lease), so a
+connection lost at that moment does not send the mail again.  A worker that
+dies between the accept and the record, or a database away for longer than
+that, leaves the row claimed: after the lease it is sent again, rendered from
+the same row, with the same Message-ID.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +16,13 @@ import ipaddress
 import json
 import logging
 import socket
+import time
 import urllib.parse
 import urllib.request
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -67,7 +77,29 @@ def deliver(notification_id: int) -> str:
 
 
 def _finish(n: Notification, status: str, **fields) -> None:
-    Notification.objects.filter(pk=n.pk).update(status=status, last_error="", **fields)
+    _persist(n, status=status, last_error="", **fields)
+
+
+def _persist(n: Notification, **fields) -> None:
+    """Write what became of a claimed row, reconnecting with backoff while the
+    database connection is lost: the mail may already be out, and a row left
+    claimed is sent again after the lease."""
+    deadline = time.monotonic() + settings.NOTIFICATIONS_MARK_RETRY_SECONDS
+    delay = 0.05
+    while True:
+        try:
+            Notification.objects.filter(pk=n.pk).update(**fields)
+            return
+        except (OperationalError, InterfaceError) as error:
+            if connection.in_atomic_block or time.monotonic() + delay > deadline:
+                log.error("notification %s: could not record %s, giving up: %s",
+                          n.pk, fields.get("status"), error)  # fmt: skip
+                raise
+            log.warning("notification %s: could not record %s, retrying in %.2fs: %s",
+                        n.pk, fields.get("status"), delay, error)  # fmt: skip
+        connection.close()  # a broken connection is never reused: the next query reconnects
+        time.sleep(delay)
+        delay = min(delay * 2, 5.0)
 
 
 def _failed(n: Notification, error: Exception) -> str:
@@ -78,9 +110,10 @@ def _failed(n: Notification, error: Exception) -> str:
         status = Notification.Status.PENDING
         delay = settings.NOTIFICATIONS_RETRY_BASE * 2**n.attempts
         when = timezone.now() + timedelta(seconds=delay)
-    Notification.objects.filter(pk=n.pk).update(
-        status=status, next_attempt_at=when, last_error=f"{type(error).__name__}: {error}"[:2000]
-    )
+    _persist(
+        n, status=status, next_attempt_at=when,
+        last_error=f"{type(error).__name__}: {error}"[:2000],
+    )  # fmt: skip
     return "failed" if status == Notification.Status.FAILED else "retry"
 
 

@@ -147,10 +147,13 @@ def read(raw: bytes) -> Letter:
     message, unreadable, text = None, "", ""
     try:
         parse.check_raw(raw)
-        if not too_large:
+        if too_large:
+            message = parse.parse_headers(raw)
+        else:
             message = parse.parse_bytes(raw)
             parse.check_parsed(message)
             text = parse.message_text(message)
+        parse.check_headers(message)
     except parse.Unreadable as error:
         unreadable = str(error)
     if message is None:

@@ -87,6 +87,44 @@ def check_parsed(message: Message) -> None:
             stack.extend((child, depth + 1) for child in payload if isinstance(child, Message))
 
 
+# The headers Correo reads; one that cannot be decoded exactly makes the mail
+# unreadable (others, such as a relay's Received line, are never looked at).
+READ_HEADERS = {
+    "from", "to", "cc", "subject", "message-id", "in-reply-to", "references",
+    "delivered-to", "x-original-to", "envelope-to", "auto-submitted", "precedence",
+}  # fmt: skip
+
+
+def check_headers(message: Message) -> None:
+    """Raise Unreadable when a header Correo reads is not valid UTF-8 (raw, as
+    RFC 6532 allows) or holds an encoded word that does not decode exactly."""
+    for name, value in message.raw_items():
+        if name.lower() in READ_HEADERS:
+            _check_header(name.lower(), str(value))
+
+
+def _check_header(name: str, value: str) -> None:
+    try:
+        value.encode("utf-8", "surrogateescape").decode("utf-8")
+    except UnicodeError:
+        raise Unreadable(f"the {name} header of the mail is not valid UTF-8") from None
+    if "=?" not in value:
+        return
+    try:
+        chunks = decode_header(value)
+        text = "".join(
+            chunk.decode(charset) if charset else chunk.decode("utf-8", "replace")
+            for chunk, charset in chunks
+            if isinstance(chunk, bytes)
+        )
+        text.encode("utf-8")
+    except (LookupError, UnicodeError, ValueError):
+        raise Unreadable(f"the {name} header of the mail has an encoded word that does "
+                         "not decode") from None  # fmt: skip
+    if _CONTROL.search(text.replace("\t", " ").replace("\r\n", " ")):
+        raise Unreadable(f"the {name} header of the mail encodes control characters")
+
+
 def parse_bytes(raw: bytes) -> EmailMessage:
     """Parse a raw RFC 822 message; the default policy gives decoded headers.
     Call check_raw first: the parser itself has no bounds."""

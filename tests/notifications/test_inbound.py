@@ -241,3 +241,66 @@ def test_corpus_replies_reach_the_service_with_their_first_command(game, alice, 
     outcome = receive(raw)
     assert outcome.status in ("applied", "answered")
     assert outcome.results[0]["command"] == EXPECTED[name][0]
+
+
+def test_a_refusal_is_mailed_only_to_an_address_of_an_account(game, alice):
+    # a stranger (perhaps a forged sender) hears nothing: no backscatter
+    outcome = receive(reply_mail(alice, game, 0, "commit 1", sender="mallory@example.net"))
+    assert (outcome.status, outcome.reason) == ("rejected", "wrong_sender")
+    assert answers_to("mallory@example.net") == []
+    assert InboundMessage.objects.get().reason == "wrong_sender"
+
+
+def test_a_database_error_after_the_move_leaves_nothing_and_the_retry_applies_once(
+    game, alice, monkeypatch
+):
+    from django.db import OperationalError
+
+    real_answer = inbound._answer
+
+    def connection_lost(*args, **kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    raw = reply_mail(alice, game, 0, f"commit {hand(game, 0)[0]}", message_id="<retry@x>")
+    monkeypatch.setattr(inbound, "_answer", connection_lost)
+    outcome = receive(raw)
+    assert (outcome.status, outcome.reason) == ("retry", "unavailable")
+    assert outcome.retry and not outcome.permanent
+    game.refresh_from_db()
+    assert game.seq == 1  # the move went with the rest of the transaction
+    assert InboundMessage.objects.count() == 0
+    monkeypatch.setattr(inbound, "_answer", real_answer)
+    assert receive(raw).status == "applied"
+    assert receive(raw).status == "duplicate"
+    assert Event.objects.filter(game=game, source="email").count() == 1
+    assert len(answers_to("alice@example.org")) == 1
+
+
+def test_a_mail_that_breaks_the_processing_is_recorded_refused_and_bounced(
+    game, alice, monkeypatch
+):
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug that this mail triggers every time")
+
+    monkeypatch.setattr(inbound, "execute", broken)
+    raw = reply_mail(alice, game, 0, "commit 1", message_id="<breaks@x>")
+    outcome = receive(raw)
+    assert (outcome.status, outcome.reason) == ("rejected", "unprocessable")
+    assert outcome.permanent  # never a "try again" that would fail again forever
+    record = InboundMessage.objects.get()
+    assert (record.message_id, record.status, record.reason) == (
+        "<breaks@x>", "rejected", "unprocessable",
+    )  # fmt: skip
+    [bounce] = answers_to("alice@example.org")
+    assert bounce.kind == "rejection"
+    assert receive(raw).status == "duplicate"
+    game.refresh_from_db()
+    assert game.seq == 1
+
+
+def test_a_mail_that_breaks_the_processing_from_a_stranger_is_not_bounced(game, monkeypatch):
+    raw = b"From: mallory@example.net\r\nTo: play+1@play.correo.test\r\n\r\nhello"
+    monkeypatch.setattr(inbound, "authenticate", lambda *a, **k: 1 / 0)
+    assert receive(raw).reason == "unprocessable"
+    assert Notification.objects.filter(kind="rejection").count() == 0
+    assert InboundMessage.objects.get().reason == "unprocessable"
