@@ -98,10 +98,9 @@ SAMPLES = {
     "invalid UTF-8 in the From header": lambda m: (m.base(m.move.encode()).replace(
         b"From: ", b"From: Al\xff\xfe <", 1).replace(b"example.org\r\n", b"example.org>\r\n", 1),
         True),
-    "3000 nested multiparts": lambda m: (m.base(
-        b"preamble\r\n" + nested(3000, m.move.encode()),
-        content=b'Content-Type: multipart/mixed; boundary="b0"').replace(
-        b"preamble\r\n", b"--b0\r\n") + b"\r\n--b0--\r\n", True),
+    # 3000 levels break the standard library's parser, 900 only its writer
+    "3000 nested multiparts": lambda m: (m.nested(3000), True),
+    "900 nested multiparts": lambda m: (m.nested(900), True),
     "a 100 kB header": lambda m: (m.base(m.move.encode(), headers=folded(b"X-Long", 100_000)),
                                   True),
     "a 100 kB To header": lambda m: (m.base(m.move.encode(), headers=b"Cc: " + b",\r\n ".join(
@@ -118,6 +117,10 @@ class Mails:
 
     def base(self, body: bytes, **kwargs) -> bytes:
         return mail(self.game, self.alice, body, **kwargs)
+
+    def nested(self, depth: int) -> bytes:
+        body = b"--b0\r\n" + nested(depth, self.move.encode()) + b"\r\n--b0--\r\n"
+        return self.base(body, content=b'Content-Type: multipart/mixed; boundary="b0"')
 
 
 # Each door: how it is handed a raw mail, and the permanent answer it gives.
