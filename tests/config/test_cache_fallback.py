@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -14,22 +13,21 @@ from django.conf import settings as django_settings
 from prometheus_client import REGISTRY
 
 from config.cache import FallbackRedisCache
-from tests.support.door import Door
+from tests.support.door import Door, redis_door, through
 
 pytestmark = pytest.mark.redis
 
 
 @pytest.fixture
 def door():
-    server = urlsplit(django_settings.REDIS_URL)
-    door = Door((server.hostname, server.port or 6379))
+    door = redis_door()
     yield door
     door.shut()
 
 
 def behind(door: Door, timeout: float = 0.3) -> FallbackRedisCache:
     """A cache like the settings' whose Redis is reached through the door."""
-    url = f"redis://127.0.0.1:{door.port}{urlsplit(django_settings.REDIS_URL).path}"
+    url = through(door)
     options = {"socket_connect_timeout": timeout, "socket_timeout": timeout}
     return FallbackRedisCache(url, {"OPTIONS": options, "KEY_PREFIX": uuid.uuid4().hex})
 

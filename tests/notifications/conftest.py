@@ -54,9 +54,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture
-def sink(settings):
-    handler = Sink()
+def serving_smtp(handler, settings):
+    """An aiosmtpd server on a free port with `handler`, which Django's SMTP
+    backend delivers to; stop the returned controller when done."""
     port = free_port()
     controller = Controller(handler, hostname="127.0.0.1", port=port)
     controller.start()
@@ -66,6 +66,13 @@ def sink(settings):
     settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
     settings.EMAIL_TIMEOUT = 5
     handler.port = port
+    return controller
+
+
+@pytest.fixture
+def sink(settings):
+    handler = Sink()
+    controller = serving_smtp(handler, settings)
     yield handler
     controller.stop()
 

@@ -12,12 +12,11 @@ import logging
 
 import psycopg
 import pytest
-from aiosmtpd.controller import Controller
 from django.db import OperationalError, connection
 
 from notifications import delivery, outbox, tasks
 from notifications.models import Notification
-from tests.notifications.conftest import free_port, new_duel
+from tests.notifications.conftest import new_duel, serving_smtp
 from tests.support.dbproxy import DatabaseProxy
 from tests.support.waiting import wait_until
 
@@ -53,14 +52,8 @@ class FaultySink:
 
 @pytest.fixture
 def faulty_sink(settings):
-    handler, port = FaultySink(), free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
-    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
-    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
-    settings.EMAIL_TIMEOUT = 5
+    handler = FaultySink()
+    controller = serving_smtp(handler, settings)
     yield handler
     controller.stop()
 

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import re
 import time
-from urllib.parse import urlsplit
 
 import pytest
-from django.conf import settings as django_settings
 from rest_framework.authtoken.models import Token
 
 from notifications import tasks
 from notifications.models import Notification
-from tests.support.door import Door
+from tests.support.door import redis_door, through
 from tests.support.server import web_server
 from tests.support.waiting import wait_until
 
@@ -29,15 +27,9 @@ pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(tra
 
 @pytest.fixture
 def door():
-    redis = urlsplit(django_settings.REDIS_URL)
-    door = Door((redis.hostname, redis.port or 6379))
+    door = redis_door()
     yield door
     door.shut()
-
-
-def through(door: Door) -> str:
-    """REDIS_URL for a process that reaches Redis only through the door."""
-    return f"redis://127.0.0.1:{door.port}{urlsplit(django_settings.REDIS_URL).path}"
 
 
 def token(user) -> str:

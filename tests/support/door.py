@@ -17,6 +17,9 @@ import contextlib
 import selectors
 import socket
 import threading
+from urllib.parse import urlsplit
+
+from django.conf import settings
 
 from tests.notifications.conftest import free_port
 
@@ -103,3 +106,14 @@ class Door:
             finally:
                 for sock in other:
                     sock.close()
+
+
+def redis_door() -> Door:
+    """A door to the Redis the tests are configured with (REDIS_URL), shut."""
+    server = urlsplit(settings.REDIS_URL)
+    return Door((server.hostname, server.port or 6379))
+
+
+def through(door: Door) -> str:
+    """REDIS_URL for a process that reaches Redis only through the door."""
+    return f"redis://127.0.0.1:{door.port}{urlsplit(settings.REDIS_URL).path}"
