@@ -41,7 +41,7 @@ ROUND = float(os.environ.get("BENCH_SECONDS", "4"))
 PORT = int(os.environ.get("BENCH_PORT", "8931"))
 WORKERS = int(os.environ.get("BENCH_WEB_WORKERS", "2"))
 MOVES = 1000  # per game: more than the rounds can play here
-# Throughput as a share of the trivial view's (issue #4).
+# Throughput as a share of the trivial view's: a move may cost four trivial views.
 TARGETS = {"game_detail": 50, "move": 25}
 
 

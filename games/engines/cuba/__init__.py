@@ -1,8 +1,8 @@
 """18Cuba (API name ``18cuba``): the geography part.
 
 This package so far holds the map, the tiles, track laying, station tokens,
-routes and the revenue optimiser as a pure library (issue 10).  Companies and
-rounds come in later issues; until the engine is complete the package defines
+routes and the revenue optimiser as a pure library.  Companies and
+rounds come later; until the engine is complete the package defines
 no ``ENGINE`` (the registry in ``games.engines.base`` reads it lazily).
 
 Modules, by concern:

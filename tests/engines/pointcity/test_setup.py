@@ -14,7 +14,7 @@ from games.engines.pointcity.setup import _deal_pile
 
 from .helpers import all_cards, new_game
 
-# The published table (issue 8): cards left per tier after removal.
+# The published table: cards left per tier after removal.
 DECK_PER_TIER = {1: (40, 24, 18), 2: (40, 24, 18), 3: (52, 36, 28), 4: (64, 48, 38)}
 
 
