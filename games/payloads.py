@@ -12,6 +12,16 @@ from __future__ import annotations
 from typing import Any
 
 
+def action_payload(engine, state, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    """What an action event stores: the action, and its public form where
+    the engine hides part of it from the other seats."""
+    payload: dict[str, Any] = {"action": action}
+    public = engine.public_action(state, seat, action)
+    if public is not None:
+        payload["public"] = public
+    return payload
+
+
 def full_payload(event) -> dict[str, Any]:
     """The payload as its author and those who may see everything see it."""
     payload = dict(event.payload)

@@ -276,14 +276,14 @@ def _seen_at(game: Game, viewer: Viewer) -> dict[str, Any]:
         "view": engine.view(state, viewer.seat),
     }
     if current:
-        head_hash = shown_head_hash(game, game.head_hash, reveal=reveals_all(game, viewer))
+        head_hash = shown_hash(game, game.head_hash, reveal=reveals_all(game, viewer))
         return {**seen, "head_hash": head_hash, "takeback": takeback.status(game)}
     event = Event.objects.only("hash", "created_at").get(game=game, seq=viewer.head)
     statuses = _statuses_at(game, viewer.head)
     playing = {seat for seat, status in statuses.items() if status == Seat.Status.ACTIVE}
     return {
         **seen,
-        "head_hash": shown_head_hash(game, event.hash, reveal=False),
+        "head_hash": shown_hash(game, event.hash, reveal=False),
         "updated_at": event.created_at.isoformat(),
         "statuses": statuses,
         "paused": _paused_at(game, viewer.head),
@@ -318,10 +318,11 @@ def head_hash_at(game: Game, seq: int) -> str:
     return Event.objects.values_list("hash", flat=True).get(game=game, seq=seq)
 
 
-def shown_head_hash(game: Game, head_hash: str, *, reveal: bool) -> str | None:
-    """A head hash as a viewer may see it: a version-1 hash can give away
-    hidden values (games.chain), so only those who see everything get one."""
-    return head_hash if game.chain_version >= 2 or reveal else None
+def shown_hash(game: Game, hash_: str, *, reveal: bool) -> str | None:
+    """An event's hash (the head's, the created event's) as a viewer may see
+    it: a version-1 hash can give away hidden values (games.chain), so only
+    those who see everything get one."""
+    return hash_ if game.chain_version >= 2 or reveal else None
 
 
 def open_takeback(game: Game, viewer: Viewer) -> dict[str, Any] | None:
@@ -418,8 +419,8 @@ def verification_of(game: Game, *, reveal: bool, head: int | None = None) -> dic
     info: dict[str, Any] = {
         "id": game.pk,
         "commitment": created.payload["commitment"],
-        "created_event_hash": shown_head_hash(game, created.hash, reveal=reveal),
-        "head_hash": shown_head_hash(
+        "created_event_hash": shown_hash(game, created.hash, reveal=reveal),
+        "head_hash": shown_hash(
             game,
             game.head_hash if head in (None, game.seq) else head_hash_at(game, head),
             reveal=reveal,

@@ -10,12 +10,13 @@ from typing import Any
 from django.db import transaction
 from django.http import Http404
 
+from games import chain, commitment, replay, sql, store
 from games import clock as clock_options
-from games import commitment, replay, sql, store
 from games.engines import base
 from games.engines.base import Action, Engine, IllegalAction, State
 from games.errors import Forbidden, GameNotActive, InvalidRequest, NotASeat, NotYourTurn, StaleSeq
 from games.models import Event, Game, Seat
+from games.payloads import action_payload
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +104,7 @@ def create_game(
             source=source,
             payload=payload,
             actor=creator,
-            head_hash=store.GENESIS_HASH,
+            head_hash=chain.GENESIS_HASH,
             derived=derived_fields(engine, setup),
         )
     return game
@@ -196,16 +197,12 @@ def apply_for_seat(
     if text is not None:
         action = _parse(engine, loaded.state, seat, text)
     new_state = _apply(engine, loaded.state, seat, action)
-    payload: dict[str, Any] = {"action": action}
-    public = engine.public_action(loaded.state, seat, action)
-    if public is not None:
-        payload["public"] = public
     event = store.append(
         game,
         expected_seq=expected_seq,
         kind=kind,
         source=source,
-        payload=payload,
+        payload=action_payload(engine, loaded.state, seat, action),
         seat=seat,
         actor=actor,
         head_hash=loaded.head_hash,

@@ -26,8 +26,6 @@ from games.errors import StaleSeq
 from games.memo import LRU
 from games.models import Event, Game, LegacySeal, Seat, Snapshot
 
-GENESIS_HASH = chain.GENESIS_HASH
-
 
 def chain_problems(game: Game, events: list[Event]) -> list[str]:
     """Every break in a game's stored chain (games.chain.problems)."""
@@ -156,7 +154,7 @@ def _rebuild(game: Game, engine: Engine, head: int, use_snapshots: bool) -> Load
     else:
         state = {}
     state = replay.fold(engine, state, live)
-    head_hash = events[-1].hash if events else GENESIS_HASH
+    head_hash = events[-1].hash if events else chain.GENESIS_HASH
     return Loaded(state, head, head_hash, snapshot.seq if snapshot else None)
 
 

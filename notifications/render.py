@@ -88,7 +88,7 @@ def game_facts(game: Game, seat: int | None, seq: int) -> dict[str, Any]:
         "title": engine.TITLE,
         "game_id": game.pk,
         "seq": seq,
-        "head_hash": selectors.shown_head_hash(
+        "head_hash": selectors.shown_hash(
             game, selectors.head_hash_at(game, seq), reveal=game.status != Game.Status.ACTIVE
         ),
         "seat": seat,

@@ -112,6 +112,13 @@ def test_after_the_end_everyone_can_check_every_opening(game, eve):
     assert chain.verify_shown(game.pk, 2, events) == []
 
 
+def test_a_moderator_is_shown_every_opening_while_the_game_runs(game, mo):
+    play(game, 5)
+    audit = client_for(mo).get(f"/api/games/{game.pk}/audit/").json()
+    assert all("opening" in event for event in audit["events"])
+    assert chain.verify_shown(game.pk, 2, audit["events"]) == []
+
+
 def test_the_check_catches_a_shown_event_that_was_changed(game, alice):
     play(game, 4)
     events = shown_events(alice, game)

@@ -28,6 +28,7 @@ from accounts.models import User
 from games import chain, service, store
 from games.engines import base
 from games.models import Event, Game
+from games.payloads import action_payload
 from tests.api.conftest import client_for
 from tests.notifications.conftest import Sink, eager_celery  # noqa: F401
 
@@ -64,14 +65,6 @@ def legacy_chain(monkeypatch):
     monkeypatch.setattr(Game._meta.get_field("chain_version"), "default", 1)
 
 
-def stored_payload(engine, state, seat: int, action: dict) -> dict:
-    payload = {"action": action}
-    public = engine.public_action(state, seat, action)
-    if public is not None:
-        payload["public"] = public
-    return payload
-
-
 def play(game: Game, users: dict[int, User], rng: random.Random, on_commit) -> list[Hidden]:
     """Random legal moves; returns the actions others saw only in public form."""
     engine = base.get(game.title)
@@ -92,7 +85,7 @@ def play(game: Game, users: dict[int, User], rng: random.Random, on_commit) -> l
                 for a in engine.legal_actions(state, seat)
                 if (engine.public_action(state, seat, a) or a) == public
             ]
-            payloads = [stored_payload(engine, state, seat, a) for a in same_face]
+            payloads = [action_payload(engine, state, seat, a) for a in same_face]
             hidden.append(Hidden(event.seq, seat, action, same_face, payloads))
     return hidden
 

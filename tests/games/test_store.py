@@ -9,7 +9,7 @@ from itertools import pairwise
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from games import service, store
+from games import chain, service, store
 from games.errors import StaleSeq
 from games.models import Event, Game
 from tests.support.play import random_move, users_by_seat
@@ -26,7 +26,7 @@ def events_of(game: Game) -> list[Event]:
 
 def test_created_event_opens_the_stream_at_seq_1(game):
     (created,) = events_of(game)
-    assert (created.seq, created.kind, created.prev_hash) == (1, "created", store.GENESIS_HASH)
+    assert (created.seq, created.kind, created.prev_hash) == (1, "created", chain.GENESIS_HASH)
     assert game.seq == 1 and game.head_hash == created.hash
 
 
@@ -46,7 +46,7 @@ def test_append_with_a_stale_seq_is_refused_and_changes_nothing(game, alice):
     with pytest.raises(StaleSeq):
         store.append(
             game, expected_seq=0, kind="note", source="system", payload={},
-            head_hash=store.GENESIS_HASH,
+            head_hash=chain.GENESIS_HASH,
         )  # fmt: skip
     assert len(events_of(game)) == 1
 
@@ -265,7 +265,7 @@ def test_rows_of_a_refused_append_are_not_written(game, monkeypatch, alice):
     with pytest.raises(StaleSeq):
         store.append(
             game, expected_seq=0, kind="note", source="system", payload={},
-            head_hash=store.GENESIS_HASH,
+            head_hash=chain.GENESIS_HASH,
         )  # fmt: skip
     assert written == [] and not Notification.objects.filter(key="stale").exists()
     assert game.seq == 1
