@@ -17,6 +17,12 @@ Modules, by concern:
 * ``routes``    route enumeration and validation
 * ``optimiser`` the exact best revenue of a company's trains and wagons
 * ``mapview``   the map as drawable data
+* ``companies`` ``trains`` ``phases`` ``market`` ``variants``  static data
+* ``cash``      every transfer of money; ``shares`` certificates (to come)
+* ``state``     the typed state and its copy
+* ``rounds``    the round base and the rounds; ``steps`` one module per verb group
+
+README.md gives the layout and the reasons for it.
 """
 
 from __future__ import annotations

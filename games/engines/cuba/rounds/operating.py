@@ -1,0 +1,17 @@
+"""The operating round (draft VII): the companies in order (minors ascending
+by share price, majors descending, ties by marker stacking, the FC last), each
+through its steps in the order of VII.3.1.
+
+To be filled by the operating-round part, with the steps of `steps/`:
+
+    OPERATING = Round("operating round", (
+        steps.home,         # VII.3.2 home station (blocking in a first OR)
+        steps.issue,        # VII.3.3 issue or redeem one share
+        steps.track,        # VII.3.4-5, commissioners' extra lays
+        steps.token,        # VII.3.6 one station per OR
+        steps.route,        # VII.3.7 run trains (blocking)
+        steps.dividend,     # VII.3.8 pay out or retain (blocking)
+        steps.buy_train,    # VII.3.9-10 trains, wagons, trade-ins, emergency money
+        steps.machines,     # VII.3.11 minors only
+    ))
+"""
