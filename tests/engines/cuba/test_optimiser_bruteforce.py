@@ -112,8 +112,11 @@ def brute_routes(board, company, kind, max_stops):
     net = build(board, "s" if kind == "major" else "n")
     found = {}
 
-    def extend(seq, vertex, seen):
-        if len(seq) > 14:
+    def extend(seq, vertex, seen, stops):
+        # Every stop a route passes counts against the train, so a walk past
+        # more stops than the longest train can never become a route; no
+        # limit on track pieces (a legally built map has routes of 15+).
+        if stops > max_stops:
             return
         if seq and vertex in net.stops:
             texts = [net.path_text[p] for p in seq]
@@ -121,7 +124,7 @@ def brute_routes(board, company, kind, max_stops):
                 r = route_of_paths(board, company, kind, texts, net)
             except IllegalAction:
                 r = None
-            if r is not None and len(r.stops) <= max_stops:
+            if r is not None:
                 found.setdefault(frozenset(seq), r)
         for q in net.incident[vertex]:
             if q in seq:
@@ -129,10 +132,10 @@ def brute_routes(board, company, kind, max_stops):
             w = net.other_end(q, vertex)
             if w in seen:
                 continue
-            extend([*seq, q], w, seen | {w})
+            extend([*seq, q], w, seen | {w}, stops + (w in net.stops))
 
     for v in net.stops:
-        extend([], v, {v})
+        extend([], v, {v}, 1)
     return list(found.values())
 
 
