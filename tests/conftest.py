@@ -10,11 +10,19 @@ import os
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
 
 from games.engines import base
 from tests.support.duel import DUEL
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+# CI draws the same examples on every run, so a red build is about the change
+# being tested and reproduces; a developer's runs stay random and keep
+# finding new cases (the database of failures stays local).
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if IN_CI:
+    hypothesis_settings.load_profile("ci")
 
 
 def using_postgresql() -> bool:
