@@ -105,7 +105,9 @@ def sugar_value(
     k = min(len(wagons), len(eligible))
     caps = sorted(wagons, reverse=True)
     for trains in permutations(eligible, k):
-        for chosen in set(permutations(caps, k)):
+        # equal capacities give equal orders: try each once, in a fixed order
+        # (a set's order is no part of the result: ties keep the first found)
+        for chosen in dict.fromkeys(permutations(caps, k)):
             got = _max_flow(list(chosen), [routes[i].mills for i in trains], cubes)  # type: ignore[union-attr]
             if got * CUBE_VALUE > best:
                 assign: list[int | None] = [None] * n
