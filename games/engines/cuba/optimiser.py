@@ -105,7 +105,9 @@ def sugar_value(
     k = min(len(wagons), len(eligible))
     caps = sorted(wagons, reverse=True)
     for trains in permutations(eligible, k):
-        for chosen in set(permutations(caps, k)):
+        # equal capacities give equal orders: try each once, in a fixed order
+        # (a set's order is no part of the result: ties keep the first found)
+        for chosen in dict.fromkeys(permutations(caps, k)):
             got = _max_flow(list(chosen), [routes[i].mills for i in trains], cubes)  # type: ignore[union-attr]
             if got * CUBE_VALUE > best:
                 assign: list[int | None] = [None] * n
@@ -157,8 +159,14 @@ def optimise(
     routes = enumerate_routes(board, company, kind, max_stops)
     lists = [_candidates(routes, train, kind, wagons, cubes, len(trains)) for train in trains]
     order = sorted(range(len(trains)), key=lambda i: (-(lists[i][0][0] if lists[i] else 0), i))
-    tops = [lists[i][0][0] if lists[i] else 0 for i in order]
+    # A train may always run no route, so no train's bound is below zero.
+    tops = [max(0, lists[i][0][0]) if lists[i] else 0 for i in order]
     rest = [sum(tops[j:]) for j in range(len(order) + 1)]
+    # The same without the share of FC fees: ``refined`` already takes the fees
+    # the chosen routes must pay, and a later train may pass those very tokens
+    # for nothing, so taking its share again would cut off the best plan.
+    gross = [max((v + sug for _u, _r, _x, v, sug in lists[i]), default=0) for i in order]
+    rest_gross = [sum(gross[j:]) for j in range(len(order) + 1)]
     caps = sorted(wagons, reverse=True)
     best = {"net": 0, "plan": empty}
 
@@ -199,7 +207,7 @@ def optimise(
         i = order[depth]
         train = trains[i]
         floor = last_idx.get(train, -1)
-        later = rest[depth + 1]
+        later, later_gross = rest[depth + 1], rest_gross[depth + 1]
         for ub, route, idx, v, sug in lists[i]:
             if bound + ub + later <= best["net"]:
                 break
@@ -208,7 +216,7 @@ def optimise(
             n_loads = (*loads, (route.mills, sug)) if sug else loads
             n_passes = passes | route.passes if route.passes else passes
             n_free = free + 1 if train.plus and route.passes else free
-            if refined(value + v, n_loads, n_passes, n_free) + later <= best["net"]:
+            if refined(value + v, n_loads, n_passes, n_free) + later_gross <= best["net"]:
                 continue
             chosen[i] = route
             search(

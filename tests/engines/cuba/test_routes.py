@@ -127,6 +127,57 @@ def test_plus_train_passes_one_fc_token_free(west) -> None:
     assert (plan.revenue, plan.fees) == (130, 0)
 
 
+@pytest.fixture
+def santa_clara_two_lines():
+    """A legally built map (random building drew it) on which the search once cut the optimum.
+
+    CVC's home Santa Clara (C14, green 30) has two separate lines to Sancti
+    Spiritus (D15, 40, full with StSp and the FC), directly and by C16; D15
+    has two separate lines on to Camaguey (D19, 40, full: an end only), by
+    E16-E18 and by D17-E18-E20.  West of C14, B13-C12 runs to Cardenas (B11,
+    30, StSp and the FC).
+    """
+    b = empty_board()
+    for coord, tile, rot in (
+        ("B11", "15", 3),
+        ("B13", "7", 0),
+        ("C12", "70", 3),
+        ("C14", "619", 1),
+        ("C16", "42", 1),
+        ("D15", "611", 2),
+        ("D17", "IR29", 3),
+        ("E16", "29", 2),
+        ("E18", "70", 1),
+        ("E20", "18", 0),
+        ("D19", "L73", 4),
+    ):
+        put(b, coord, tile, rot)
+    for coord, owners in (
+        ("B11", ["StSp", "FC"]),
+        ("C14", ["CVC", "FC"]),
+        ("D15", ["StSp", "FC"]),
+        ("D19", ["NPP", "SB", "FC"]),
+    ):
+        for who in owners:
+            token(b, coord, who)
+    return b
+
+
+def test_an_fc_token_both_trains_pass_is_paid_once(santa_clara_two_lines) -> None:
+    # Two 3-trains.  C14-D15-D19 earns 30 + 40 + 40 = 110 and passes the FC
+    # token in D15; there are two separate such routes.  The best without a
+    # pass is B11-C14-D15 (100).
+    #   both run C14-D15-D19:        110 + 110 - 20 (one fee) = 200
+    #   B11-C14-D15 and C14-D15-D19: 100 + 110 - 20           = 190
+    # The search once took the second train's share of the fee again although
+    # the first train had already paid it, judged 200 out of reach and
+    # claimed 190 (VII.3.7: $20 for each token ignored; VII.3.8: the highest
+    # revenue must be claimed).
+    plan = optimise(santa_clara_two_lines, "CVC", "major", [T3, T3])
+    assert (plan.revenue, plan.fees, plan.net) == (220, 20, 200)
+    assert [sorted(r.passes) for r in plan.routes] == [["D15"], ["D15"]]
+
+
 def test_route_cannot_run_through_a_city_full_of_other_stations(west) -> None:
     west["tokens"]["C14"] = [["CVC"]]
     assert best(west, [T6]).revenue == 100  # Havana..Santa Clara
