@@ -17,6 +17,7 @@ import json
 import logging
 import socket
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from datetime import timedelta
@@ -154,8 +155,31 @@ def webhook_allowed(url: str) -> bool:
     return bool(addresses) and all(address.is_global for address in addresses)
 
 
+class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
+    """A webhook's redirect is an error, never followed.
+
+    `webhook_allowed` checks the address the user gave; a redirect would
+    send the request on to an address nobody checked (a public host that
+    answers 302 to 127.0.0.1 or 169.254.169.254).  Checking each hop instead
+    would buy nothing: urllib turns a redirected POST (301, 302, 303) into a
+    GET without the body, as browsers do, and refuses to repeat a POST on
+    307 and 308, so a redirect never delivered a webhook, it only marked one
+    sent.  Refused, the notification is logged as failed with the target,
+    and the user can give the final URL.
+    """
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        raise urllib.error.HTTPError(
+            req.full_url, code, f"redirect to {newurl} not followed", headers, fp
+        )
+
+
+_webhook_opener = urllib.request.build_opener(_RefuseRedirects)
+
+
 def post_webhook(n: Notification) -> bool:
-    """POST the notification as JSON to the user's webhook URL; best effort, once."""
+    """POST the notification as JSON to the user's webhook URL; best effort,
+    once, to that URL only (no redirects)."""
     url = n.user.webhook_url
     if not webhook_allowed(url):
         log.warning("webhook for notification %s refused: %s is not public", n.pk, url)
@@ -166,7 +190,7 @@ def post_webhook(n: Notification) -> bool:
         headers={"Content-Type": "application/json", "User-Agent": "Correo"},
     )  # fmt: skip
     try:
-        with urllib.request.urlopen(request, timeout=settings.NOTIFICATIONS_WEBHOOK_TIMEOUT):
+        with _webhook_opener.open(request, timeout=settings.NOTIFICATIONS_WEBHOOK_TIMEOUT):
             pass
     except Exception as error:
         log.warning("webhook for notification %s failed: %s", n.pk, error)
