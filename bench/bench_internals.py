@@ -61,8 +61,8 @@ from games import instances, service, sql, store  # noqa: E402
 from games.api import serializers  # noqa: E402
 from games.models import Event, Game, Seat  # noqa: E402
 
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
-MOVES = int(os.environ.get("BENCH_MOVES", "60"))  # per game and round
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "11"))
+MOVES = int(os.environ.get("BENCH_MOVES", "30"))  # per game and round
 DETAILS = int(os.environ.get("BENCH_DETAILS", "200"))  # per round
 GAMES = 4
 CALLS = int(os.environ.get("BENCH_CALLS", "2000"))  # per trick, round and way

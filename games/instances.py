@@ -1,10 +1,10 @@
 """Model instances for the rows games.sql reads and writes with its own
 statements: the one place that leans on Django's internals to do it.
 
-games.sql's prepared statements spare a move the ORM's query building,
-about 3 ms of a 5 ms move on the development machines (README, Benchmarks:
-Django and DRF internals), and they can serve a model instance only by
-building it as the ORM would.  That needs two things Django does not
+games.sql's prepared statements spare a move the ORM's query building and
+the database's planning: with ORM querysets in their place a move took about
+twice the CPU (README, Benchmarks: Django and DRF internals).  They can
+serve a model instance only by building it as the ORM would.  That needs two things Django does not
 document as public: each field's converters from database values (what
 the ORM applies when it reads a column; they differ by backend, e.g. JSON
 and dates on SQLite) and the instance's ModelState after an insert.  Both

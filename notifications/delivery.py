@@ -80,19 +80,27 @@ def deliver(notification_id: int) -> str:
         return "not-due"
     game_id_var.set(n.game_id)  # the task's log lines name the game
     try:
-        if obsolete(n):
-            _finish(n, Notification.Status.SKIPPED)
-            return "skipped"
-        message = render.build_message(n)
-        message.send(fail_silently=False)
+        sent = _send_unless_obsolete(n)
     except TRANSIENT as error:
         return _failed(n, error)
     except Exception as error:
         return _broken(n, error)
+    if not sent:
+        _finish(n, Notification.Status.SKIPPED)
+        return "skipped"
     _finish(n, Notification.Status.SENT, sent_at=timezone.now())
     if n.kind in GAME_KINDS and n.user_id and n.user.webhook_url and not n.webhook_sent_at:
         post_webhook(n)
     return "sent"
+
+
+def _send_unless_obsolete(n: Notification) -> bool:
+    """Render and send the row's mail; False, sending nothing, when the turn
+    it announces is already played."""
+    if obsolete(n):
+        return False
+    render.build_message(n).send(fail_silently=False)
+    return True
 
 
 def _finish(n: Notification, status: str, **fields) -> None:
