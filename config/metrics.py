@@ -9,6 +9,9 @@
   store (snapshot + live events; memo hits are not replays);
 - `correo_notification_backlog{status}`: outbox rows still to deliver
   (pending, sending), read from the database at scrape time;
+- `correo_notification_failures_total{cause,kind}`: failed deliveries, by
+  cause: `transient` (retried with backoff) or `bug` (not retried; the row
+  is flagged `needs_attention` for an operator, notifications.delivery);
 - `correo_sweep_lag_seconds{sweep}`: seconds since a sweep last ran
   (`games.models.SweepState`), read at scrape time;
 - `correo_degraded_total{service,operation}`: operations done without an
@@ -59,6 +62,11 @@ REPLAY_SECONDS = Histogram(
     "Time to rebuild a game state from its snapshot and events",
     ["title"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
+)
+NOTIFICATION_FAILURES = Counter(
+    "correo_notification_failures",
+    "Failed deliveries: transient (retried) or bug (flagged for an operator)",
+    ["cause", "kind"],
 )
 DEGRADED = Counter(
     "correo_degraded",

@@ -16,6 +16,7 @@ from games.engines import base
 from games.errors import Forbidden, NotASeat
 from games.memo import LRU
 from games.models import Event, Game, Seat
+from games.sql import Player
 
 MOVE_KINDS = ("action", "timeout")
 
@@ -54,6 +55,12 @@ def game(pk: int) -> Game:
     if row is None:
         raise Http404("no such game")
     return row
+
+
+def players(game_id: int, indexes=None) -> list[Player]:
+    """Who plays the game: each seat but replaced ones (or just the seats in
+    `indexes`) with its index, status and user, in seat order."""
+    return sql.players(game_id, indexes)
 
 
 def newest_first(games: QuerySet[Game], user) -> QuerySet[Game] | Sequence[Game]:

@@ -6,7 +6,9 @@ spend most of its time building the same handful of statements.  They never
 change shape, so they are written out here.  Table and column names come
 from the models' _meta and every value is prepared by its model field, so the
 statements follow the models and run on SQLite and PostgreSQL alike.
-Everything else uses the ORM.
+What they read comes back as model instances built by games.instances, the
+small adapter that leans on Django's internals to build them as the ORM
+would (README, Benchmarks: what that saves).  Everything else uses the ORM.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 
+from games import instances
 from games.hooks import Row
 from games.models import Event, Game, Seat, Snapshot
 
@@ -48,29 +51,11 @@ def _prepared(model: type[models.Model], values: dict[str, Any]) -> list[Any]:
 
 
 @cache
-def _reading(model: type[models.Model]) -> tuple[str, list[str], list[tuple[Any, list]]]:
-    """A model's columns as a select list, their field names, and each column's
-    converters from database values (what the ORM applies when it reads)."""
+def _select(model: type[models.Model]) -> str:
+    """A model's concrete columns as a select list, in the order that
+    `instances.from_row` reads them."""
     table = model._meta.db_table
-    fields = model._meta.concrete_fields
-    select = ", ".join(f"{_name(table)}.{_name(field.column)}" for field in fields)
-    readers = []
-    for field in fields:
-        column = field.get_col(table)
-        converters = connection.ops.get_db_converters(column)
-        readers.append((column, converters + column.get_db_converters(connection)))
-    return select, [field.attname for field in fields], readers
-
-
-def _instance(model: type[models.Model], values) -> models.Model:
-    """The model instance for a row of `_reading(model)`'s columns."""
-    _, names, readers = _reading(model)
-    db = _db()
-    values = list(values)
-    for i, (column, converters) in enumerate(readers):
-        for convert in converters:
-            values[i] = convert(values[i], column, db)
-    return model.from_db(db.alias, names, values)
+    return ", ".join(f"{_name(table)}.{_name(f.column)}" for f in model._meta.concrete_fields)
 
 
 class _PreparingCursor(psycopg.Cursor):
@@ -123,7 +108,7 @@ def _game_sql() -> str:
     game, seat, event = _table(Game), _table(Seat), _table(Event)
     game_id = f"{game}.{_column(Game, 'id')}"
     return (
-        f"SELECT {_reading(Game)[0]}, {seat}.{_column(Seat, 'index')}, {_reading(Event)[0]} "
+        f"SELECT {_select(Game)}, {seat}.{_column(Seat, 'index')}, {_select(Event)} "
         f"FROM {game} LEFT JOIN {seat} ON {seat}.{_column(Seat, 'game')} = {game_id} "
         f"AND {seat}.{_column(Seat, 'user')} = %s AND {seat}.{_column(Seat, 'status')} = %s "
         f"LEFT JOIN {event} ON {event}.{_column(Event, 'game')} = {game_id} "
@@ -143,8 +128,8 @@ def game(pk: int, user_id: int | None = None) -> Game | None:
     rows = _rows(_game_sql(), [user_id, Seat.Status.ACTIVE, pk])
     if not rows:
         return None
-    width = len(_reading(Game)[1])
-    row = _instance(Game, rows[0][:width])
+    width = len(Game._meta.concrete_fields)
+    row = instances.from_row(Game, rows[0][:width])
     row.player_seat = rows[0][width]
     row.head_event_values = rows[0][width + 1 :]
     return row
@@ -154,21 +139,21 @@ def head_event(game: Game) -> Event | None:
     """The head event read with `game` by `game()`, if it was; built only on
     demand, since only a worker that is behind needs it."""
     values = getattr(game, "head_event_values", None)
-    return None if values is None else _instance(Event, values)
+    return None if values is None else instances.from_row(Event, values)
 
 
 @cache
 def _events_sql() -> str:
     game, seq = _column(Event, "game"), _column(Event, "seq")
     return (
-        f"SELECT {_reading(Event)[0]} FROM {_table(Event)} "
+        f"SELECT {_select(Event)} FROM {_table(Event)} "
         f"WHERE {game} = %s AND {seq} > %s AND {seq} <= %s ORDER BY {seq}"
     )
 
 
 def events_between(game_id: int, after: int, upto: int) -> list[Event]:
     """The game's events after seq `after` up to seq `upto`, in order."""
-    return [_instance(Event, row) for row in _rows(_events_sql(), [game_id, after, upto])]
+    return [instances.from_row(Event, row) for row in _rows(_events_sql(), [game_id, after, upto])]
 
 
 @cache
@@ -205,7 +190,7 @@ def _players_sql(count: int | None) -> str:
         marks = ", ".join(["%s"] * count) if count else "NULL"
         chosen = f"AND {seats}.{_column(Seat, 'index')} IN ({marks}) "
     return (
-        f"SELECT {_reading(user)[0]}, {seats}.{_column(Seat, 'index')}, "
+        f"SELECT {_select(user)}, {seats}.{_column(Seat, 'index')}, "
         f"{seats}.{_column(Seat, 'status')} FROM {users} JOIN {seats} "
         f"ON {seats}.{_column(Seat, 'user')} = {users}.{_name(user._meta.pk.column)} "
         f"WHERE {seats}.{_column(Seat, 'game')} = %s {chosen}"
@@ -219,7 +204,7 @@ def players(game_id: int, indexes=None) -> list[Player]:
     sql = _players_sql(None if chosen is None else len(chosen))
     rows = _rows(sql, [game_id, *(chosen or []), Seat.Status.REPLACED])
     user = get_user_model()
-    return [Player(row[-2], row[-1], _instance(user, row[:-2])) for row in rows]
+    return [Player(row[-2], row[-1], instances.from_row(user, row[:-2])) for row in rows]
 
 
 @cache
@@ -278,11 +263,11 @@ def append(
         event_id, *row_ids = cursor.fetchone()
     if event_id is None:
         return None
-    _saved(event, event_id)
+    instances.mark_saved(event, event_id)
     written = []
     for row, pk in zip(rows, row_ids, strict=True):
         if pk is not None:
-            _saved(row.instance, pk)
+            instances.mark_saved(row.instance, pk)
             written.append(row)
     return written
 
@@ -351,7 +336,7 @@ def insert(obj: models.Model) -> None:
             pk = cursor.fetchone()[0]
         else:
             pk = db.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
-    _saved(obj, pk)
+    instances.mark_saved(obj, pk)
 
 
 def insert_new(obj: models.Model, unique: str) -> bool:
@@ -362,7 +347,7 @@ def insert_new(obj: models.Model, unique: str) -> bool:
         row = cursor.fetchone()
     if row is None:
         return False
-    _saved(obj, row[0])
+    instances.mark_saved(obj, row[0])
     return True
 
 
@@ -399,12 +384,6 @@ def save_snapshot(snapshot: Snapshot, prune_upto: int) -> None:
         else:
             cursor.execute(prune, params[:2])
             cursor.execute(insert, params[2:])
-
-
-def _saved(obj: models.Model, pk: int) -> None:
-    obj.pk = pk
-    obj._state.adding = False
-    obj._state.db = DEFAULT_DB_ALIAS
 
 
 @cache

@@ -11,6 +11,7 @@ the live events after it.
 from __future__ import annotations
 
 import contextlib
+import copy
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -203,12 +204,24 @@ def append(
     return event
 
 
+def write_new(row: hooks.Row) -> bool:
+    """Write `row` on its own, outside an append, under the rule an append's
+    rows follow: skipped where a row with its `unique` value exists (no
+    savepoint needed), else written and `row.written(instance)` called.
+    True if it was written."""
+    if not sql.insert_new(row.instance, row.unique):
+        return False
+    if row.written is not None:
+        row.written(row.instance)
+    return True
+
+
 def _as_left_by(game: Game, values: dict[str, Any]) -> Game:
     """A copy of `game` with `values` set, for listeners to plan with before
-    the event is written: `game` itself changes only once it is.  Shallow,
-    since Django's own copy pickles the instance's state."""
-    after = Game.__new__(Game)
-    after.__dict__ = {**game.__dict__, **values}
+    the event is written: `game` itself changes only once it is."""
+    after = copy.copy(game)
+    for name, value in values.items():
+        setattr(after, name, value)
     return after
 
 

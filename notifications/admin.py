@@ -4,15 +4,24 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from notifications import delivery
 from notifications.models import InboundMessage, Notification
 
 
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin):
-    list_display = ("id", "kind", "to_email", "game", "seq", "status", "attempts", "created_at")
-    list_filter = ("status", "kind")
+    list_display = ("id", "kind", "to_email", "game", "seq", "status", "needs_attention",
+                    "attempts", "created_at")  # fmt: skip
+    list_filter = ("needs_attention", "status", "kind")
     search_fields = ("to_email", "key")
-    readonly_fields = ("key", "created_at", "sent_at", "webhook_sent_at", "claimed_at")
+    readonly_fields = ("key", "created_at", "sent_at", "webhook_sent_at", "claimed_at",
+                       "needs_attention", "last_error")  # fmt: skip
+    actions = ["send_again"]
+
+    @admin.action(description="Send again (failed rows, once the cause is fixed)")
+    def send_again(self, request, queryset):
+        count = delivery.send_again(queryset.values_list("pk", flat=True))
+        self.message_user(request, f"{count} notification(s) pending again; the sweep sends them.")
 
 
 @admin.register(InboundMessage)

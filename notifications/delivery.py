@@ -1,6 +1,15 @@
 """Delivering outbox rows: claim, render, send, record.  Called by the Celery
 tasks; safe to call twice for the same row (the claim lets one through).
 
+A failure is one of two kinds.  A transient one (the SMTP server refuses
+for now or cannot be reached, the network or the database connection drops:
+an OSError, which smtplib's errors are, or a lost database connection) is
+retried with backoff up to NOTIFICATIONS_MAX_ATTEMPTS, logged as a warning.
+Anything else is a bug (a template that does not render, a KeyError in the
+code that builds the mail): trying again cannot cure it, so it is logged with
+its traceback, counted (correo_notification_failures_total{cause="bug"}),
+and the row is failed at once with needs_attention set, for an operator.
+
 Once the SMTP server has accepted a mail, recording it as sent is retried
 with backoff across a dropped database connection (for up to
 NOTIFICATIONS_MARK_RETRY_SECONDS, well inside the claim's lease), so a
@@ -17,6 +26,8 @@ import json
 import logging
 import socket
 import time
+import traceback
+import urllib.error
 import urllib.parse
 import urllib.request
 from datetime import timedelta
@@ -27,6 +38,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from config.logging import game_id_var
+from config.metrics import NOTIFICATION_FAILURES
 from games.models import Game
 from notifications import render
 from notifications.models import Notification
@@ -56,24 +68,39 @@ def obsolete(n: Notification) -> bool:
     return game.seq != n.seq and (game.status != Game.Status.ACTIVE or n.seat not in game.to_act)
 
 
+# What may go away by itself: the mail server or the network (smtplib's
+# errors are OSErrors), or the database connection while the mail is built.
+TRANSIENT = (OSError, OperationalError, InterfaceError)
+
+
 def deliver(notification_id: int) -> str:
     """Send one notification's mail (and webhook); returns what happened."""
     n = claim(notification_id)
     if n is None:
         return "not-due"
     game_id_var.set(n.game_id)  # the task's log lines name the game
-    if obsolete(n):
+    try:
+        sent = _send_unless_obsolete(n)
+    except TRANSIENT as error:
+        return _failed(n, error)
+    except Exception as error:
+        return _broken(n, error)
+    if not sent:
         _finish(n, Notification.Status.SKIPPED)
         return "skipped"
-    try:
-        message = render.build_message(n)
-        message.send(fail_silently=False)
-    except Exception as error:
-        return _failed(n, error)
     _finish(n, Notification.Status.SENT, sent_at=timezone.now())
     if n.kind in GAME_KINDS and n.user_id and n.user.webhook_url and not n.webhook_sent_at:
         post_webhook(n)
     return "sent"
+
+
+def _send_unless_obsolete(n: Notification) -> bool:
+    """Render and send the row's mail; False, sending nothing, when the turn
+    it announces is already played."""
+    if obsolete(n):
+        return False
+    render.build_message(n).send(fail_silently=False)
+    return True
 
 
 def _finish(n: Notification, status: str, **fields) -> None:
@@ -103,7 +130,9 @@ def _persist(n: Notification, **fields) -> None:
 
 
 def _failed(n: Notification, error: Exception) -> str:
+    """A transient failure: try again later, up to NOTIFICATIONS_MAX_ATTEMPTS."""
     log.warning("delivery of notification %s failed: %s", n.pk, error)
+    NOTIFICATION_FAILURES.labels("transient", n.kind).inc()
     if n.attempts >= settings.NOTIFICATIONS_MAX_ATTEMPTS:
         status, when = Notification.Status.FAILED, None
     else:
@@ -115,6 +144,30 @@ def _failed(n: Notification, error: Exception) -> str:
         last_error=f"{type(error).__name__}: {error}"[:2000],
     )  # fmt: skip
     return "failed" if status == Notification.Status.FAILED else "retry"
+
+
+def _broken(n: Notification, error: Exception) -> str:
+    """A bug: the same row would fail the same way every time, so it is not
+    tried again but flagged, with the traceback, for an operator."""
+    log.error("delivery of notification %s stopped by a bug, not retried: %r", n.pk, error,
+              exc_info=error)  # fmt: skip
+    NOTIFICATION_FAILURES.labels("bug", n.kind).inc()
+    trace = "".join(traceback.format_exception(error))
+    _persist(
+        n, status=Notification.Status.FAILED, needs_attention=True, next_attempt_at=None,
+        last_error=f"{type(error).__name__}: {error}"[:2000] + "\n\n" + trace[-8000:],
+    )  # fmt: skip
+    return "bug"
+
+
+def send_again(ids) -> int:
+    """Pending again, with fresh attempts and no flag: the operator's answer
+    to a row that failed, once its cause is fixed.  The outbox sweep (every
+    minute) queues them; returns how many were reset."""
+    return Notification.objects.filter(pk__in=ids, status=Notification.Status.FAILED).update(
+        status=Notification.Status.PENDING, attempts=0, next_attempt_at=None,
+        needs_attention=False, last_error="",
+    )  # fmt: skip
 
 
 def webhook_payload(n: Notification) -> dict:
@@ -154,8 +207,31 @@ def webhook_allowed(url: str) -> bool:
     return bool(addresses) and all(address.is_global for address in addresses)
 
 
+class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
+    """A webhook's redirect is an error, never followed.
+
+    `webhook_allowed` checks the address the user gave; a redirect would
+    send the request on to an address nobody checked (a public host that
+    answers 302 to 127.0.0.1 or 169.254.169.254).  Checking each hop instead
+    would buy nothing: urllib turns a redirected POST (301, 302, 303) into a
+    GET without the body, as browsers do, and refuses to repeat a POST on
+    307 and 308, so a redirect never delivered a webhook, it only marked one
+    sent.  Refused, the notification is logged as failed with the target,
+    and the user can give the final URL.
+    """
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        raise urllib.error.HTTPError(
+            req.full_url, code, f"redirect to {newurl} not followed", headers, fp
+        )
+
+
+_webhook_opener = urllib.request.build_opener(_RefuseRedirects)
+
+
 def post_webhook(n: Notification) -> bool:
-    """POST the notification as JSON to the user's webhook URL; best effort, once."""
+    """POST the notification as JSON to the user's webhook URL; best effort,
+    once, to that URL only (no redirects)."""
     url = n.user.webhook_url
     if not webhook_allowed(url):
         log.warning("webhook for notification %s refused: %s is not public", n.pk, url)
@@ -166,7 +242,7 @@ def post_webhook(n: Notification) -> bool:
         headers={"Content-Type": "application/json", "User-Agent": "Correo"},
     )  # fmt: skip
     try:
-        with urllib.request.urlopen(request, timeout=settings.NOTIFICATIONS_WEBHOOK_TIMEOUT):
+        with _webhook_opener.open(request, timeout=settings.NOTIFICATIONS_WEBHOOK_TIMEOUT):
             pass
     except Exception as error:
         log.warning("webhook for notification %s failed: %s", n.pk, error)

@@ -33,7 +33,7 @@ class Notification(models.Model):
         HELD = "held"  # waiting for the daily digest
         DIGESTED = "digested"  # went out inside a digest
         SKIPPED = "skipped"  # obsolete or unwanted by the time it was due
-        FAILED = "failed"  # gave up after NOTIFICATIONS_MAX_ATTEMPTS
+        FAILED = "failed"  # gave up: NOTIFICATIONS_MAX_ATTEMPTS, or a bug (needs_attention)
 
     key = models.CharField(max_length=200, unique=True)
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -60,11 +60,24 @@ class Notification(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     webhook_sent_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
+    # A failure that trying again cannot cure (a template that does not
+    # render, a bug in the code that builds or sends the mail) stops delivery
+    # at once; the row waits here, with the traceback in last_error, for an
+    # operator to fix the cause and send it again (the admin's action).
+    needs_attention = models.BooleanField(
+        default=False, help_text="delivery stopped on a bug: fix it, then send again"
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
         ordering = ["id"]
-        indexes = [models.Index(fields=["to_email", "kind", "created_at"], name="notif_rate_idx")]
+        indexes = [
+            models.Index(fields=["to_email", "kind", "created_at"], name="notif_rate_idx"),
+            # Few rows are ever flagged: a partial index finds them for the admin.
+            models.Index(
+                fields=["id"], condition=models.Q(needs_attention=True), name="notif_attention_idx"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.to_email} ({self.status})"

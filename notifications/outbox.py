@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import transaction
 
 from config import outage
-from games import hooks, sql
+from games import hooks, selectors, store
 from games.models import Event, Game, Seat
 from notifications.models import Notification
 
@@ -48,9 +48,8 @@ def notify(*args, **options) -> Notification | None:
     row = build(*args, **options)
     if row is None:
         return None
-    if not sql.insert_new(row, "key"):
+    if not store.write_new(hooks.Row(row, unique="key", written=queue_after_commit)):
         return Notification.objects.filter(key=row.key).first()
-    queue_after_commit(row)
     return row
 
 
@@ -173,8 +172,8 @@ def _to_everyone(game: Game, event: Event, kind: str, context: dict) -> list[Not
     ]
 
 
-def _seats(game: Game, indexes=None) -> list[sql.Player]:
-    return sql.players(game.pk, indexes)
+def _seats(game: Game, indexes=None) -> list[selectors.Player]:
+    return selectors.players(game.pk, indexes)
 
 
 def _tell_turns(game: Game, event: Event, before: list[int]) -> list[Notification | None]:

@@ -305,3 +305,23 @@ def test_a_bad_row_undoes_the_whole_one_statement_append(alice, bob, monkeypatch
     assert (row.seq, row.head_hash) == (1, game.head_hash)
     assert [e.seq for e in events_of(game)] == [1]
     assert not Notification.objects.filter(seq=2).exists()
+
+
+def test_a_row_written_on_its_own_follows_the_appends_rule(game, alice):
+    from games.hooks import Row
+    from notifications.models import Notification
+
+    written = []
+
+    def row(kind):
+        notice = Notification(key="own", kind=kind, user=alice, game=game, seq=1, context={})
+        return Row(notice, unique="key", written=written.append)
+
+    first, duplicate = row("your_turn"), row("game_over")
+    assert store.write_new(first) is True
+    assert written == [first.instance] and first.instance.pk is not None
+    assert store.write_new(duplicate) is False  # skipped, and the transaction goes on
+    assert written == [first.instance] and duplicate.instance.pk is None
+    assert list(Notification.objects.filter(key="own").values_list("kind", flat=True)) == [
+        "your_turn"
+    ]

@@ -164,3 +164,25 @@ def test_a_moderator_pause_is_announced_to_every_player(alice, bob, mo):
     )
     clock_control.moderator_pause(game, mo, reason="dispute")
     assert Notification.objects.filter(kind="clock", context__clock="pause").count() == 2
+
+
+def test_notifications_use_only_the_public_side_of_games():
+    """games.sql is the game service's own: its statements change with the
+    models, and a caller outside games would be broken by that unseen."""
+    import ast
+    from pathlib import Path
+
+    import notifications
+
+    private = {"games.sql"}
+    found = []
+    for path in Path(notifications.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+            elif isinstance(node, ast.Import):
+                names = {a.name for a in node.names}
+            else:
+                continue
+            found += [(path.name, name) for name in names & private]
+    assert found == []

@@ -1,0 +1,54 @@
+"""Model instances for the rows games.sql reads and writes with its own
+statements: the one place that leans on Django's internals to do it.
+
+games.sql's prepared statements spare a move the ORM's query building and
+the database's planning: with ORM querysets in their place a move took about
+twice the CPU (README, Benchmarks: Django and DRF internals).  They can
+serve a model instance only by building it as the ORM would.  That needs two things Django does not
+document as public: each field's converters from database values (what
+the ORM applies when it reads a column; they differ by backend, e.g. JSON
+and dates on SQLite) and the instance's ModelState after an insert.  Both
+are kept here, small, and tests/games/test_instances.py fails when a Django
+upgrade changes what they rely on.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+
+
+@cache
+def _converters(model: type[models.Model]) -> list[tuple[Any, list]]:
+    """Per concrete field, in order: its column expression and the functions
+    `convert(value, expression, connection)` that the ORM applies to it."""
+    table = model._meta.db_table
+    readers = []
+    for field in model._meta.concrete_fields:
+        column = field.get_col(table)
+        converters = connection.ops.get_db_converters(column)
+        readers.append((column, converters + column.get_db_converters(connection)))
+    return readers
+
+
+def from_row(model: type[models.Model], values) -> models.Model:
+    """The instance the ORM would read from `values`, the row's columns in
+    the order of `model._meta.concrete_fields`."""
+    db = connections[DEFAULT_DB_ALIAS]
+    values = list(values)
+    for i, (column, converters) in enumerate(_converters(model)):
+        for convert in converters:
+            values[i] = convert(values[i], column, db)
+    names = [field.attname for field in model._meta.concrete_fields]
+    return model.from_db(db.alias, names, values)
+
+
+def mark_saved(obj: models.Model, pk: Any) -> None:
+    """`obj` as `obj.save()` leaves a new row: its primary key set and its
+    state no longer "adding" (so a later save updates, and unique checks
+    do not count the row against itself)."""
+    obj.pk = pk
+    obj._state.adding = False
+    obj._state.db = DEFAULT_DB_ALIAS
