@@ -8,13 +8,20 @@ import secrets
 from typing import Any
 
 from django.db import transaction
-from django.http import Http404
 
 from games import chain, commitment, replay, sql, store
 from games import clock as clock_options
 from games.engines import base
 from games.engines.base import Action, Engine, IllegalAction, State
-from games.errors import Forbidden, GameNotActive, InvalidRequest, NotASeat, NotYourTurn, StaleSeq
+from games.errors import (
+    Forbidden,
+    GameNotActive,
+    InvalidRequest,
+    NotASeat,
+    NotFound,
+    NotYourTurn,
+    StaleSeq,
+)
 from games.models import Event, Game, Seat
 from games.payloads import action_payload
 
@@ -161,7 +168,7 @@ def submit_move(
     come in one read (the API's hot path)."""
     game = sql.game(pk, user.pk)
     if game is None:
-        raise Http404("no such game")
+        raise NotFound("no such game")
     check_active(game)
     return apply_for_seat(
         game, _held(game.player_seat), actor=user, action=action, text=text,
