@@ -12,10 +12,14 @@ import logging
 
 from django.db import transaction
 
-from games import service, store
+from games import store
 from games.engines.base import IllegalAction
 from games.errors import GameNotActive, StaleSeq
 from games.models import Event, Game, Seat
+from games.services import clocks
+from games.services.common import engine_for
+from games.services.moves import do_submit_action
+from games.services.seats import do_resign
 
 log = logging.getLogger(__name__)
 
@@ -69,14 +73,14 @@ def _expire(game: Game, seat: Seat) -> list[Event]:
     limit = clock.get("max_timeouts", 0)
     if clock["on_timeout"] == "forfeit" or (limit and seat.timeouts >= limit):
         reason = f"seat {seat.index} ran out of time ({seat.timeouts} in a row)"
-        return [service.resign_seat(game, seat.index, actor=None, source="timer", reason=reason)]
+        return [do_resign(game, seat.index, actor=None, source="timer", reason=reason)]
     if clock["on_timeout"] == "moderator":
         return [flag_for_moderators(game, seat)]
     return _play_out(game, seat.index, skip=clock["on_timeout"] == "skip")
 
 
 def _play_out(game: Game, seat: int, *, skip: bool) -> list[Event]:
-    engine = service.engine_for(game)
+    engine = engine_for(game)
     events = []
     for _ in range(MAX_ACTIONS_PER_EXPIRY):
         state = store.load(game, engine).state
@@ -84,7 +88,7 @@ def _play_out(game: Game, seat: int, *, skip: bool) -> list[Event]:
             break
         action = _choose(engine, state, seat, skip=skip)
         events.append(
-            service.apply_for_seat(
+            do_submit_action(
                 game,
                 seat,
                 actor=None,
@@ -108,11 +112,7 @@ def _choose(engine, state, seat: int, *, skip: bool) -> dict:
 
 def flag_for_moderators(game: Game, seat: Seat) -> Event:
     """Stop the clock and leave the decision to a moderator."""
-    from games import clock_control
-
-    game.flagged = True
-    Game.objects.filter(pk=game.pk).update(flagged=True)
-    return clock_control.pause(
+    return clocks.do_pause(
         game, actor=None, reason=f"seat {seat.index} ran out of time: a moderator decides",
-        source=Event.Source.TIMER,
+        source=Event.Source.TIMER, flag=True,
     )  # fmt: skip
