@@ -1,11 +1,12 @@
-"""Acts on clocks: pause, resume, extend, outage repairs, vacation notices.
+"""Acts on clocks: pause, resume, extend, outage repairs, vacation notices,
+and holding back a timeout that failed.
 
-Each is a `clock` event in the game's stream, with the actor and the reason,
-appended after the current head together with the deadlines it moves.  The
-acts that touch many games (an outage, a vacation) are one short transaction
-per game, retried when a move lands first, and skip a game that already has
-its event, so running them again finishes a job that stopped midway without
-doing any game twice.
+Each is an event in the game's stream (a `clock` event with the actor and
+the reason; a `note` for a failed timeout), appended after the current head
+together with the deadlines it moves.  The acts that touch many games (an
+outage, a vacation) are one short transaction per game, retried when a move
+lands first, and skip a game that already has its event, so running them
+again finishes a job that stopped midway without doing any game twice.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from games import deadlines, store
 from games.errors import InvalidRequest
 from games.models import Event, Game, Outage, Seat, Vacation
 from games.services.common import require_active, require_moderator, retry_on_stale
+
+TIMEOUT_FAILED = "timeout_failed"
 
 
 def _append_clock(game: Game, actor, source: str, payload: dict[str, Any]) -> Event:
@@ -170,3 +173,40 @@ def _has_clock_event(game: Game, clock: str, key: int) -> bool:
         "payload", flat=True
     )
     return any(p.get("clock") == clock and p.get(clock) == key for p in payloads)
+
+
+def do_hold_timeout(game: Game, seat: int, *, until: datetime.datetime) -> Event | None:
+    """The timeout of `seat` failed on our side (a bug, not the player's
+    doing): its deadline moves to `until`, when the sweep tries again, and
+    the game is flagged for a moderator.  A `note` names the seat, once while
+    the game stands still (not again on each later try).
+
+    `game` is a fresh row the caller holds locked."""
+    with transaction.atomic():
+        note = None
+        if not _noted(game, seat):
+            note = store.append(
+                game, expected_seq=game.seq, kind=Event.Kind.NOTE, source=Event.Source.TIMER,
+                seat=seat, head_hash=game.head_hash, payload={
+                    "note": TIMEOUT_FAILED, "seat": seat,
+                    "reason": f"the timeout of seat {seat} failed on the server's side; "
+                    "a moderator is asked to decide, and it is tried again meanwhile",
+                },
+            )  # fmt: skip
+        Seat.objects.filter(game=game, index=seat).update(deadline=until)
+        Game.objects.filter(pk=game.pk).update(flagged=True)
+        game.flagged = True
+        deadlines.reschedule(game)
+    return note
+
+
+def _noted(game: Game, seat: int) -> bool:
+    """Whether a failed-timeout note for `seat` follows the game's last move."""
+    recent = Event.objects.filter(game=game).order_by("-seq").values_list("kind", "payload")
+    for kind, payload in recent[:20]:
+        if kind == Event.Kind.NOTE and payload.get("note") == TIMEOUT_FAILED:
+            if payload.get("seat") == seat:
+                return True
+        elif kind != Event.Kind.CLOCK:
+            return False
+    return False
