@@ -1,17 +1,17 @@
-"""What the service modules share: a game's engine, the Game columns that
-mirror its state, the guards the acts apply, and the retry of a short write
-that met a concurrent append."""
+"""What the service modules share: a game's engine, the Game and Seat
+columns that mirror its stream, the guards the acts apply, and the retry of
+a short write that met a concurrent append."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from games import sql, store
+from games import replay, sql, store
 from games.engines import base
 from games.engines.base import Engine, State
 from games.errors import Forbidden, GameNotActive, NotASeat, StaleSeq
-from games.models import Event, Game
+from games.models import Event, Game, Seat
 
 # A write that re-reads the game before each try loses to a concurrent append
 # only when that append lands in the few milliseconds between its read and
@@ -34,6 +34,16 @@ def derived_fields(engine: Engine, state: State) -> dict[str, Any]:
         "status": Game.Status.FINISHED if finished else Game.Status.ACTIVE,
         "result": result,
     }
+
+
+def sync_seat_statuses(game: Game) -> None:
+    """Seat.status mirrors the live resign events (an undo can bring a seat back)."""
+    ranges = replay.live_ranges(game.seq, store.undo_map(game, game.seq))
+    resigns = Event.objects.filter(game=game, kind=Event.Kind.RESIGN).values_list("seq", "seat")
+    resigned = {seat for seq, seat in resigns if replay.is_live(seq, ranges)}
+    seats = Seat.objects.filter(game=game).exclude(status=Seat.Status.REPLACED)
+    seats.filter(index__in=resigned).update(status=Seat.Status.RESIGNED)
+    seats.exclude(index__in=resigned).update(status=Seat.Status.ACTIVE)
 
 
 def seat_of(game: Game, user) -> int:

@@ -1,17 +1,18 @@
-"""A seat leaving the game, and the seat rows that mirror who has left."""
+"""A seat leaving the game."""
 
 from __future__ import annotations
 
 from django.db import transaction
 
-from games import replay, store
-from games.models import Event, Game, Seat
+from games import store
+from games.models import Event, Game
 from games.services.common import (
     derived_fields,
     engine_for,
     maybe_snapshot,
     require_active,
     seat_of,
+    sync_seat_statuses,
 )
 
 
@@ -42,13 +43,3 @@ def do_resign(game: Game, seat: int, *, actor, source: str, reason: str = "") ->
         sync_seat_statuses(game)
     maybe_snapshot(game, engine, event, after)
     return event
-
-
-def sync_seat_statuses(game: Game) -> None:
-    """Seat.status mirrors the live resign events (an undo can bring a seat back)."""
-    ranges = replay.live_ranges(game.seq, store.undo_map(game, game.seq))
-    resigns = Event.objects.filter(game=game, kind=Event.Kind.RESIGN).values_list("seq", "seat")
-    resigned = {seat for seq, seat in resigns if replay.is_live(seq, ranges)}
-    seats = Seat.objects.filter(game=game).exclude(status=Seat.Status.REPLACED)
-    seats.filter(index__in=resigned).update(status=Seat.Status.RESIGNED)
-    seats.exclude(index__in=resigned).update(status=Seat.Status.ACTIVE)

@@ -10,8 +10,13 @@ from games import replay, store
 from games.engines.base import Engine, State
 from games.errors import InvalidRequest
 from games.models import Event, Game
-from games.services.common import derived_fields, engine_for, maybe_snapshot, require_moderator
-from games.services.seats import sync_seat_statuses
+from games.services.common import (
+    derived_fields,
+    engine_for,
+    maybe_snapshot,
+    require_moderator,
+    sync_seat_statuses,
+)
 
 
 def check_undo(game: Game, moderator, *, to_seq: int, reason: str) -> Event:
