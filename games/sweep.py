@@ -74,7 +74,7 @@ def sweep(now: datetime.datetime | None = None) -> Report:
     if unrepaired is None:
         report.waited = True
         return report
-    report.unrepaired = unrepaired + finish_vacations()
+    report.unrepaired = unrepaired + finish_vacations(report.now)
     report.reminders = send_reminders(report.now, excluding=report.unrepaired)
     report.claimed = claim_due(report.now, excluding=report.unrepaired)
     return report
@@ -145,11 +145,16 @@ def _repair_games(outage: Outage) -> list[int]:
     return left
 
 
-def finish_vacations() -> list[int]:
+def finish_vacations(now: datetime.datetime) -> list[int]:
     """Tell the games a vacation request left untold (it died, or a game kept
-    moving); returns the games still untold."""
+    moving); returns the games still untold.  A vacation that is over by now
+    is let go: stopping a clock for it now would give time it was not owed."""
     left: list[int] = []
     for vacation in Vacation.objects.filter(announced_at__isnull=True).order_by("pk"):
+        if vacation.ends_at <= now:
+            log.warning("vacation %s ended before every game was told of it", vacation.pk)
+            Vacation.objects.filter(pk=vacation.pk).update(announced_at=timezone.now())
+            continue
         left += do_announce_vacation(vacation)
     return left
 

@@ -280,3 +280,16 @@ def test_a_vacation_request_that_stopped_midway_is_finished_by_the_sweep(
         assert len(clock_events(game, "vacation")) == 1
         assert deadlines(game)[0] == before[game.pk][0] + datetime.timedelta(days=2)
     assert Vacation.objects.get().announced_at is not None
+
+
+def test_a_vacation_over_before_its_games_were_told_is_let_go(alice, bob):
+    game = clocked([alice, bob], 1)
+    before = deadlines(game)
+    now = timezone.now()
+    Vacation.objects.create(user=alice, starts_at=now - 3 * HOUR, ends_at=now - HOUR)
+
+    tasks.sweep_and_queue(now)
+
+    assert clock_events(game, "vacation") == []
+    assert deadlines(game) == before
+    assert Vacation.objects.get().announced_at is not None

@@ -13,7 +13,7 @@ from django.utils import timezone
 from prometheus_client import REGISTRY
 
 from config.celery import app as celery_app
-from games import tasks
+from games import tasks, verification
 from games.engines import base
 from games.models import Event, Game, Seat
 from games.services.creation import do_create_game
@@ -118,6 +118,7 @@ def test_a_timeout_that_raises_is_held_back_an_hour_logged_counted_and_flagged(
     assert len(logged) == 2
     assert all(r.exc_info and r.exc_info[0] is KeyError for r in logged)
     assert settings.CORREO_TIMEOUT_RETRY_SECONDS == 3600
+    assert list(verification.game_problems(game)) == []
 
 
 def test_a_held_back_game_is_not_handed_out_again_until_its_hour_is_over(
