@@ -138,7 +138,8 @@ def _repair_outage(game_id: int, outage: Outage) -> Event | None:
         Seat.objects.filter(game=game, deadline__isnull=False).update(
             deadline=F("deadline") + gap, next_reminder=F("next_reminder") + gap
         )
-        deadlines.sync_game_deadline(game)
+        # Every running deadline moved alike, so the earliest did too.
+        Game.objects.filter(pk=game.pk).update(deadline=F("deadline") + gap)
     return event
 
 
