@@ -31,9 +31,10 @@ from rest_framework.authtoken.models import Token  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from bench.floor import urls as floor_urls  # noqa: E402
-from games import service, store  # noqa: E402
+from games import store  # noqa: E402
 from games.engines import base  # noqa: E402
 from games.models import Game  # noqa: E402
+from games.services.creation import do_create_game  # noqa: E402
 
 CLIENTS = 16
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
@@ -173,7 +174,7 @@ def main() -> None:
         for i in range(CLIENTS):
             players = [User.objects.create(username=f"p{i}{side}") for side in "ab"]
             tokens = [Token.objects.create(user=u).key for u in players]
-            game = service.create_game(title="havana", players=players, seed=i)
+            game = do_create_game(title="havana", players=players, seed=i)
             games.append((game.pk, tokens))
         plays = {i: planned_moves(game_id) for i, (game_id, _) in enumerate(games)}
         floor_urls.create_table()

@@ -1,8 +1,8 @@
 """Clock benchmark: one sweep over 100 000 active games of which 1 000 are due.
 
 Reports the sweep itself (outage check, reminder scan, claiming the due games
-with skip_locked and dispatching them) and, separately, applying the 1 000
-timeouts in one process.  Throwaway database next to DATABASE_URL's.
+with skip_locked; queueing them is the caller's) and, separately, applying
+the 1 000 timeouts in one process.  Throwaway database next to DATABASE_URL's.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from accounts.models import User  # noqa: E402
-from games import service, sweep, tasks, timeouts  # noqa: E402
+from games import sweep, timeouts  # noqa: E402
 from games.engines import base  # noqa: E402
 from games.models import Game, Seat  # noqa: E402
+from games.services.creation import do_create_game  # noqa: E402
 from tests.support.duel import DUEL  # noqa: E402
 
 ACTIVE = int(os.environ.get("BENCH_ACTIVE_GAMES", "100000"))
@@ -30,7 +31,7 @@ DUE = int(os.environ.get("BENCH_DUE_GAMES", "1000"))
 
 def populate(users, now) -> None:
     for i in range(DUE):
-        service.create_game(title="duel", players=users, seed=i, clock={"per_move": "1h"})
+        do_create_game(title="duel", players=users, seed=i, clock={"per_move": "1h"})
     Game.objects.update(deadline=now - datetime.timedelta(minutes=1))
     Seat.objects.update(deadline=now - datetime.timedelta(minutes=1))
     later = now + datetime.timedelta(hours=5)
@@ -77,13 +78,12 @@ def main() -> None:
         users = [User.objects.create(username=f"bench{i}") for i in range(2)]
         now = timezone.now()
         populate(users, now)
-        sweep.repair_outage(now)  # the sweep has been running all along
-        dispatched = []
-        tasks.dispatch_timeout = lambda game_id, seq, at: dispatched.append((game_id, seq))
+        sweep.record_outage(now)  # the sweep has been running all along
         started = time.perf_counter()
         report = sweep.sweep(now + datetime.timedelta(seconds=30))
         elapsed = time.perf_counter() - started
-        context = {"active_games": ACTIVE, "due": report["due"], "database": connection.vendor}
+        dispatched = report.claimed
+        context = {"active_games": ACTIVE, "due": len(dispatched), "database": connection.vendor}
         emit("clocks.sweep_seconds", elapsed, "s", **context)
         started = time.perf_counter()
         applied = sum(len(timeouts.run_out(g, s, now + datetime.timedelta(seconds=30)))

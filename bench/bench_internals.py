@@ -57,9 +57,10 @@ from django.test import Client  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from accounts.models import User  # noqa: E402
-from games import instances, service, sql, store  # noqa: E402
+from games import instances, sql, store  # noqa: E402
 from games.api import serializers  # noqa: E402
 from games.models import Event, Game, Seat  # noqa: E402
+from games.services.creation import do_create_game  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "11"))
 MOVES = int(os.environ.get("BENCH_MOVES", "30"))  # per game and round
@@ -175,7 +176,7 @@ class Table:
         for i in range(GAMES):
             users = [User.objects.create(username=f"{variant}{i}{side}") for side in "ab"]
             tokens = [Token.objects.create(user=u).key for u in users]
-            game = service.create_game(title="havana", players=users, seed=i)
+            game = do_create_game(title="havana", players=users, seed=i)
             self.games.append((game.pk, tokens, planned_moves(game.pk)))
         self.client = Client()
 
@@ -292,7 +293,7 @@ def per_call(make_calls) -> list[float]:
 def bench_calls() -> None:
     """Each trick alone, per call, against its plain way."""
     users = [User.objects.create(username=f"calls{side}") for side in "ab"]
-    game = service.create_game(title="havana", players=users, seed=99)
+    game = do_create_game(title="havana", players=users, seed=99)
     row = sql._rows(sql._game_sql(), [users[0].pk, Seat.Status.ACTIVE, game.pk])[0]
     width = len(Game._meta.concrete_fields)
     body = {"seq": 7, "action": {"type": "pass"}}

@@ -18,9 +18,11 @@ from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from accounts.models import User  # noqa: E402
-from games import chain, service, store  # noqa: E402
+from games import chain, store  # noqa: E402
 from games.engines import base  # noqa: E402
 from games.models import Event, Game, Snapshot  # noqa: E402
+from games.services.creation import do_create_game  # noqa: E402
+from games.services.moves import check_submit_action  # noqa: E402
 from tests.support.duel import DUEL  # noqa: E402
 
 
@@ -54,7 +56,7 @@ def build_stream(game: Game, events: int) -> None:
 
 def bench_load(users) -> None:
     for length in (10, 1_000, 10_000):
-        game = service.create_game(title="duel", players=users, options={"rounds": 10_000}, seed=1)
+        game = do_create_game(title="duel", players=users, options={"rounds": 10_000}, seed=1)
         build_stream(game, length)
         times = []
         for _ in range(30):
@@ -70,7 +72,7 @@ def bench_load(users) -> None:
 
 def bench_appends(users, writers: int = 4, seconds: float = 5.0) -> None:
     games = [
-        service.create_game(title="duel", players=users, options={"rounds": 10_000}, seed=i)
+        do_create_game(title="duel", players=users, options={"rounds": 10_000}, seed=i)
         for i in range(writers)
     ]
     counts = [0] * writers
@@ -83,7 +85,7 @@ def bench_appends(users, writers: int = 4, seconds: float = 5.0) -> None:
                 state = store.load(game, DUEL).state
                 seat = min(DUEL.to_act(state))
                 action = DUEL.legal_actions(state, seat)[0]
-                service.submit_action(game, users[seat], action=action, expected_seq=game.seq)
+                check_submit_action(game, users[seat], action=action, expected_seq=game.seq)
                 counts[i] += 1
         finally:
             connection.close()

@@ -47,7 +47,7 @@ from django.conf import settings  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from accounts.models import User  # noqa: E402
-from games import service  # noqa: E402
+from games.services.creation import do_create_game  # noqa: E402
 from notifications.models import Notification  # noqa: E402
 
 GAMES = int(os.environ.get("LOADTEST_GAMES", "16"))
@@ -270,7 +270,7 @@ def new_games(run: int) -> list[tuple[int, list[str]]]:
             for side in "ab"
         ]
         tokens = [Token.objects.create(user=user).key for user in players]
-        game = service.create_game(title=TITLE, players=players, seed=1000 * run + i)
+        game = do_create_game(title=TITLE, players=players, seed=1000 * run + i)
         games.append((game.pk, tokens))
     return games
 

@@ -14,6 +14,8 @@
   is flagged `needs_attention` for an operator, notifications.delivery);
 - `correo_sweep_lag_seconds{sweep}`: seconds since a sweep last ran
   (`games.models.SweepState`), read at scrape time;
+- `correo_timeout_failures_total{title}`: timeouts whose policy raised (a
+  bug: the seat is held back an hour and the game flagged, `games.timeouts`);
 - `correo_degraded_total{service,operation}`: operations done without an
   unreachable Redis (`config.outage`): cache operations served from the
   per-process memory (service `cache`), notifications left in the outbox for
@@ -67,6 +69,11 @@ NOTIFICATION_FAILURES = Counter(
     "correo_notification_failures",
     "Failed deliveries: transient (retried) or bug (flagged for an operator)",
     ["cause", "kind"],
+)
+TIMEOUT_FAILURES = Counter(
+    "correo_timeout_failures",
+    "Timeouts that raised instead of applying (held back and flagged)",
+    ["title"],
 )
 DEGRADED = Counter(
     "correo_degraded",
@@ -170,12 +177,18 @@ def time_replay(title: str, seconds: float) -> None:
     REPLAY_SECONDS.labels(title).observe(seconds)
 
 
+def count_timeout_failure(game, seat: int, error: Exception) -> None:
+    """games.hooks.on_timeout_failure listener."""
+    TIMEOUT_FAILURES.labels(game.title).inc()
+
+
 def install() -> None:
     """Called once from config.apps.ConfigApp.ready()."""
     from games import hooks
 
     hooks.on_committed(count_move)
     hooks.on_replay(time_replay)
+    hooks.on_timeout_failure(count_timeout_failure)
 
 
 def mark_process_dead(pid: int) -> None:

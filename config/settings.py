@@ -294,6 +294,9 @@ CORREO_VACATION_DAYS_PER_YEAR = env.int("CORREO_VACATION_DAYS_PER_YEAR", default
 CORREO_VACATION_MIN_DAYS = env.int("CORREO_VACATION_MIN_DAYS", default=1)
 CORREO_OUTAGE_AFTER_SECONDS = env.int("CORREO_OUTAGE_AFTER_SECONDS", default=300)
 CORREO_SWEEP_BATCH = env.int("CORREO_SWEEP_BATCH", default=5000)
+# A seat whose timeout raised (a bug) is tried again this much later, not
+# every minute; the game is flagged for a moderator meanwhile.
+CORREO_TIMEOUT_RETRY_SECONDS = env.int("CORREO_TIMEOUT_RETRY_SECONDS", default=3600)
 # Without a broker (the embedded default) `manage.py runserver` sweeps itself.
 CORREO_EMBEDDED_SWEEP = env.bool("CORREO_EMBEDDED_SWEEP", default=not REDIS_URL)
 

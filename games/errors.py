@@ -54,6 +54,13 @@ class InvalidRequest(ServiceError):
     status = 400
 
 
+class NotFound(ServiceError):
+    """No such game (or nothing else the request names)."""
+
+    code = "not_found"
+    status = 404
+
+
 def describe(error: Exception) -> tuple[str, int, str]:
     """(code, http status, message) for any error the service raises."""
     if isinstance(error, IllegalAction):
@@ -69,6 +76,7 @@ __all__ = [
     "IllegalAction",
     "InvalidRequest",
     "NotASeat",
+    "NotFound",
     "NotYourTurn",
     "ServiceError",
     "StaleSeq",

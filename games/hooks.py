@@ -14,6 +14,8 @@
 - committed: `listener(game, event)`, once the event is durable.
 - reminder: `listener(game, seat, offset_seconds)`, a seat's deadline is near.
 - replay: `listener(title, seconds)`, a state was rebuilt from the stream.
+- timeout_failure: `listener(game, seat, error)`, applying a seat's timeout
+  raised (`games.timeouts` held the seat back and flagged the game).
 
 Other apps (notifications' outbox, clocks, metrics) register in their
 AppConfig.ready().  A listener must be quick and must not call back into the
@@ -80,9 +82,11 @@ append = Hook()
 committed = Hook()
 reminder = Hook()
 replay = Hook()
+timeout_failure = Hook()
 
 on_rows, rows_for = rows.register, rows.collect
 on_append, appended = append.register, append.fire
 on_committed, event_committed = committed.register, committed.fire
 on_reminder, reminder_due = reminder.register, reminder.fire
 on_replay, replayed = replay.register, replay.fire
+on_timeout_failure, timeout_failed = timeout_failure.register, timeout_failure.fire

@@ -221,6 +221,9 @@ class Vacation(models.Model):
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField(db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set once every game of the player has its notice (each game is a
+    # transaction of its own); until then the sweep finishes the job.
+    announced_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-starts_at"]
@@ -238,3 +241,35 @@ class SweepState(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.last_run}"
+
+
+class Outage(models.Model):
+    """A silence of the deadline sweep that every running game's deadlines
+    must be moved past.  Written together with SweepState.last_run; each game
+    is then repaired in a transaction of its own, and `repaired_at` is set
+    once all of them are, so a sweep that died midway is finished by the next.
+    """
+
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField()
+    repaired_at = models.DateTimeField(null=True, blank=True)
+    # The sweep repairing it holds it until then, so two sweeps do not
+    # repair the same games side by side (a dead one's hold runs out).
+    held_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["started_at"]
+
+    def __str__(self) -> str:
+        return f"outage {self.started_at:%Y-%m-%d %H:%M} to {self.ended_at:%H:%M}"
+
+    @property
+    def length(self):
+        return self.ended_at - self.started_at
+
+    @property
+    def reason(self) -> str:
+        return (
+            f"no sweep from {self.started_at.isoformat()} to {self.ended_at.isoformat()}: "
+            "server outage"
+        )

@@ -9,11 +9,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
-from django.http import Http404
 
 from games import commitment, replay, sql, store, visibility
 from games.engines import base
-from games.errors import Forbidden, NotASeat
+from games.errors import Forbidden, NotASeat, NotFound
 from games.memo import LRU
 from games.models import Event, Game, Seat
 from games.sql import Player
@@ -50,10 +49,10 @@ def games_for(user, *, mine: bool = False, to_act: bool = False) -> QuerySet[Gam
 
 
 def game(pk: int) -> Game:
-    """The game row as it is now, or 404."""
+    """The game row as it is now (NotFound if there is none)."""
     row = sql.game(pk)
     if row is None:
-        raise Http404("no such game")
+        raise NotFound("no such game")
     return row
 
 
@@ -142,7 +141,7 @@ def game_with_seats(pk: int) -> tuple[Game, list[Seat]]:
     """
     head = sql.head(pk)
     if head is None:
-        raise Http404("no such game")
+        raise NotFound("no such game")
     key = (pk, *head)
     table = _tables.get_or_compute(key, lambda: _load_table(pk))
     if (table[0].seq, table[0].head_hash) != head:
@@ -155,7 +154,7 @@ def game_with_seats(pk: int) -> tuple[Game, list[Seat]]:
 def _load_table(pk: int) -> tuple[Game, list[Seat]]:
     seats = list(Seat.objects.filter(game_id=pk).select_related("game", "user").order_by("index"))
     if not seats:
-        raise Http404("no such game")
+        raise NotFound("no such game")
     game = seats[0].game
     for seat in seats:
         seat.game = game

@@ -1,20 +1,15 @@
-"""Undo by consent: a player asks to take back their last move; the other
-seats approve or refuse; full approval appends an `undo`.
+"""Undo by consent, as the stream tells it: the open request and its answers.
 
 Requests and answers are events (`takeback_request`, `takeback_answer`) that do
 not touch engine state.  A request is open while nothing but answers to it
-followed it; any other event makes it lapse.
+followed it; any other event makes it lapse.  They are written by
+`games.services.takeback`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
-
-from games import service, store
-from games.engines.base import IllegalAction
-from games.errors import InvalidRequest
 from games.models import Event, Game, Seat
 
 ANSWERS = ("approve", "refuse")
@@ -63,61 +58,3 @@ def status(
         "answers": {str(seat): answer for seat, answer in answers.items()},
         "waiting_for": sorted(others - set(answers)),
     }
-
-
-def request(game: Game, user, *, expected_seq: int, source: str = Event.Source.API) -> Event:
-    """`user` asks to take back their move, which must be the latest event."""
-    seat = service.seat_of(game, user)
-    game.refresh_from_db()
-    service.check_active(game)
-    last = Event.objects.get(game=game, seq=game.seq)
-    if last.kind != Event.Kind.ACTION or last.seat != seat:
-        raise InvalidRequest("you can take back only your own move, while it is the latest")
-    engine = service.engine_for(game)
-    before = store.load(game, engine, head=game.seq - 1).state
-    after = store.load(game, engine).state
-    if not engine.takeback_allowed(before, seat, last.payload["action"], after):
-        raise IllegalAction("that move revealed information or drew something: it stands")
-    with transaction.atomic():
-        event = store.append(
-            game, expected_seq=expected_seq, kind=Event.Kind.TAKEBACK_REQUEST, source=source,
-            payload={"move_seq": last.seq}, seat=seat, actor=user, head_hash=game.head_hash,
-        )  # fmt: skip
-        if not other_seats(game, seat):
-            # Alone at the table (solo): nobody is there to consent or refuse.
-            return _undo_move(game, event)
-    return event
-
-
-def answer(
-    game: Game, user, *, answer: str, expected_seq: int, source: str = Event.Source.API
-) -> Event:
-    """Another seat approves or refuses the open request; the last approval undoes."""
-    if answer not in ANSWERS:
-        raise InvalidRequest("answer must be 'approve' or 'refuse'")
-    seat = service.seat_of(game, user)
-    game.refresh_from_db()
-    pending = open_request(game)
-    if pending is None:
-        raise InvalidRequest("there is no open takeback request")
-    if seat == pending.seat or seat in answers_to(game, pending):
-        raise InvalidRequest("you cannot answer this request")
-    with transaction.atomic():
-        event = store.append(
-            game, expected_seq=expected_seq, kind=Event.Kind.TAKEBACK_ANSWER, source=source,
-            payload={"request_seq": pending.seq, "answer": answer}, seat=seat, actor=user,
-            head_hash=game.head_hash,
-        )  # fmt: skip
-        answers = answers_to(game, pending)
-        everyone_answered = set(answers) >= other_seats(game, pending.seat)
-        if everyone_answered and all(a == "approve" for a in answers.values()):
-            return _undo_move(game, pending)
-    return event
-
-
-def _undo_move(game: Game, pending: Event) -> Event:
-    move_seq = pending.payload["move_seq"]
-    return service.append_undo(
-        game, actor=None, to_seq=move_seq - 1, source=Event.Source.SYSTEM,
-        reason=f"takeback of move {move_seq} approved by every other seat",
-    )  # fmt: skip

@@ -3,6 +3,14 @@
 Every path goes through the service like a player's move, with the seq the
 sweep saw: if a player's move lands first, the timeout finds a stale seq and
 does nothing, so a move and a timeout never both happen.
+
+A timeout that fails (the title's `timeout_action` raises, or what it gives
+is refused: a bug, never the player's doing) is contained, as healthchecks'
+`sendalerts` contains a check it cannot evaluate: that seat's part is rolled
+back, its traceback logged, the failure counted (`hooks.on_timeout_failure`),
+and its deadline pushed back `CORREO_TIMEOUT_RETRY_SECONDS` (an hour) with
+the game flagged for a moderator.  Otherwise the sweep would hand the same
+game out again every minute, forever.
 """
 
 from __future__ import annotations
@@ -10,12 +18,16 @@ from __future__ import annotations
 import datetime
 import logging
 
-from django.db import transaction
+from django.conf import settings
+from django.db import DatabaseError, transaction
 
-from games import service, store
-from games.engines.base import IllegalAction
+from games import hooks, store
 from games.errors import GameNotActive, StaleSeq
 from games.models import Event, Game, Seat
+from games.services import clocks
+from games.services.common import engine_for
+from games.services.moves import do_submit_action
+from games.services.seats import do_resign
 
 log = logging.getLogger(__name__)
 
@@ -41,14 +53,9 @@ def run_out(game_id: int, expected_seq: int, now: datetime.datetime) -> list[Eve
             for seat in due:
                 if game.status != Game.Status.ACTIVE or game.paused:
                     break  # an earlier seat's forfeit or flag settled the game for now
-                events += _expire(game, seat)
+                events += _expire_or_hold(game, seat, now)
     except (StaleSeq, GameNotActive):
         return []  # a player or moderator got there first: nothing happened
-    except IllegalAction:
-        # A title whose timeout_action is not legal here is a bug; stop the
-        # clock and let a moderator decide rather than loop every minute.
-        log.exception("timeout_action was refused in game %s", game_id)
-        return [flag_for_moderators(Game.objects.get(pk=game_id), due[0])]
     return events
 
 
@@ -62,6 +69,25 @@ def _still_due(game: Game, expected_seq: int, now: datetime.datetime) -> bool:
     )
 
 
+def _expire_or_hold(game: Game, seat: Seat, now: datetime.datetime) -> list[Event]:
+    """The seat's timeout; or, if applying it fails, the seat held back."""
+    try:
+        with transaction.atomic():  # a savepoint: a failure undoes this seat's part only
+            return _expire(game, seat)
+    except (StaleSeq, GameNotActive, DatabaseError):
+        raise  # a race lost, or the database: the next sweep tries again as usual
+    except Exception as error:
+        log.exception(
+            "the timeout of seat %s in game %s failed; held back %s s and flagged",
+            seat.index, game.pk, settings.CORREO_TIMEOUT_RETRY_SECONDS,
+        )  # fmt: skip
+        hooks.timeout_failed(game, seat.index, error)
+    game.refresh_from_db()  # the row as the rollback left it
+    until = now + datetime.timedelta(seconds=settings.CORREO_TIMEOUT_RETRY_SECONDS)
+    note = clocks.do_hold_timeout(game, seat.index, until=until)
+    return [note] if note is not None else []
+
+
 def _expire(game: Game, seat: Seat) -> list[Event]:
     clock = game.clock
     seat.timeouts += 1
@@ -69,14 +95,14 @@ def _expire(game: Game, seat: Seat) -> list[Event]:
     limit = clock.get("max_timeouts", 0)
     if clock["on_timeout"] == "forfeit" or (limit and seat.timeouts >= limit):
         reason = f"seat {seat.index} ran out of time ({seat.timeouts} in a row)"
-        return [service.resign_seat(game, seat.index, actor=None, source="timer", reason=reason)]
+        return [do_resign(game, seat.index, actor=None, source="timer", reason=reason)]
     if clock["on_timeout"] == "moderator":
-        return [flag_for_moderators(game, seat)]
+        return [_flag_for_moderators(game, seat)]
     return _play_out(game, seat.index, skip=clock["on_timeout"] == "skip")
 
 
 def _play_out(game: Game, seat: int, *, skip: bool) -> list[Event]:
-    engine = service.engine_for(game)
+    engine = engine_for(game)
     events = []
     for _ in range(MAX_ACTIONS_PER_EXPIRY):
         state = store.load(game, engine).state
@@ -84,7 +110,7 @@ def _play_out(game: Game, seat: int, *, skip: bool) -> list[Event]:
             break
         action = _choose(engine, state, seat, skip=skip)
         events.append(
-            service.apply_for_seat(
+            do_submit_action(
                 game,
                 seat,
                 actor=None,
@@ -106,13 +132,9 @@ def _choose(engine, state, seat: int, *, skip: bool) -> dict:
     return engine.timeout_action(state, seat)
 
 
-def flag_for_moderators(game: Game, seat: Seat) -> Event:
+def _flag_for_moderators(game: Game, seat: Seat) -> Event:
     """Stop the clock and leave the decision to a moderator."""
-    from games import clock_control
-
-    game.flagged = True
-    Game.objects.filter(pk=game.pk).update(flagged=True)
-    return clock_control.pause(
+    return clocks.do_pause(
         game, actor=None, reason=f"seat {seat.index} ran out of time: a moderator decides",
-        source=Event.Source.TIMER,
+        source=Event.Source.TIMER, flag=True,
     )  # fmt: skip

@@ -1,5 +1,5 @@
-"""Vacation: a yearly budget of days in which a player's clocks stand still in
-every game they play (games may opt out with clock.vacation = false)."""
+"""Vacation budgets: how many days a player has taken this year and has left.
+Starting a vacation is `games.services.vacation`."""
 
 from __future__ import annotations
 
@@ -7,13 +7,9 @@ import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
-from games import clock_control, deadlines
-from games.errors import InvalidRequest
-from games.models import Event, Game, Seat, Vacation
+from games.models import Vacation
 
 
 def used_days(user, year: int) -> float:
@@ -35,45 +31,3 @@ def budget(user, now: datetime.datetime | None = None) -> dict[str, Any]:
         "minimum_days": settings.CORREO_VACATION_MIN_DAYS,
         "away_until": current.ends_at.isoformat() if current else None,
     }
-
-
-def start(user, *, days: int, now: datetime.datetime | None = None) -> Vacation:
-    """Begin a vacation now: every running clock of the player stops for `days`."""
-    now = now or timezone.now()
-    if type(days) is not int or days < settings.CORREO_VACATION_MIN_DAYS:
-        raise InvalidRequest(
-            f"a vacation lasts at least {settings.CORREO_VACATION_MIN_DAYS} day(s)"
-        )
-    if used_days(user, now.year) + days > settings.CORREO_VACATION_DAYS_PER_YEAR:
-        raise InvalidRequest(
-            f"not enough vacation left this year ({budget(user, now)['left']} days)"
-        )
-    if deadlines.vacation_end(user.pk, now):
-        raise InvalidRequest("you are already on vacation")
-    length = datetime.timedelta(days=days)
-    with transaction.atomic():
-        vacation = Vacation.objects.create(user=user, starts_at=now, ends_at=now + length)
-        for seat in _clocked_seats(user):
-            _announce(seat, vacation, length)
-    return vacation
-
-
-def _clocked_seats(user):
-    return Seat.objects.filter(
-        user=user, status=Seat.Status.ACTIVE, game__status=Game.Status.ACTIVE
-    ).select_related("game")
-
-
-def _announce(seat: Seat, vacation: Vacation, length: datetime.timedelta) -> None:
-    """The notice to the other players, and this seat's clock stopped."""
-    game = seat.game
-    if not game.clock or not game.clock.get("vacation", True):
-        return
-    clock_control.append_clock(game, seat.user, Event.Source.API, {
-        "clock": "vacation", "seat": seat.index, "until": vacation.ends_at.isoformat(),
-        "reason": f"seat {seat.index} is on vacation",
-    })  # fmt: skip
-    Seat.objects.filter(pk=seat.pk, deadline__isnull=False).update(
-        deadline=F("deadline") + length, reminded=[]
-    )
-    deadlines.reschedule(game)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from games import service, store
+from games import store
 from games.engines import base
 from games.models import Event, Game, Seat
+from games.services.common import derived_fields
 
 PLAYER_SOURCES = (Event.Source.API, Event.Source.EMAIL, Event.Source.WEB)
 MACHINE_SOURCES = (Event.Source.TIMER, Event.Source.SYSTEM)
@@ -42,7 +43,7 @@ def _replay_problems(game: Game, engine) -> Iterator[str]:
         yield f"snapshot at seq {cached.snapshot_seq} differs from a full replay"
     if game.status == Game.Status.ABORTED:
         return
-    derived = service.derived_fields(engine, full.state)
+    derived = derived_fields(engine, full.state)
     recorded = {name: getattr(game, name) for name in derived}
     if base.canonical_json(derived) != base.canonical_json(recorded):
         yield "replay gives another state than the game row records (to_act/status/result)"

@@ -22,8 +22,9 @@ from django.conf import settings
 from django.test.utils import override_settings
 
 from accounts.models import User
-from games import service, store
+from games import store
 from games.engines import base
+from games.services.creation import do_create_game
 from notifications import inbound
 from notifications.addresses import reply_address
 from notifications.models import Notification
@@ -46,7 +47,7 @@ def _free_port() -> int:
 
 def _games(users, count: int):
     return [
-        service.create_game(title="duel", players=users, options={"rounds": 5}, seed=i)
+        do_create_game(title="duel", players=users, options={"rounds": 5}, seed=i)
         for i in range(count)
     ]
 

@@ -4,9 +4,10 @@ command, POST /api/inbound/email/ and the smtpd command).
 `receive(raw, door=...)` never raises.  It reads the mail (refusing what is
 not fit to read), rejects what it cannot trust (too large, not addressed to a
 valid signed reply address, not sent from that seat's player's address,
-automatic mail), then carries out the command lines through games.service with
-source "email" and answers by mail with what was done, the state and the
-legal moves.  Nothing is applied from a message that fails authentication.
+automatic mail), then carries out the command lines through the service's
+`check_*` entry points (games.services) with source "email" and answers by
+mail with what was done, the state and the legal moves.  Nothing is applied
+from a message that fails authentication.
 
 Each Message-ID is processed once: its record, the outcome, the events the
 commands append and the answer are written in one transaction, so a failure
@@ -34,11 +35,14 @@ from django.utils import timezone
 
 from accounts.models import User
 from config.logging import game_id_var
-from games import service, store, takeback
+from games import store
 from games.engines import base
 from games.engines.base import IllegalAction
 from games.errors import ServiceError, StaleSeq
 from games.models import Event, Game, Seat
+from games.services.moves import check_submit_action
+from games.services.seats import check_resign
+from games.services.takeback import check_answer_takeback, check_request_takeback
 from notifications import outbox, parse
 from notifications.addresses import is_reply_address, verify_reply_address
 from notifications.models import InboundMessage, Notification
@@ -340,17 +344,17 @@ def execute(game: Game, seat: int, user, commands: list[str], replied_seq: int |
             elif word in MOVES_WORDS:
                 results.append(_ok(command, "your legal moves are listed below"))
             elif word in RESIGN_WORDS:
-                event = service.resign(game, user, source=Event.Source.EMAIL, reason="by mail")
+                event = check_resign(game, user, source=Event.Source.EMAIL, reason="by mail")
                 results.append(_ok(command, f"you resigned (seq {event.seq})", applied=True))
                 expected = event.seq
             elif word in TAKEBACK_WORDS:
-                event = takeback.request(game, user, expected_seq=game.seq, source="email")
+                event = check_request_takeback(game, user, expected_seq=game.seq, source="email")
                 results.append(_ok(command, "you asked to take back your last move; the "
                                    "other players are asked to agree", applied=True))  # fmt: skip
                 expected = event.seq
             elif word in ANSWER_WORDS:
                 answer = ANSWER_WORDS[word]
-                event = takeback.answer(
+                event = check_answer_takeback(
                     game, user, answer=answer, expected_seq=game.seq, source="email"
                 )
                 results.append(_ok(command, f"you answered {answer} (seq {event.seq})",
@@ -358,7 +362,7 @@ def execute(game: Game, seat: int, user, commands: list[str], replied_seq: int |
                 expected = event.seq
             else:
                 seq = _expected_seq(game, seat, expected)
-                event = service.submit_action(
+                event = check_submit_action(
                     game, user, text=command, expected_seq=seq, source=Event.Source.EMAIL
                 )
                 results.append(_ok(command, f"applied as seq {event.seq}", applied=True))

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.engines.base import IllegalAction
-from games.errors import ServiceError, StaleSeq, describe
+from games.errors import NotFound, ServiceError, StaleSeq, describe
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,10 @@ def _flatten(detail) -> str:
 
 
 def api_exception_handler(exc, context):
-    if isinstance(exc, IllegalAction | ServiceError):
+    if isinstance(exc, NotFound | Http404):
+        # One body for every 404, whatever was missing, as for an unknown path.
+        exc = exceptions.NotFound("no such resource")
+    elif isinstance(exc, IllegalAction | ServiceError):
         code, http_status, message = describe(exc)
         body = {"error": code, "detail": message}
         if isinstance(exc, StaleSeq):
@@ -47,9 +50,7 @@ def api_exception_handler(exc, context):
         return Response(
             body, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "5"}
         )
-    if isinstance(exc, Http404):
-        exc = exceptions.NotFound("no such resource")
-    elif isinstance(exc, DjangoPermissionDenied):
+    if isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
     response = exception_handler(exc, context)
     if response is None:

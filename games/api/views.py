@@ -10,11 +10,17 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from games import clock as clock_options
-from games import clock_control, selectors, service, takeback, vacation
+from games import selectors, vacation
 from games.api import serializers as s
 from games.engines import base
-from games.errors import Forbidden, InvalidRequest
+from games.errors import InvalidRequest
 from games.models import Game
+from games.services.clocks import check_extend, check_pause, check_resume
+from games.services.creation import check_create_game
+from games.services.moves import check_submit_action_by_id
+from games.services.takeback import check_answer_takeback, check_request_takeback
+from games.services.undo import check_undo
+from games.services.vacation import check_start_vacation
 
 
 def game_or_404(pk: int) -> Game:
@@ -93,12 +99,9 @@ class GamesView(APIView):
     )
     def post(self, request):
         data = s.validated(s.CreateGameIn, request.data)
-        players = users_in_order(data["players"])
-        if request.user not in players and not request.user.is_moderator:
-            raise Forbidden("you must be one of the players (or a moderator)")
-        game = service.create_game(
-            title=data["title"], players=players, options=data["options"],
-            creator=request.user, public=data["public"],
+        game = check_create_game(
+            request.user, title=data["title"], players=users_in_order(data["players"]),
+            options=data["options"], public=data["public"],
             spectator_delay=data["spectator_delay"], clock=data["clock"],
         )  # fmt: skip
         viewer = selectors.viewer_of(game, request.user)
@@ -146,7 +149,7 @@ class ActionsView(APIView):
     )
     def post(self, request, pk: int):
         data = s.validated(s.SubmitIn, request.data)
-        event = service.submit_move(
+        event = check_submit_action_by_id(
             pk, request.user, action=data.get("action"), text=data.get("text"),
             expected_seq=data["seq"], source="api",
         )  # fmt: skip
@@ -191,7 +194,7 @@ class UndoView(APIView):
     def post(self, request, pk: int):
         game = game_or_404(pk)
         data = s.validated(s.UndoIn, request.data)
-        event = service.undo(game, request.user, to_seq=data["to_seq"], reason=data["reason"])
+        event = check_undo(game, request.user, to_seq=data["to_seq"], reason=data["reason"])
         return Response({"seq": event.seq}, status=status.HTTP_201_CREATED)
 
 
@@ -207,11 +210,11 @@ class TakebackView(APIView):
         game = game_or_404(pk)
         data = s.validated(s.TakebackIn, request.data)
         if "answer" in data:
-            event = takeback.answer(
+            event = check_answer_takeback(
                 game, request.user, answer=data["answer"], expected_seq=data["seq"]
             )
         else:
-            event = takeback.request(game, request.user, expected_seq=data["seq"])
+            event = check_request_takeback(game, request.user, expected_seq=data["seq"])
         return Response({"seq": event.seq}, status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="The open takeback request, if any", responses={200: dict})
@@ -245,12 +248,12 @@ class ClockView(APIView):
         game = game_or_404(pk)
         data = s.validated(s.ClockIn, request.data)
         if data["action"] == "pause":
-            event = clock_control.moderator_pause(game, request.user, reason=data["reason"])
+            event = check_pause(game, request.user, reason=data["reason"])
         elif data["action"] == "resume":
-            event = clock_control.moderator_resume(game, request.user, reason=data["reason"])
+            event = check_resume(game, request.user, reason=data["reason"])
         else:
             by = clock_options.seconds(data.get("by"), "by")
-            event = clock_control.moderator_extend(
+            event = check_extend(
                 game, request.user, by_seconds=by, reason=data["reason"], seat=data.get("seat")
             )
         return Response({"seq": event.seq}, status=status.HTTP_201_CREATED)
@@ -270,5 +273,5 @@ class VacationView(APIView):
     )
     def post(self, request):
         data = s.validated(s.VacationIn, request.data)
-        vacation.start(request.user, days=data["days"])
+        check_start_vacation(request.user, days=data["days"])
         return Response(vacation.budget(request.user), status=status.HTTP_201_CREATED)

@@ -6,21 +6,22 @@ import psycopg
 import pytest
 from django.db import OperationalError, connection
 
-from games import service
+from games import sql
 from games.models import Event
+from games.services.creation import do_create_game
 from tests.support.play import hand
 
 
 @pytest.fixture
 def game(alice, bob):
-    return service.create_game(title="duel", players=[alice, bob], seed=1)
+    return do_create_game(title="duel", players=[alice, bob], seed=1)
 
 
 def test_a_database_error_is_a_503_with_retry_after(as_, alice, game, monkeypatch):
     def gone(*args, **kwargs):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(service.sql, "game", gone)
+    monkeypatch.setattr(sql, "game", gone)
     move = {"seq": 1, "text": f"commit {hand(game, 0)[0]}"}
     answer = as_(alice).post(f"/api/games/{game.pk}/actions/", move, format="json")
     assert answer.status_code == 503
@@ -35,7 +36,7 @@ def test_a_database_error_is_a_503_with_retry_after(as_, alice, game, monkeypatc
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_connection_killed_by_the_database_costs_one_503_then_play_goes_on(as_, alice, bob):
-    game = service.create_game(title="duel", players=[alice, bob], seed=1)
+    game = do_create_game(title="duel", players=[alice, bob], seed=1)
     client = as_(alice)
     assert client.get(f"/api/games/{game.pk}/").status_code == 200
     move = {"seq": 1, "text": f"commit {hand(game, 0)[0]}"}

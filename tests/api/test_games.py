@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from games import service
 from games.models import Event, Game
+from games.services.creation import do_create_game
 from tests.support.play import hand
 
 
 @pytest.fixture
 def game(alice, bob):
-    return service.create_game(title="duel", players=[alice, bob], seed=42, creator=alice)
+    return do_create_game(title="duel", players=[alice, bob], seed=42, creator=alice)
 
 
 def commit(as_, user, game, card, seq):
@@ -81,8 +81,8 @@ def test_create_rejects_bad_requests_clearly(as_, alice, bob, body, needle):
 
 
 def test_list_filters_mine_and_to_act(as_, alice, bob, carol, game):
-    other = service.create_game(title="duel", players=[bob, carol], seed=1)
-    private = service.create_game(title="duel", players=[bob, carol], seed=2, public=False)
+    other = do_create_game(title="duel", players=[bob, carol], seed=1)
+    private = do_create_game(title="duel", players=[bob, carol], seed=2, public=False)
     commit(as_, alice, game, hand(game, 0)[0], 1)
 
     def ids(user, query=""):
@@ -96,7 +96,7 @@ def test_list_filters_mine_and_to_act(as_, alice, bob, carol, game):
 
 def test_list_is_paginated(as_, alice, bob):
     for seed in range(30):
-        service.create_game(title="duel", players=[alice, bob], seed=seed)
+        do_create_game(title="duel", players=[alice, bob], seed=seed)
     first = as_(alice).get("/api/games/?mine=1").json()
     assert first["count"] == 30 and len(first["results"]) == 25 and first["next"]
     second = as_(alice).get("/api/games/?mine=1&page=2").json()
@@ -116,7 +116,7 @@ def test_detail_shows_each_seat_its_own_view(as_, alice, bob, eve, game):
 
 
 def test_a_private_game_is_refused_to_strangers(as_, alice, bob, eve):
-    game = service.create_game(title="duel", players=[alice, bob], seed=1, public=False)
+    game = do_create_game(title="duel", players=[alice, bob], seed=1, public=False)
     assert as_(eve).get(f"/api/games/{game.pk}/").status_code == 403
     assert as_(eve).get(f"/api/games/{game.pk}/events/").status_code == 403
     assert as_(alice).get(f"/api/games/{game.pk}/").status_code == 200

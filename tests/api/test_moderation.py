@@ -8,14 +8,15 @@ import random
 
 import pytest
 
-from games import service
 from games.models import Event
+from games.services.creation import do_create_game
+from games.services.moves import check_submit_action
 from tests.support.play import hand, random_move
 
 
 @pytest.fixture
 def game(alice, bob, carol):
-    return service.create_game(title="duel", players=[alice, bob, carol], seed=42)
+    return do_create_game(title="duel", players=[alice, bob, carol], seed=42)
 
 
 def post(client, path, body):
@@ -24,7 +25,7 @@ def post(client, path, body):
 
 def test_audit_shows_everything_with_the_chain_check(as_, alice, mo, game):
     card = hand(game, 0)[0]
-    service.submit_action(game, alice, action={"type": "commit", "card": card}, expected_seq=1)
+    check_submit_action(game, alice, action={"type": "commit", "card": card}, expected_seq=1)
     audit = as_(mo).get(f"/api/games/{game.pk}/audit/").json()
     assert audit["chain"] == {"version": 2, "valid": True, "problems": []}
     assert audit["events"][0]["payload"]["setup"]["hands"][0]
@@ -54,7 +55,7 @@ def test_a_moderator_undo_appends_an_event_with_the_reason(as_, mo, game):
 
 
 def test_takeback_approved_by_every_other_seat_undoes_the_move(as_, alice, bob, carol, game):
-    service.submit_action(game, alice, action={"type": "commit", "card": hand(game, 0)[0]},
+    check_submit_action(game, alice, action={"type": "commit", "card": hand(game, 0)[0]},
                           expected_seq=1)  # fmt: skip
     path = f"/api/games/{game.pk}/takeback/"
     assert post(as_(alice), path, {"seq": 2}).json() == {"seq": 3}
@@ -69,7 +70,7 @@ def test_takeback_approved_by_every_other_seat_undoes_the_move(as_, alice, bob, 
 
 
 def test_a_refused_takeback_leaves_the_move(as_, alice, bob, carol, game):
-    service.submit_action(game, alice, action={"type": "commit", "card": hand(game, 0)[0]},
+    check_submit_action(game, alice, action={"type": "commit", "card": hand(game, 0)[0]},
                           expected_seq=1)  # fmt: skip
     path = f"/api/games/{game.pk}/takeback/"
     post(as_(alice), path, {"seq": 2})
@@ -80,11 +81,11 @@ def test_a_refused_takeback_leaves_the_move(as_, alice, bob, carol, game):
 
 
 def test_a_takeback_lapses_when_the_game_moves_on(as_, alice, bob, carol, game):
-    service.submit_action(game, alice, action={"type": "commit", "card": hand(game, 0)[0]},
+    check_submit_action(game, alice, action={"type": "commit", "card": hand(game, 0)[0]},
                           expected_seq=1)  # fmt: skip
     path = f"/api/games/{game.pk}/takeback/"
     post(as_(alice), path, {"seq": 2})
-    service.submit_action(game, bob, action={"type": "commit", "card": hand(game, 1)[0]},
+    check_submit_action(game, bob, action={"type": "commit", "card": hand(game, 1)[0]},
                           expected_seq=3)  # fmt: skip
     response = post(as_(carol), path, {"seq": 4, "answer": "approve"})
     assert response.status_code == 400 and "no open takeback" in response.json()["detail"]
@@ -93,7 +94,7 @@ def test_a_takeback_lapses_when_the_game_moves_on(as_, alice, bob, carol, game):
 def test_no_takeback_of_a_move_that_revealed_hidden_cards(as_, alice, bob, carol, game):
     for seq, user in enumerate((alice, bob, carol), start=1):
         seat = seq - 1
-        service.submit_action(game, user, action={"type": "commit", "card": hand(game, seat)[0]},
+        check_submit_action(game, user, action={"type": "commit", "card": hand(game, seat)[0]},
                               expected_seq=seq)  # fmt: skip
     response = post(as_(carol), f"/api/games/{game.pk}/takeback/", {"seq": 4})
     assert response.status_code == 400
@@ -101,14 +102,14 @@ def test_no_takeback_of_a_move_that_revealed_hidden_cards(as_, alice, bob, carol
 
 
 def test_only_your_own_latest_move_can_be_taken_back(as_, alice, bob, game):
-    service.submit_action(game, alice, action={"type": "commit", "card": hand(game, 0)[0]},
+    check_submit_action(game, alice, action={"type": "commit", "card": hand(game, 0)[0]},
                           expected_seq=1)  # fmt: skip
     response = post(as_(bob), f"/api/games/{game.pk}/takeback/", {"seq": 2})
     assert response.status_code == 400 and "your own move" in response.json()["detail"]
 
 
 def test_verify_publishes_the_commitment_then_reveals_setup_and_salt(as_, alice, bob, eve):
-    game = service.create_game(title="duel", players=[alice, bob], options={"rounds": 1}, seed=9)
+    game = do_create_game(title="duel", players=[alice, bob], options={"rounds": 1}, seed=9)
     during = as_(eve).get(f"/api/games/{game.pk}/verify/").json()
     assert during["revealed"] is False and "setup" not in during and "salt" not in during
     created = Event.objects.get(game=game, seq=1)
@@ -133,7 +134,7 @@ def test_nothing_leaks_the_seed_or_salt_during_play(as_, alice, game):
 
 
 def test_spectators_see_the_game_some_moves_late(as_, alice, bob, eve):
-    game = service.create_game(title="duel", players=[alice, bob], seed=5, spectator_delay=2)
+    game = do_create_game(title="duel", players=[alice, bob], seed=5, spectator_delay=2)
     rng = random.Random(2)
     for _ in range(3):
         random_move(game, rng)
@@ -157,10 +158,10 @@ def test_a_solo_player_takes_back_without_waiting_for_anyone(as_, alice, monkeyp
     from tests.support.duel import DUEL
 
     monkeypatch.setattr(DUEL, "MIN_PLAYERS", 1)
-    game = service.create_game(title="duel", players=[alice], seed=6)
-    service.submit_action(game, alice, action={"type": "commit", "card": hand(game, 0)[0]},
+    game = do_create_game(title="duel", players=[alice], seed=6)
+    check_submit_action(game, alice, action={"type": "commit", "card": hand(game, 0)[0]},
                           expected_seq=1)  # fmt: skip
-    service.submit_action(game, alice, action={"type": "pass"}, expected_seq=2)
+    check_submit_action(game, alice, action={"type": "pass"}, expected_seq=2)
     response = post(as_(alice), f"/api/games/{game.pk}/takeback/", {"seq": 3})
     assert response.status_code == 201
     kinds = list(Event.objects.filter(game=game).values_list("kind", flat=True))

@@ -430,7 +430,7 @@ class RedactionWalk:
         body = {"title": self.title, "players": names, "options": self.options}
         body["spectator_delay"] = self.delay
         with self.monkeypatch.context() as patch:
-            patch.setattr("games.service.secrets.randbits", self.rng.getrandbits)
+            patch.setattr("games.services.creation.secrets.randbits", self.rng.getrandbits)
             created = self.clients[0].post("/api/games/", body, format="json")
         assert created.status_code == 201, created.json()
         self.id = created.json()["id"]

@@ -17,8 +17,10 @@ import copy
 import pytest
 
 from accounts.models import User
-from games import service
 from games.models import Event, Game
+from games.services.creation import do_create_game
+from games.services.moves import check_submit_action
+from games.services.seats import check_resign
 from tests.support.duel import DUEL
 from tests.support.play import current_state
 
@@ -105,7 +107,7 @@ class Walk:
     def resign(self, who: str, *, check: bool = True) -> None:
         """Leave the game (no API door for it: by mail, or here the service)."""
         self.game.refresh_from_db()
-        service.resign(self.game, User.objects.get(username=who))
+        check_resign(self.game, User.objects.get(username=who))
         if check:
             self.look()
 
@@ -180,12 +182,12 @@ def test_once_the_game_is_over_nothing_is_delayed(walk):
 
 
 def test_the_list_orders_a_delayed_game_by_what_its_spectators_see(as_, alice, bob, carol, eve):
-    delayed = service.create_game(title="duel", players=[alice, bob], spectator_delay=DELAY)
-    other = service.create_game(title="duel", players=[alice, carol])  # updated after
+    delayed = do_create_game(title="duel", players=[alice, bob], spectator_delay=DELAY)
+    other = do_create_game(title="duel", players=[alice, carol])  # updated after
     for seat, player in ((0, alice), (1, bob)):
         card = current_state(delayed)["hands"][seat][0]
         delayed.refresh_from_db()
-        service.submit_action(delayed, player, text=f"commit {card}", expected_seq=delayed.seq)
+        check_submit_action(delayed, player, text=f"commit {card}", expected_seq=delayed.seq)
 
     def listed(user) -> list[tuple[int, str]]:
         results = as_(user).get("/api/games/").json()["results"]
@@ -201,12 +203,12 @@ def test_the_list_orders_a_delayed_game_by_what_its_spectators_see(as_, alice, b
 
 def test_a_long_list_keeps_a_delayed_game_where_its_spectators_saw_it_last(as_, alice, bob, eve):
     games = [
-        service.create_game(title="duel", players=[alice, bob], spectator_delay=index % 2)
+        do_create_game(title="duel", players=[alice, bob], spectator_delay=index % 2)
         for index in range(30)
     ]
     moved = games[1]  # its spectators see every move one move late
     card = current_state(moved)["hands"][0][0]
-    service.submit_action(moved, alice, text=f"commit {card}", expected_seq=1)
+    check_submit_action(moved, alice, text=f"commit {card}", expected_seq=1)
     first = as_(eve).get("/api/games/").json()
     second = as_(eve).get("/api/games/?page=2").json()
     assert first["count"] == 30 and len(first["results"]) == 25 and first["next"]

@@ -17,8 +17,9 @@ from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
-from games import service
 from games.models import Event, Game, Seat, Snapshot, Vacation
+from games.services.creation import do_create_game
+from games.services.moves import check_submit_action
 from notifications.models import Notification
 from tests.support.play import hand
 
@@ -81,10 +82,10 @@ class World:
 
 @pytest.fixture
 def world(as_, alice, bob, mo):
-    game = service.create_game(
+    game = do_create_game(
         title="duel", players=[alice, bob], seed=7, creator=alice, clock={"per_move": "72h"}
     )
-    service.submit_action(
+    check_submit_action(
         game, alice, action={"type": "commit", "card": hand(game, 0)[0]}, expected_seq=1
     )
     clients = {name: as_(user) for name, user in [("alice", alice), ("bob", bob), ("mo", mo)]}

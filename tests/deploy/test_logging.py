@@ -9,7 +9,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from config import logging as correo_logging
-from games import service
+from games.services.creation import do_create_game
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def test_a_refused_request_is_logged_with_its_ids_after_the_middleware(client, d
 
 
 def test_the_access_line_names_request_and_game(client, db, alice, bob, captured):
-    game = service.create_game(title="duel", players=[alice, bob], seed=1)
+    game = do_create_game(title="duel", players=[alice, bob], seed=1)
     token = Token.objects.create(user=alice)
     response = client.get(
         f"/api/games/{game.pk}/",

@@ -9,8 +9,10 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 from rest_framework.authtoken.models import Token
 
-from games import service, store
+from games import store
 from games.models import SweepState
+from games.services.common import engine_for
+from games.services.creation import do_create_game
 from tests.support.play import random_move
 
 
@@ -48,7 +50,7 @@ def test_requests_are_counted_by_route(client, db):
 def test_moves_applied_are_counted_once_committed(client, alice, bob):
     import random
 
-    game = service.create_game(title="duel", players=[alice, bob], seed=3)
+    game = do_create_game(title="duel", players=[alice, bob], seed=3)
     labels = {"title": "duel", "source": "api", "kind": "action"}
     before = value(scrape(client), "correo_moves_applied_total", **labels)
     rng = random.Random(1)
@@ -59,9 +61,9 @@ def test_moves_applied_are_counted_once_committed(client, alice, bob):
 
 
 def test_a_replay_is_timed(client, db, alice, bob):
-    game = service.create_game(title="duel", players=[alice, bob], seed=4)
+    game = do_create_game(title="duel", players=[alice, bob], seed=4)
     before = value(scrape(client), "correo_replay_duration_seconds_count", title="duel")
-    store.load(game, service.engine_for(game), use_snapshots=False)
+    store.load(game, engine_for(game), use_snapshots=False)
     after = value(scrape(client), "correo_replay_duration_seconds_count", title="duel")
     assert after == before + 1
 
@@ -87,7 +89,7 @@ def test_backlog_and_sweep_lag_are_read_from_the_database(client, db, alice, bob
 
 
 def test_metrics_need_no_token_but_a_game_id_never_becomes_a_label(client, db, alice, bob):
-    game = service.create_game(title="duel", players=[alice, bob], seed=5)
+    game = do_create_game(title="duel", players=[alice, bob], seed=5)
     token = Token.objects.create(user=alice)
     client.get(f"/api/games/{game.pk}/", HTTP_AUTHORIZATION=f"Token {token.key}")
     text = client.get("/metrics").content.decode()

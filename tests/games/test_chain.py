@@ -17,8 +17,13 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import chain, clock_control, service, store, sweep, takeback, vacation
+from games import chain, store, tasks
 from games.models import Event, Game, LegacySeal
+from games.services.clocks import check_pause, check_resume
+from games.services.creation import do_create_game
+from games.services.takeback import check_answer_takeback, check_request_takeback
+from games.services.undo import check_undo
+from games.services.vacation import check_start_vacation
 from tests.api.conftest import client_for
 from tests.support.play import random_move, users_by_seat
 from tests.support.tamper import triggers_disabled
@@ -26,7 +31,7 @@ from tests.support.tamper import triggers_disabled
 
 @pytest.fixture
 def game(alice, bob):
-    return service.create_game(title="duel", players=[alice, bob], options={"rounds": 2}, seed=5)
+    return do_create_game(title="duel", players=[alice, bob], options={"rounds": 2}, seed=5)
 
 
 @pytest.fixture
@@ -202,7 +207,7 @@ def test_rewriting_an_event_and_rehashing_the_chain_is_detected(
     sha256 chain is whole again, but the seals were made with a key the
     forger does not have."""
     monkeypatch.setattr(Game._meta.get_field("chain_version"), "default", version)
-    forged = service.create_game(title="duel", players=[alice, bob], seed=9)
+    forged = do_create_game(title="duel", players=[alice, bob], seed=9)
     play(forged, 4)
     forged.refresh_from_db()
     rewrite_and_rehash(forged, forged.seq, actor_id=eve.pk, source="email")
@@ -251,7 +256,7 @@ def strip_every_seal(game: Game) -> None:
 @pytest.fixture
 def game_from_before_seals(legacy_chain, alice, bob):
     """A version-1 game as the upgrade found it (no seals), sealed by the upgrade."""
-    old = service.create_game(title="duel", players=[alice, bob], seed=13)
+    old = do_create_game(title="duel", players=[alice, bob], seed=13)
     play(old, 3)
     strip_every_seal(old)
     importlib.import_module("games.migrations.0010_legacy_seals").seal_heads(apps, None)
@@ -373,23 +378,23 @@ def test_every_kind_of_actor_the_server_writes_verifies(
     eager = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
     try:
-        clocked = service.create_game(
+        clocked = do_create_game(
             title="duel", players=[alice, bob], seed=3, clock={"per_move": "1h"}
         )
         play(clocked, 1)
         clocked.refresh_from_db()
         mover = users_by_seat(clocked)[Event.objects.get(game=clocked, seq=2).seat]
         other = alice if mover == bob else bob
-        takeback.request(clocked, mover, expected_seq=clocked.seq)
-        takeback.answer(clocked, other, answer="approve", expected_seq=clocked.seq)
+        check_request_takeback(clocked, mover, expected_seq=clocked.seq)
+        check_answer_takeback(clocked, other, answer="approve", expected_seq=clocked.seq)
         clocked.refresh_from_db()
-        clock_control.moderator_pause(clocked, mo, reason="dispute")
-        clock_control.moderator_resume(clocked, mo, reason="settled")
-        vacation.start(alice, days=2)
+        check_pause(clocked, mo, reason="dispute")
+        check_resume(clocked, mo, reason="settled")
+        check_start_vacation(alice, days=2)
         with django_capture_on_commit_callbacks(execute=True):
-            sweep.sweep(timezone.now() + datetime.timedelta(days=5))
+            tasks.sweep_and_queue(timezone.now() + datetime.timedelta(days=5))
         clocked.refresh_from_db()
-        service.undo(clocked, mo, to_seq=1, reason="start over")
+        check_undo(clocked, mo, to_seq=1, reason="start over")
     finally:
         celery_app.conf.task_always_eager = eager
     kinds = set(Event.objects.filter(game=clocked).values_list("kind", "source"))

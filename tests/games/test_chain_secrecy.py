@@ -25,10 +25,12 @@ from dataclasses import dataclass, field
 import pytest
 
 from accounts.models import User
-from games import chain, service, store
+from games import chain, store
 from games.engines import base
 from games.models import Event, Game
 from games.payloads import action_payload
+from games.services.creation import do_create_game
+from games.services.moves import check_submit_action
 from tests.api.conftest import client_for
 from tests.notifications.conftest import Sink, eager_celery  # noqa: F401
 
@@ -78,7 +80,7 @@ def play(game: Game, users: dict[int, User], rng: random.Random, on_commit) -> l
         action = rng.choice(engine.legal_actions(state, seat))
         public = engine.public_action(state, seat, action)
         with on_commit(execute=True):
-            event = service.submit_action(game, users[seat], action=action, expected_seq=game.seq)
+            event = check_submit_action(game, users[seat], action=action, expected_seq=game.seq)
         if public is not None:
             same_face = [
                 a
@@ -151,7 +153,7 @@ def recovers_every_choice(found: dict[int, list], hidden: list[Hidden]) -> bool:
 
 
 def start(title: str, users: list[User]) -> Game:
-    return service.create_game(title=title, players=users, seed=11)
+    return do_create_game(title=title, players=users, seed=11)
 
 
 @pytest.fixture

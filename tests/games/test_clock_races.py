@@ -14,9 +14,12 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import service, store, timeouts
+from games import store, timeouts
 from games.errors import StaleSeq
 from games.models import Event, Game
+from games.services.common import engine_for
+from games.services.creation import do_create_game
+from games.services.moves import check_submit_action
 from tests.conftest import make_user
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +33,7 @@ def race(player, game_id: int, card: int, later) -> dict[str, bool]:
     def move():
         start.wait()
         try:
-            service.submit_action(
+            check_submit_action(
                 Game.objects.get(pk=game_id), player,
                 action={"type": "commit", "card": card}, expected_seq=1,
             )  # fmt: skip
@@ -61,10 +64,10 @@ def test_a_move_and_a_timeout_racing_for_the_same_seq_give_exactly_one_event():
     alice, bob = make_user("alice"), make_user("bob")
     winners = []
     for attempt in range(50):
-        game = service.create_game(
+        game = do_create_game(
             title="duel", players=[alice, bob], seed=attempt, clock={"per_move": "1s"}
         )
-        card = store.load(game, service.engine_for(game)).state["hands"][0][0]
+        card = store.load(game, engine_for(game)).state["hands"][0][0]
         results = race(alice, game.pk, card, timezone.now() + timezone.timedelta(seconds=5))
         events = list(Event.objects.filter(game=game).order_by("seq"))
         assert results["move"] != results["timeout"], (attempt, results)
@@ -88,7 +91,7 @@ def database_url() -> str:
 @pytest.mark.django_db(transaction=True)
 def test_beat_and_a_real_worker_run_a_game_to_its_end_by_timeouts_alone(settings):
     alice, bob = make_user("alice"), make_user("bob")
-    game = service.create_game(title="duel", players=[alice, bob], options={"rounds": 1}, seed=4,
+    game = do_create_game(title="duel", players=[alice, bob], options={"rounds": 1}, seed=4,
                                clock={"per_move": "2s", "reminders": ["1s"]})  # fmt: skip
     env = dict(
         os.environ,

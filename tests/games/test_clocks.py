@@ -8,9 +8,13 @@ import pytest
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import clock, clock_control, service, sweep, vacation
+from games import clock, tasks, vacation
 from games.errors import Forbidden, InvalidRequest
 from games.models import Event, Game, Seat
+from games.services.clocks import check_extend, check_pause, check_resume
+from games.services.creation import do_create_game
+from games.services.moves import check_submit_action
+from games.services.vacation import check_start_vacation
 from tests.support.play import hand
 
 HOUR = datetime.timedelta(hours=1)
@@ -31,14 +35,14 @@ def eager_tasks(settings):
 def run_sweep(django_capture_on_commit_callbacks):
     def run(at):
         with django_capture_on_commit_callbacks(execute=True):
-            return sweep.sweep(at)
+            return tasks.sweep_and_queue(at)
 
     return run
 
 
 def clocked(players, **clock_options):
     options = {"per_move": "1h", **clock_options}
-    return service.create_game(
+    return do_create_game(
         title="duel", players=players, options={"rounds": 2}, seed=3, clock=options
     )
 
@@ -49,7 +53,7 @@ def deadlines_of(game):
 
 def commit(game, user, seat):
     card = hand(game, seat)[0]
-    return service.submit_action(game, user, action={"type": "commit", "card": card},
+    return check_submit_action(game, user, action={"type": "commit", "card": card},
                                  expected_seq=game.seq)  # fmt: skip
 
 
@@ -94,7 +98,7 @@ def test_in_a_simultaneous_choice_each_seat_keeps_its_own_deadline(alice, bob):
 
 
 def test_a_game_without_a_clock_has_no_deadlines(alice, bob):
-    game = service.create_game(title="duel", players=[alice, bob], seed=1)
+    game = do_create_game(title="duel", players=[alice, bob], seed=1)
     assert set(deadlines_of(game).values()) == {None}
 
 
@@ -161,7 +165,7 @@ def test_a_players_own_move_resets_the_timeout_streak(alice, bob, run_sweep):
     run_sweep(timezone.now() + 2 * HOUR)
     assert Seat.objects.get(game=game, index=0).timeouts == 1
     game.refresh_from_db()
-    service.submit_action(game, alice, action={"type": "pass"}, expected_seq=game.seq)
+    check_submit_action(game, alice, action={"type": "pass"}, expected_seq=game.seq)
     assert Seat.objects.get(game=game, index=0).timeouts == 0
 
 
@@ -191,10 +195,10 @@ def test_reminders_go_out_once_each(alice, bob, run_sweep, monkeypatch):
 def test_a_moderator_pauses_and_resumes_with_the_time_left(alice, bob, mo):
     game = clocked([alice, bob])
     left_before = Seat.objects.get(game=game, index=0).deadline - timezone.now()
-    clock_control.moderator_pause(game, mo, reason="server maintenance")
+    check_pause(game, mo, reason="server maintenance")
     game.refresh_from_db()
     assert game.paused and set(deadlines_of(game).values()) == {None}
-    clock_control.moderator_resume(game, mo, reason="back")
+    check_resume(game, mo, reason="back")
     left_after = Seat.objects.get(game=game, index=0).deadline - timezone.now()
     assert abs((left_after - left_before).total_seconds()) < 5
     kinds = [e.payload["clock"] for e in Event.objects.filter(game=game, kind="clock")]
@@ -204,7 +208,7 @@ def test_a_moderator_pauses_and_resumes_with_the_time_left(alice, bob, mo):
 def test_a_moderator_extends_one_seats_deadline(alice, bob, mo):
     game = clocked([alice, bob])
     before = deadlines_of(game)
-    event = clock_control.moderator_extend(game, mo, by_seconds=7200, reason="travel", seat=1)
+    event = check_extend(game, mo, by_seconds=7200, reason="travel", seat=1)
     after = deadlines_of(game)
     assert after[1] - before[1] == 2 * HOUR and after[0] == before[0]
     assert event.actor == mo and event.payload["reason"] == "travel"
@@ -213,7 +217,7 @@ def test_a_moderator_extends_one_seats_deadline(alice, bob, mo):
 def test_only_moderators_touch_the_clock(alice, bob):
     game = clocked([alice, bob])
     with pytest.raises(Forbidden):
-        clock_control.moderator_pause(game, alice, reason="I want more time")
+        check_pause(game, alice, reason="I want more time")
 
 
 def test_an_outage_extends_every_deadline_before_any_timeout(alice, bob, run_sweep, settings):
@@ -235,7 +239,7 @@ def test_vacation_stops_the_players_clocks_and_notifies_the_table(alice, bob, se
     settings.CORREO_VACATION_DAYS_PER_YEAR = 10
     game = clocked([alice, bob])
     before = deadlines_of(game)
-    vacation.start(alice, days=3)
+    check_start_vacation(alice, days=3)
     after = deadlines_of(game)
     assert after[0] - before[0] == datetime.timedelta(days=3) and after[1] == before[1]
     notice = Event.objects.get(game=game, kind="clock")
@@ -247,15 +251,15 @@ def test_vacation_has_a_budget_and_a_minimum(alice, settings):
     settings.CORREO_VACATION_DAYS_PER_YEAR = 5
     settings.CORREO_VACATION_MIN_DAYS = 2
     with pytest.raises(InvalidRequest, match="at least 2"):
-        vacation.start(alice, days=1)
+        check_start_vacation(alice, days=1)
     with pytest.raises(InvalidRequest, match="not enough vacation"):
-        vacation.start(alice, days=6)
+        check_start_vacation(alice, days=6)
 
 
 def test_a_game_may_opt_out_of_vacations(alice, bob):
     game = clocked([alice, bob], vacation=False)
     before = deadlines_of(game)
-    vacation.start(alice, days=2)
+    check_start_vacation(alice, days=2)
     assert deadlines_of(game) == before
     assert not Event.objects.filter(game=game, kind="clock").exists()
 
@@ -263,7 +267,7 @@ def test_a_game_may_opt_out_of_vacations(alice, bob):
 def test_a_seat_coming_to_act_during_vacation_starts_after_it(alice, bob, run_sweep):
     game = clocked([alice, bob])
     commit(game, alice, 0)
-    away = vacation.start(alice, days=2)
+    away = check_start_vacation(alice, days=2)
     commit(game, bob, 1)  # reveal: alice is to act again, while away
     assert deadlines_of(game)[0] == away.ends_at + HOUR
     assert isinstance(Game.objects.get(pk=game.pk).deadline, datetime.datetime)

@@ -15,8 +15,10 @@ from django.db.models.expressions import Col
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
-from games import instances, service, sql
+from games import instances, sql, store
 from games.models import Event, Game, Seat, Snapshot
+from games.services.common import engine_for
+from games.services.creation import do_create_game
 from notifications.models import Notification
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +51,7 @@ def test_the_internals_it_calls_have_the_shape_it_calls_them_with():
 
 @pytest.fixture
 def game(alice, bob):
-    game = service.create_game(title="duel", players=[alice, bob], seed=5)
+    game = do_create_game(title="duel", players=[alice, bob], seed=5)
     # Every kind of column the hot reads meet: JSON (dicts, lists, null),
     # dates, booleans, text, integers.
     Game.objects.filter(pk=game.pk).update(
@@ -72,7 +74,7 @@ def raw_row(model: type[models.Model], pk) -> tuple:
 @pytest.mark.parametrize("model", [Game, Event, User, Seat, Snapshot, Notification])
 def test_an_instance_from_a_row_is_the_one_the_orm_reads(game, model):
     if model is Snapshot:
-        service.store.save_snapshot(game, service.engine_for(game), 1, game.head_hash, {"a": [1]})
+        store.save_snapshot(game, engine_for(game), 1, game.head_hash, {"a": [1]})
     orm = model.objects.order_by("pk").first()
     built = instances.from_row(model, raw_row(model, orm.pk))
     assert type(built) is model

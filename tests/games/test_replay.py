@@ -9,8 +9,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import replay, service, sql, store
+from games import replay, sql, store
 from games.models import Event, Game, Snapshot
+from games.services.common import engine_for
+from games.services.creation import do_create_game
+from games.services.undo import check_undo
 from tests.support.play import current_state, random_move
 
 
@@ -37,7 +40,7 @@ def test_undoing_an_undo_restores_the_undone_events():
 
 @pytest.fixture
 def game(alice, bob, charlie):
-    return service.create_game(
+    return do_create_game(
         title="duel", players=[alice, bob, charlie], options={"rounds": 60}, seed=5
     )
 
@@ -48,19 +51,19 @@ def test_undo_returns_the_game_to_the_state_after_to_seq(game, mo):
     for _ in range(6):
         event = random_move(game, rng)
         history[event.seq] = exact(current_state(game))
-    undo = service.undo(game, mo, to_seq=3, reason="misclick")
+    undo = check_undo(game, mo, to_seq=3, reason="misclick")
     assert undo.kind == "undo" and undo.payload == {"to_seq": 3, "reason": "misclick"}
     assert exact(current_state(game)) == history[3]
     assert Event.objects.filter(game=game).count() == 8  # the undone events stay in the log
 
 
 def test_undo_after_the_end_reopens_the_game(alice, bob, mo):
-    game = service.create_game(title="duel", players=[alice, bob], options={"rounds": 1}, seed=3)
+    game = do_create_game(title="duel", players=[alice, bob], options={"rounds": 1}, seed=3)
     rng = random.Random(0)
     while game.status == "active":
         random_move(game, rng)
     assert game.result is not None
-    service.undo(game, mo, to_seq=game.seq - 1, reason="last move was a mistake")
+    check_undo(game, mo, to_seq=game.seq - 1, reason="last move was a mistake")
     game.refresh_from_db()
     assert game.status == "active" and game.result is None and game.to_act == [1]
 
@@ -73,11 +76,11 @@ def test_snapshot_load_equals_full_replay_with_random_undos(game, mo, settings, 
     rng = random.Random(seed)
     as_of = {1: exact(current_state(game))}
     snapshots_used = 0
-    engine = service.engine_for(game)
+    engine = engine_for(game)
     for _ in range(40):
         if game.seq > 2 and rng.random() < 0.15:
             to_seq = rng.randrange(1, game.seq)
-            event = service.undo(game, mo, to_seq=to_seq, reason="test")
+            event = check_undo(game, mo, to_seq=to_seq, reason="test")
             as_of[event.seq] = as_of[to_seq]
         elif game.status == "active":
             event = random_move(game, rng)
@@ -100,7 +103,7 @@ def test_a_snapshot_that_no_longer_matches_the_chain_is_ignored(game, settings):
         random_move(game, rng)
     snapshot = Snapshot.objects.filter(game=game).order_by("-seq").first()
     Snapshot.objects.filter(pk=snapshot.pk).update(event_hash="f" * 64, state={"bogus": True})
-    engine = service.engine_for(game)
+    engine = engine_for(game)
     loaded = store.load(game, engine, memo=False)
     assert loaded.state == store.load(game, engine, use_snapshots=False).state
     assert loaded.snapshot_seq != snapshot.seq
@@ -112,7 +115,7 @@ def test_snapshots_of_another_engine_version_are_not_used(game, settings):
     for _ in range(4):
         random_move(game, rng)
     Snapshot.objects.filter(game=game).update(engine_version=999, state={"bogus": True})
-    loaded = store.load(game, service.engine_for(game), memo=False)
+    loaded = store.load(game, engine_for(game), memo=False)
     assert loaded.snapshot_seq is None
     assert "bogus" not in loaded.state
 
@@ -129,7 +132,7 @@ def test_only_the_newest_snapshots_are_kept(game, settings):
 def hold_an_older_state(game, rng, *, moves_then: int, moves_since: int):
     """This process holds the state after `moves_then` moves; `moves_since`
     more are made as if by another worker.  Returns the engine."""
-    engine = service.engine_for(game)
+    engine = engine_for(game)
     for _ in range(moves_then):
         random_move(game, rng)
     older = store.load(game, engine)
@@ -154,11 +157,11 @@ def test_a_process_holding_an_older_state_folds_only_the_events_since(game, monk
 
 def test_an_undo_since_the_state_held_means_a_replay(game, mo):
     rng = random.Random(6)
-    engine = service.engine_for(game)
+    engine = engine_for(game)
     for _ in range(4):
         random_move(game, rng)
     older = store.load(game, engine)
-    service.undo(game, mo, to_seq=2, reason="test")
+    check_undo(game, mo, to_seq=2, reason="test")
     random_move(game, rng)
     store.forget_all()
     store.remember(game, engine, older)
@@ -168,7 +171,7 @@ def test_an_undo_since_the_state_held_means_a_replay(game, mo):
 
 def test_a_row_older_than_the_state_held_gets_the_state_at_its_own_head(game):
     rng = random.Random(8)
-    engine = service.engine_for(game)
+    engine = engine_for(game)
     random_move(game, rng)
     stale_row = Game.objects.get(pk=game.pk)
     expected = exact(current_state(game))

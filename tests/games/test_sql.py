@@ -7,15 +7,16 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from games import service, sql
+from games import sql
 from games.hooks import Row
 from games.models import Event, Game, Seat, Snapshot
+from games.services.creation import do_create_game
 from notifications.models import Notification
 
 
 @pytest.fixture
 def game(alice, bob, carol):
-    return service.create_game(title="duel", players=[alice, bob, carol], seed=3)
+    return do_create_game(title="duel", players=[alice, bob, carol], seed=3)
 
 
 def flags(game: Game) -> dict[int, bool]:

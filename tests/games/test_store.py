@@ -9,15 +9,18 @@ from itertools import pairwise
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from games import chain, service, store
+from games import chain, store
 from games.errors import StaleSeq
 from games.models import Event, Game
+from games.services.common import engine_for
+from games.services.creation import do_create_game
+from games.services.moves import check_submit_action
 from tests.support.play import random_move, users_by_seat
 
 
 @pytest.fixture
 def game(alice, bob):
-    return service.create_game(title="duel", players=[alice, bob], options={"rounds": 4}, seed=7)
+    return do_create_game(title="duel", players=[alice, bob], options={"rounds": 4}, seed=7)
 
 
 def events_of(game: Game) -> list[Event]:
@@ -103,7 +106,7 @@ def test_twenty_writers_at_the_same_seq_exactly_one_wins(duel_engine):
     from tests.conftest import make_user
 
     players = [make_user("alice"), make_user("bob")]
-    game = service.create_game(title="duel", players=players, seed=11)
+    game = do_create_game(title="duel", players=players, seed=11)
     state = store.load(game, duel_engine).state
     start = threading.Barrier(20)
     outcomes: list[str] = []
@@ -113,7 +116,7 @@ def test_twenty_writers_at_the_same_seq_exactly_one_wins(duel_engine):
         card = state["hands"][seat][0]
         try:
             start.wait()
-            service.submit_action(
+            check_submit_action(
                 Game.objects.get(pk=game.pk), players[seat],
                 action={"type": "commit", "card": card}, expected_seq=1,
             )  # fmt: skip
@@ -142,9 +145,9 @@ def test_twenty_writers_at_the_same_seq_exactly_one_wins(duel_engine):
 def test_seats_to_act_mirror_the_state(game, alice, bob):
     assert sorted(game.seats.filter(to_act=True).values_list("index", flat=True)) == [0, 1]
     seat_users = users_by_seat(game)
-    state = store.load(game, service.engine_for(game)).state
+    state = store.load(game, engine_for(game)).state
     card = state["hands"][0][0]
-    service.submit_action(
+    check_submit_action(
         game, seat_users[0], action={"type": "commit", "card": card}, expected_seq=1
     )
     assert list(game.seats.filter(to_act=True).values_list("index", flat=True)) == [1]
@@ -212,7 +215,7 @@ def test_an_append_no_listener_must_join_is_one_statement(game):
 
 @pytest.mark.postgres
 def test_a_clocked_games_append_has_its_transaction_for_the_deadlines(alice, bob):
-    clocked = service.create_game(
+    clocked = do_create_game(
         title="duel", players=[alice, bob], options={"rounds": 4}, seed=7,
         clock={"per_move": "1d"},
     )  # fmt: skip
@@ -292,7 +295,7 @@ def test_a_bad_row_undoes_the_whole_one_statement_append(alice, bob, monkeypatch
     from games import hooks
     from notifications.models import Notification
 
-    game = service.create_game(title="duel", players=[alice, bob], options={"rounds": 4}, seed=7)
+    game = do_create_game(title="duel", players=[alice, bob], options={"rounds": 4}, seed=7)
     # No key: the row cannot be written, so neither may the event be.
     bad = Notification(key=None, kind="your_turn", user=alice, game=game, seq=2)
     monkeypatch.setattr(

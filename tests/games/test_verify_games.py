@@ -8,15 +8,16 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from games import chain, service
+from games import chain
 from games.engines.base import canonical_json
+from games.services.creation import do_create_game
 from tests.support.play import random_move
 from tests.support.tamper import triggers_disabled
 
 
 @pytest.fixture
 def played(alice, bob):
-    game = service.create_game(title="duel", players=[alice, bob], options={"rounds": 5}, seed=3)
+    game = do_create_game(title="duel", players=[alice, bob], options={"rounds": 5}, seed=3)
     rng = random.Random(8)
     for _ in range(6):
         random_move(game, rng)

@@ -7,8 +7,10 @@ import random
 
 import pytest
 
-from games import service, visibility
+from games import visibility
 from games.models import Event
+from games.services.common import engine_for
+from games.services.creation import do_create_game
 from tests.support.play import current_state, random_move
 
 
@@ -22,10 +24,10 @@ def log_as_seen_by(game, seat, *, reveal_all=False) -> list[dict]:
 
 @pytest.mark.parametrize("seed", range(5))
 def test_no_seat_ever_receives_another_seats_hidden_choice(alice, bob, charlie, seed):
-    game = service.create_game(
+    game = do_create_game(
         title="duel", players=[alice, bob, charlie], options={"rounds": 3}, seed=seed
     )
-    engine = service.engine_for(game)
+    engine = engine_for(game)
     rng = random.Random(seed)
     while game.status == "active":
         random_move(game, rng)
@@ -45,7 +47,7 @@ def test_no_seat_ever_receives_another_seats_hidden_choice(alice, bob, charlie, 
 
 
 def test_a_seat_sees_its_own_choice_and_the_end_reveals_everything(alice, bob):
-    game = service.create_game(title="duel", players=[alice, bob], options={"rounds": 1}, seed=4)
+    game = do_create_game(title="duel", players=[alice, bob], options={"rounds": 1}, seed=4)
     rng = random.Random(4)
     event = random_move(game, rng)
     own = log_as_seen_by(game, event.seat)[-1]

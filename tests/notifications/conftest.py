@@ -17,7 +17,7 @@ from email.policy import default as default_policy
 import pytest
 from aiosmtpd.controller import Controller
 
-from games import service
+from games.services.creation import do_create_game
 from notifications.addresses import reply_address
 
 
@@ -123,7 +123,7 @@ def worker(eager_celery, settings):
 
 
 def new_duel(*players, rounds: int = 1):
-    return service.create_game(title="duel", players=list(players), options={"rounds": rounds},
+    return do_create_game(title="duel", players=list(players), options={"rounds": rounds},
                                seed=7)  # fmt: skip
 
 

@@ -14,8 +14,9 @@ from django.core import mail
 from django.core.management import call_command
 from django.test import RequestFactory
 
-from games import service, store
+from games import store
 from games.models import Event
+from games.services.common import engine_for
 from notifications.management.commands.smtpd import make_controller
 from notifications.models import InboundMessage
 from tests.notifications.conftest import free_port, new_duel, reply_mail
@@ -23,7 +24,7 @@ from tests.notifications.conftest import free_port, new_duel, reply_mail
 
 def first_card(game, seat):
     game.refresh_from_db()
-    return store.load(game, service.engine_for(game)).state["hands"][seat][0]
+    return store.load(game, engine_for(game)).state["hands"][seat][0]
 
 
 @pytest.fixture

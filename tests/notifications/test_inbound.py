@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from games import service
 from games.models import Event, Game, Seat
+from games.services.moves import check_submit_action
 from notifications import inbound
 from notifications.addresses import reply_address
 from notifications.models import InboundMessage, Notification
@@ -140,8 +140,8 @@ def test_resign_by_mail(game, alice):
 
 def test_a_move_for_a_game_that_has_moved_on_is_refused(game, alice, bob):
     to_alice = Notification.objects.get(user=alice, kind="your_turn")
-    service.submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
-    service.submit_action(game, bob, text=f"commit {hand(game, 1)[0]}", expected_seq=2)
+    check_submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
+    check_submit_action(game, bob, text=f"commit {hand(game, 1)[0]}", expected_seq=2)
     # alice answers her first mail (commit phase) with a commit: the game is in the draw phase
     raw = reply_mail(alice, game, 0, f"commit {hand(game, 0)[0]}",
                      in_reply_to=to_alice.message_id)  # fmt: skip
@@ -154,13 +154,13 @@ def test_a_move_for_a_game_that_has_moved_on_is_refused(game, alice, bob):
 
 def test_a_reply_to_an_older_mail_applies_when_the_moves_are_unchanged(game, alice, bob):
     to_bob = Notification.objects.get(user=bob, kind="your_turn")
-    service.submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
+    check_submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
     raw = reply_mail(bob, game, 1, f"commit {hand(game, 1)[0]}", in_reply_to=to_bob.message_id)
     assert receive(raw).status == "applied"
 
 
 def test_several_commands_run_in_order_and_stop_at_the_first_refusal(game, alice, bob):
-    service.submit_action(game, bob, text=f"commit {hand(game, 1)[0]}", expected_seq=1)
+    check_submit_action(game, bob, text=f"commit {hand(game, 1)[0]}", expected_seq=1)
     body = f"commit {hand(game, 0)[0]}\npass\ncommit 3\nstate"
     outcome = receive(reply_mail(alice, game, 0, body))
     assert [r["ok"] for r in outcome.results] == [True, True, False]
@@ -215,7 +215,7 @@ def test_garbage_is_rejected_and_never_raises(game):
 
 
 def test_a_takeback_is_asked_and_approved_by_mail(game, alice, bob):
-    service.submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
+    check_submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
     assert receive(reply_mail(alice, game, 0, "undo-request")).status == "applied"
     asked = Notification.objects.get(kind="takeback")
     assert (asked.user, asked.context["by"]) == (bob, "alice")

@@ -12,7 +12,9 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 from django.utils import timezone
 
-from games import service
+from games import store
+from games.services.common import engine_for
+from games.services.moves import check_submit_action
 from notifications import delivery, render, tasks
 from notifications.addresses import reply_address, unsubscribe_token
 from notifications.models import Notification
@@ -31,9 +33,7 @@ def test_a_turn_mail_has_the_state_the_moves_and_a_signed_reply_to(alice, bob):
     assert message.subject == f"[Correo] Duel (test engine) #{game.pk}: your turn"
     assert message.reply_to == [reply_address(game.pk, 0, alice.pk)]
     assert message.to == ["alice@example.org"]
-    hand = service.engine_for(game).view(
-        service.store.load(game, service.engine_for(game)).state, 0
-    )["hand"]
+    hand = engine_for(game).view(store.load(game, engine_for(game)).state, 0)["hand"]
     for card in hand:
         assert f"\n    commit {card}\n" in message.body
     assert f"hand: {json.dumps(hand, separators=(', ', ': '))}" in message.body
@@ -57,8 +57,8 @@ def test_the_footer_carries_the_head_hash_and_seq_and_the_unsubscribe_link(alice
 
 def test_a_player_sees_only_their_own_hand(alice, bob):
     game = new_duel(alice, bob)
-    engine = service.engine_for(game)
-    state = service.store.load(game, engine).state
+    engine = engine_for(game)
+    state = store.load(game, engine).state
     body = render.build_message(turn_of(bob)).body
     assert f"hand: {json.dumps(state['hands'][1], separators=(', ', ': '))}" in body
     assert json.dumps(state["hands"][0], separators=(", ", ": ")) not in body
@@ -120,8 +120,8 @@ def test_the_sweep_takes_back_rows_whose_worker_died(alice, bob, sink, settings)
 
 def test_a_turn_already_played_is_not_mailed(alice, bob, sink):
     game = new_duel(alice, bob)
-    card = service.store.load(game, service.engine_for(game)).state["hands"][0][0]
-    service.submit_action(game, alice, text=f"commit {card}", expected_seq=1)
+    card = store.load(game, engine_for(game)).state["hands"][0][0]
+    check_submit_action(game, alice, text=f"commit {card}", expected_seq=1)
     assert delivery.deliver(turn_of(alice).pk) == "skipped"
     assert delivery.deliver(turn_of(bob).pk) == "sent"  # bob still has to commit
 

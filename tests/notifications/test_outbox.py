@@ -5,8 +5,13 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from games import service
 from games.models import Game
+from games.services.clocks import check_pause
+from games.services.creation import do_create_game
+from games.services.moves import check_submit_action
+from games.services.seats import check_resign
+from games.services.undo import check_undo
+from games.services.vacation import check_start_vacation
 from notifications import outbox
 from notifications.models import Notification
 from tests.notifications.conftest import new_duel
@@ -27,23 +32,23 @@ def test_it_tells_every_seat_to_act_when_the_game_starts(alice, bob):
 
 def test_it_tells_a_seat_once_while_it_stays_to_act(alice, bob):
     game = new_duel(alice, bob)
-    service.submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
+    check_submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
     # bob is still to act (the commit is simultaneous): no second mail for him
     assert kinds_for(bob) == [("your_turn", 1)]
-    service.submit_action(game, bob, text=f"commit {hand(game, 1)[0]}", expected_seq=2)
+    check_submit_action(game, bob, text=f"commit {hand(game, 1)[0]}", expected_seq=2)
     # the draw phase: alice draws first
     assert kinds_for(alice) == [("your_turn", 1), ("your_turn", 3)]
     assert kinds_for(bob) == [("your_turn", 1)]
-    service.submit_action(game, alice, text="pass", expected_seq=3)
+    check_submit_action(game, alice, text="pass", expected_seq=3)
     assert kinds_for(bob) == [("your_turn", 1), ("your_turn", 4)]
 
 
 def test_it_tells_everyone_when_the_game_ends(alice, bob):
     game = new_duel(alice, bob)
-    service.submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
-    service.submit_action(game, bob, text=f"commit {hand(game, 1)[0]}", expected_seq=2)
-    service.submit_action(game, alice, text="pass", expected_seq=3)
-    service.submit_action(game, bob, text="pass", expected_seq=4)
+    check_submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
+    check_submit_action(game, bob, text=f"commit {hand(game, 1)[0]}", expected_seq=2)
+    check_submit_action(game, alice, text="pass", expected_seq=3)
+    check_submit_action(game, bob, text="pass", expected_seq=4)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert kinds_for(alice)[-1] == ("game_over", 5)
@@ -52,7 +57,7 @@ def test_it_tells_everyone_when_the_game_ends(alice, bob):
 
 def test_a_resignation_that_aborts_tells_everyone(alice, bob):
     game = new_duel(alice, bob)
-    service.resign(game, alice, source="email")
+    check_resign(game, alice, source="email")
     game.refresh_from_db()
     expected = ("game_over", 2)
     assert kinds_for(alice)[-1] == expected
@@ -62,8 +67,8 @@ def test_a_resignation_that_aborts_tells_everyone(alice, bob):
 
 def test_an_undo_tells_everyone_and_says_whose_turn(alice, bob, mo):
     game = new_duel(alice, bob)
-    service.submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
-    service.undo(game, mo, to_seq=1, reason="misclick")
+    check_submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
+    check_undo(game, mo, to_seq=1, reason="misclick")
     assert kinds_for(alice)[-1] == ("undone", 3)
     assert kinds_for(bob)[-1] == ("undone", 3)
     undone = Notification.objects.get(user=alice, kind="undone")
@@ -145,11 +150,10 @@ def test_a_clock_reminder_becomes_one_mail_per_seat_seq_and_offset(alice, bob):
 def test_a_vacation_is_announced_to_the_other_players_by_mail(
     alice, bob, mailoutbox, django_capture_on_commit_callbacks
 ):
-    from games import vacation
 
-    service.create_game(title="duel", players=[alice, bob], seed=2, clock={"per_move": "1h"})
+    do_create_game(title="duel", players=[alice, bob], seed=2, clock={"per_move": "1h"})
     with django_capture_on_commit_callbacks(execute=True):
-        vacation.start(alice, days=3)
+        check_start_vacation(alice, days=3)
     assert [kind for kind, _ in kinds_for(bob)] == ["your_turn", "clock"]
     assert [kind for kind, _ in kinds_for(alice)] == ["your_turn"]
     notice = next(m for m in mailoutbox if m.to == ["bob@example.org"] and "vacation" in m.subject)
@@ -157,12 +161,9 @@ def test_a_vacation_is_announced_to_the_other_players_by_mail(
 
 
 def test_a_moderator_pause_is_announced_to_every_player(alice, bob, mo):
-    from games import clock_control
 
-    game = service.create_game(
-        title="duel", players=[alice, bob], seed=2, clock={"per_move": "1h"}
-    )
-    clock_control.moderator_pause(game, mo, reason="dispute")
+    game = do_create_game(title="duel", players=[alice, bob], seed=2, clock={"per_move": "1h"})
+    check_pause(game, mo, reason="dispute")
     assert Notification.objects.filter(kind="clock", context__clock="pause").count() == 2
 
 

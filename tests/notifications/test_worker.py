@@ -8,7 +8,9 @@ import time
 
 import pytest
 
-from games import service, store
+from games import store
+from games.services.common import engine_for
+from games.services.moves import check_submit_action
 from notifications import delivery, tasks
 from notifications.models import Notification
 from tests.notifications.conftest import new_duel
@@ -54,8 +56,8 @@ def test_moves_go_through_while_the_broker_is_down_and_mail_follows_the_sweep(
     with broker_unreachable(worker.app):
         started = time.monotonic()
         game = new_duel(alice, bob)
-        card = store.load(game, service.engine_for(game)).state["hands"][0][0]
-        service.submit_action(game, alice, text=f"commit {card}", expected_seq=1)
+        card = store.load(game, engine_for(game)).state["hands"][0][0]
+        check_submit_action(game, alice, text=f"commit {card}", expected_seq=1)
         assert time.monotonic() - started < 5  # the move is not held up by the mail
     time.sleep(0.5)
     assert sink.messages == []

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
-from games import service, store
+from games import store
 from games.models import Game, Seat
+from games.services.common import engine_for
+from games.services.moves import check_submit_action
 
 
 def users_by_seat(game: Game) -> dict[int, object]:
@@ -16,7 +18,7 @@ def users_by_seat(game: Game) -> dict[int, object]:
 
 def current_state(game: Game, *, use_snapshots: bool = True):
     game.refresh_from_db()
-    return store.load(game, service.engine_for(game), use_snapshots=use_snapshots).state
+    return store.load(game, engine_for(game), use_snapshots=use_snapshots).state
 
 
 def hand(game: Game, seat: int) -> list[int]:
@@ -26,9 +28,9 @@ def hand(game: Game, seat: int) -> list[int]:
 
 def random_move(game: Game, rng: random.Random):
     """Submit one random legal action of a random seat that may act."""
-    engine = service.engine_for(game)
+    engine = engine_for(game)
     state = current_state(game)
     seat = rng.choice(sorted(engine.to_act(state)))
     action = rng.choice(engine.legal_actions(state, seat))
     user = users_by_seat(game)[seat]
-    return service.submit_action(game, user, action=action, expected_seq=game.seq)
+    return check_submit_action(game, user, action=action, expected_seq=game.seq)

@@ -6,11 +6,11 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from games.sweep import sweep
+from games.tasks import sweep_and_queue
 
 
 class Command(BaseCommand):
-    help = "Repair outages, send due reminders and apply due timeouts, once."
+    help = "Repair outages, send due reminders and queue due timeouts, once."
 
     def handle(self, *args, **options):
-        self.stdout.write(json.dumps(sweep()))
+        self.stdout.write(json.dumps(sweep_and_queue()))

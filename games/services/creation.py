@@ -1,0 +1,109 @@
+"""Creating and starting a game."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+
+from games import chain, commitment, store
+from games import clock as clock_options
+from games.engines import base
+from games.errors import Forbidden, InvalidRequest
+from games.models import Event, Game, Seat
+from games.services.common import derived_fields
+
+
+def check_create_game(
+    creator,
+    *,
+    title: str,
+    players: list,
+    options: dict[str, Any] | None,
+    public: bool,
+    spectator_delay: int,
+    clock: dict[str, Any] | None,
+) -> Game:
+    """A person's request to start a game: they must sit at it, unless they
+    are a moderator (who may set up a game for others)."""
+    if creator not in players and not getattr(creator, "is_moderator", False):
+        raise Forbidden("you must be one of the players (or a moderator)")
+    return do_create_game(
+        title=title, players=players, options=options, creator=creator, public=public,
+        spectator_delay=spectator_delay, clock=clock,
+    )  # fmt: skip
+
+
+def do_create_game(
+    *,
+    title: str,
+    players: list,
+    options: dict[str, Any] | None = None,
+    creator=None,
+    seed: int | None = None,
+    source: str = Event.Source.API,
+    public: bool = True,
+    spectator_delay: int = 0,
+    clock: dict[str, Any] | None = None,
+) -> Game:
+    """Create and start a game; `players` are users in seat order."""
+    try:
+        engine = base.get(title)
+    except KeyError:
+        raise InvalidRequest(f"unknown title {title!r}") from None
+    if not engine.MIN_PLAYERS <= len(players) <= engine.MAX_PLAYERS:
+        raise InvalidRequest(
+            f"{engine.TITLE} takes {engine.MIN_PLAYERS}-{engine.MAX_PLAYERS} players, "
+            f"not {len(players)}"
+        )
+    if len({user.pk for user in players}) != len(players):
+        raise InvalidRequest("each player may hold only one seat")
+    if not isinstance(options, dict | None):
+        raise InvalidRequest("options must be an object")
+    if not isinstance(public, bool):
+        raise InvalidRequest("public must be true or false")
+    if type(spectator_delay) is not int or not 0 <= spectator_delay <= 1000:
+        raise InvalidRequest("spectator_delay must be a number of moves from 0 to 1000")
+    resolved = engine.resolve_options(options)
+    clock_config = clock_options.parse(clock)
+    seed = secrets.randbits(63) if seed is None else seed
+    setup = engine.setup(len(players), resolved, seed)
+    salt = commitment.new_salt()
+    with transaction.atomic():
+        game = Game.objects.create(
+            title=title,
+            options=resolved,
+            engine_version=engine.VERSION,
+            seed=seed,
+            salt=salt,
+            created_by=creator,
+            public=public,
+            spectator_delay=spectator_delay,
+            clock=clock_config,
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, index=i, user=user) for i, user in enumerate(players)
+        )
+        payload = {
+            "title": title,
+            "engine_version": engine.VERSION,
+            "options": resolved,
+            "seats": [user.pk for user in players],
+            "public": public,
+            "spectator_delay": spectator_delay,
+            "clock": clock_config,
+            "commitment": commitment.commit(setup, salt),
+            "setup": setup,
+        }
+        store.append(
+            game,
+            expected_seq=0,
+            kind=Event.Kind.CREATED,
+            source=source,
+            payload=payload,
+            actor=creator,
+            head_hash=chain.GENESIS_HASH,
+            derived=derived_fields(engine, setup),
+        )
+    return game

@@ -1,0 +1,129 @@
+"""A seat's action: a player's move, and the timer's move for a seat."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from games import sql, store
+from games.engines.base import Action, Engine, IllegalAction, State
+from games.errors import InvalidRequest, NotFound, NotYourTurn, StaleSeq
+from games.models import Event, Game
+from games.payloads import action_payload
+from games.services.common import (
+    derived_fields,
+    engine_for,
+    held,
+    maybe_snapshot,
+    require_active,
+    seat_of,
+)
+
+log = logging.getLogger(__name__)
+
+
+def check_submit_action(
+    game: Game,
+    user,
+    *,
+    action: Action | None = None,
+    text: str | None = None,
+    expected_seq: int,
+    source: str = Event.Source.API,
+) -> Event:
+    """A player's action for the seat they hold (given as data or as a text line).
+
+    `game` is a row read in this request: one that fell behind costs a
+    StaleSeq at worst, never a wrong move, since the append is conditional.
+    """
+    require_active(game)
+    return do_submit_action(
+        game, seat_of(game, user), actor=user, action=action, text=text,
+        expected_seq=expected_seq, source=source, kind=Event.Kind.ACTION,
+    )  # fmt: skip
+
+
+def check_submit_action_by_id(
+    pk: int,
+    user,
+    *,
+    action: Action | None = None,
+    text: str | None = None,
+    expected_seq: int,
+    source: str = Event.Source.API,
+) -> Event:
+    """`check_submit_action` for a game known by id: the row and the player's
+    seat come in one read (the API's hot path)."""
+    game = sql.game(pk, user.pk)
+    if game is None:
+        raise NotFound("no such game")
+    require_active(game)
+    return do_submit_action(
+        game, held(game.player_seat), actor=user, action=action, text=text,
+        expected_seq=expected_seq, source=source, kind=Event.Kind.ACTION,
+    )  # fmt: skip
+
+
+def do_submit_action(
+    game: Game,
+    seat: int,
+    *,
+    actor,
+    action: Action | None,
+    text: str | None,
+    expected_seq: int,
+    source: str,
+    kind: str,
+) -> Event:
+    """Validate and append one action of `seat`: a player's move, or the
+    timer's (`kind` timeout) when the seat's clock ran out."""
+    if expected_seq != game.seq:
+        game.refresh_from_db()  # the row may be older than what the client saw
+    require_active(game)
+    if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
+        raise InvalidRequest("seq must be an integer")
+    if expected_seq != game.seq:
+        raise StaleSeq(expected_seq, game.seq)
+    engine = engine_for(game)
+    loaded = store.load(game, engine)
+    if seat not in engine.to_act(loaded.state):
+        raise NotYourTurn("it is not your turn")
+    if (action is None) == (text is None):
+        raise InvalidRequest("give exactly one of action or text")
+    if text is not None:
+        action = _parse(engine, loaded.state, seat, text)
+    new_state = _apply(engine, loaded.state, seat, action)
+    event = store.append(
+        game,
+        expected_seq=expected_seq,
+        kind=kind,
+        source=source,
+        payload=action_payload(engine, loaded.state, seat, action),
+        seat=seat,
+        actor=actor,
+        head_hash=loaded.head_hash,
+        derived=derived_fields(engine, new_state),
+    )
+    maybe_snapshot(game, engine, event, new_state)
+    store.remember(game, engine, store.Loaded(new_state, event.seq, event.hash))
+    return event
+
+
+def _parse(engine: Engine, state: State, seat: int, text: str) -> Action:
+    if not isinstance(text, str) or not text.strip():
+        raise IllegalAction("empty command")
+    return engine.parse(text.strip(), state, seat)
+
+
+def _apply(engine: Engine, state: State, seat: int, action: Any) -> State:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction('an action is an object with a "type"')
+    try:
+        return engine.apply(state, seat, action)
+    except IllegalAction:
+        raise
+    except Exception as exc:
+        # An engine should reject malformed input itself; if one slips through,
+        # the player still gets a clear refusal and the bug lands in the log.
+        log.exception("engine %s failed on action %r", engine.NAME, action)
+        raise IllegalAction(f"this action cannot be applied ({type(exc).__name__})") from exc

@@ -1,0 +1,63 @@
+"""Undo: the game continues as it stood after an earlier event."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from games import replay, store
+from games.engines.base import Engine, State
+from games.errors import InvalidRequest
+from games.models import Event, Game
+from games.services.common import (
+    derived_fields,
+    engine_for,
+    maybe_snapshot,
+    require_moderator,
+    sync_seat_statuses,
+)
+
+
+def check_undo(game: Game, moderator, *, to_seq: int, reason: str) -> Event:
+    """A moderator's undo, with a reason."""
+    require_moderator(moderator, "only moderators can undo")
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidRequest("an undo needs a reason")
+    game.refresh_from_db()
+    if type(to_seq) is not int or not 1 <= to_seq < game.seq:
+        raise InvalidRequest(f"to_seq must be between 1 and {game.seq - 1}")
+    return do_undo(
+        game, actor=moderator, to_seq=to_seq, reason=reason.strip(), source=Event.Source.MODERATOR
+    )
+
+
+def do_undo(game: Game, *, actor, to_seq: int, reason: str, source: str) -> Event:
+    """Append an `undo` to `to_seq` after the game's current head."""
+    engine = engine_for(game)
+    target = store.load(game, engine, head=to_seq)
+    target_game = Game(pk=game.pk, seq=to_seq, status=Game.Status.ACTIVE)
+    with transaction.atomic():
+        event = store.append(
+            game,
+            expected_seq=game.seq,
+            kind=Event.Kind.UNDO,
+            source=source,
+            payload={"to_seq": to_seq, "reason": reason},
+            actor=actor,
+            head_hash=game.head_hash,
+            derived=_derived_after_undo(engine, target_game, target.state),
+        )
+        sync_seat_statuses(game)
+    maybe_snapshot(game, engine, event, target.state)
+    return event
+
+
+def _derived_after_undo(engine: Engine, target: Game, state: State) -> dict[str, Any]:
+    """A game undone to before an abort is active again."""
+    resigns = Event.objects.filter(game_id=target.pk, kind=Event.Kind.RESIGN, seq__lte=target.seq)
+    aborted = [seq for seq, payload in resigns.values_list("seq", "payload") if payload["aborts"]]
+    ranges = replay.live_ranges(target.seq, store.undo_map(target, target.seq))
+    if any(replay.is_live(seq, ranges) for seq in aborted):
+        return {"to_act": [], "status": Game.Status.ABORTED, "result": None}
+    return derived_fields(engine, state)
