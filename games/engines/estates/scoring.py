@@ -9,6 +9,7 @@ cheques (hand plus stash).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..base import Result, Score, finished, rank
@@ -56,7 +57,7 @@ def _score_row(state: State, r: int, scores: list[int]) -> dict[str, Any]:
     }
 
 
-def order(keys: list[tuple[int, ...]]) -> dict[str, list[int]]:
+def order(keys: Sequence[tuple[int, ...]]) -> dict[str, list[int]]:
     """Seats best first by descending key (ties keep seat order), 1-based places
     (equal keys share a place), and the winners (everyone in first place)."""
     ranking = sorted(range(len(keys)), key=lambda s: tuple(-k for k in keys[s]))
