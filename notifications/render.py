@@ -73,6 +73,23 @@ def _scalar(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
+def result_lines(result: base.Result, players: list[tuple[int, str]]) -> list[str]:
+    """A finished game's result, the same for every title: the seats by place
+    with their scores and where the points came from, a solo game's
+    opponent, and why the game ended."""
+    names = dict(players)
+    places, scores = result["places"], result["scores"]
+    lines = []
+    for seat in sorted(range(len(places)), key=lambda s: (places[s], s)):
+        score = _scalar(scores[seat]) + (", winner" if seat in result["winners"] else "")
+        parts = ", ".join(f"{part}: {_scalar(n)}" for part, n in result["breakdown"][seat].items())
+        lines.append(f"{places[seat]}. {names.get(seat, '?')} (seat {seat}): {score} ({parts})")
+    if "opponent" in result:
+        lines.append(f"opponent: {_scalar(result['opponent']['score'])}")
+    lines.append(f"ended by: {result['ended_by'].replace('_', ' ')}")
+    return lines
+
+
 def game_facts(game: Game, seat: int | None, seq: int) -> dict[str, Any]:
     """What a seat saw of the game at `seq`: view, legal moves, head hash."""
     engine = base.get(game.title)
@@ -100,7 +117,7 @@ def game_facts(game: Game, seat: int | None, seq: int) -> dict[str, Any]:
         "moves_more": max(0, len(moves) - MAX_MOVES_LISTED),
         "deadline": game.deadline.strftime("%Y-%m-%d %H:%M UTC") if game.deadline else None,
         "status": game.status if current else Game.Status.ACTIVE,
-        "result_lines": view_lines(game.result) if game.result and current else [],
+        "result_lines": result_lines(game.result, players) if game.result and current else [],
     }
 
 

@@ -31,6 +31,50 @@ WRITE_ERRORS = {
 }
 
 
+RESULT = {
+    "title": "Result",
+    "type": "object",
+    "description": (
+        "A finished game, in one shape for every title (null while the game runs and for "
+        "an aborted game). Lists run over the seats in seat order."
+    ),
+    "properties": {
+        "winners": {"type": "array", "items": {"type": "integer", "minimum": 0},
+                    "description": "the seats in first place (none when a solo player loses)"},
+        "places": {"type": "array", "items": {"type": "integer", "minimum": 1},
+                   "description": "per seat, 1 = first; seats the title's tie-breakers "
+                                  "leave tied share a place, and the next place skips them"},
+        "scores": {"type": "array", "items": {"type": "number"}, "description": "per seat"},
+        "ended_by": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$",
+                     "description": "why the game ended, a short code stable per title "
+                                    "(each title's README lists them)"},
+        "breakdown": {"type": "array",
+                      "items": {"type": "object", "additionalProperties": {"type": "number"}},
+                      "description": "per seat, its points by the scoring parts the rules "
+                                     "name; they add up to its score"},
+        "opponent": {"type": "object", "properties": {"score": {"type": "number"}},
+                     "required": ["score"], "additionalProperties": False,
+                     "description": "solo games only: the automated opponent's score"},
+    },
+    "required": ["winners", "places", "scores", "ended_by", "breakdown"],
+    "additionalProperties": False,
+}  # fmt: skip
+
+GAME_DETAIL = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "title": {"type": "string"},
+        "status": {"type": "string", "enum": ["active", "finished", "aborted"]},
+        "seq": {"type": "integer"},
+        "to_act": {"type": "array", "items": {"type": "integer"}},
+        "view": {"type": "object", "description": "the game as the requester may see it"},
+        "result": {**RESULT, "nullable": True},
+    },
+    "required": ["id", "title", "status", "seq", "to_act", "view", "result"],
+}
+
+
 INBOUND_EMAIL = {
     "post": {
         "operationId": "inbound_email",

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from accounts.models import User
 from games import clock as clock_options
 from games import selectors, vacation
+from games.api import schema
 from games.api import serializers as s
 from games.engines import base
 from games.errors import InvalidRequest
@@ -119,7 +120,10 @@ def users_in_order(usernames: list[str]) -> list[User]:
 class GameDetailView(APIView):
     @extend_schema(
         summary="A game as the requester may see it",
-        responses={200: dict, 304: OpenApiResponse(description="not modified (ETag)")},
+        responses={
+            200: schema.GAME_DETAIL,
+            304: OpenApiResponse(description="not modified (ETag)"),
+        },
     )
     def get(self, request, pk: int):
         game, seats = selectors.game_with_seats(pk)

@@ -10,10 +10,38 @@ from __future__ import annotations
 
 import importlib
 import json
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, NotRequired, Protocol, TypedDict, runtime_checkable
 
 State = dict[str, Any]
 Action = dict[str, Any]
+Score = int | float
+
+
+class Opponent(TypedDict):
+    """A solo game's automated opponent: it holds no seat, only a score."""
+
+    score: Score
+
+
+class Result(TypedDict):
+    """A finished game, in the one shape pages, mails and the API read.
+
+    Lists run over the seats in seat order.  `places` are 1-based, and seats
+    share a place only when the title's tie-breakers leave them tied; the
+    `winners` are exactly the seats in place 1 (none when a solo player loses
+    to the opponent).  `ended_by` is a short reason, stable per title (each
+    title's README lists its values).  `breakdown` gives per seat the
+    scoring parts the rules name; they add up to that seat's score.
+    """
+
+    winners: list[int]
+    places: list[int]
+    scores: list[Score]
+    ended_by: str
+    breakdown: list[dict[str, Score]]
+    opponent: NotRequired[Opponent]
+
 
 # API name -> module path; titles are imported lazily so a broken or missing
 # title never stops the others from loading.
@@ -64,7 +92,9 @@ class Engine(Protocol):
 
     def timeout_action(self, state: State, seat: int) -> Action: ...
 
-    def result(self, state: State) -> dict[str, Any] | None: ...
+    def result(self, state: State) -> Result | None:
+        """None while the game runs (and for a game that cannot end)."""
+        ...
 
     def resign(self, state: State, seat: int) -> State | None:
         """The state after `seat` leaves the game under the title's rules for a
@@ -133,6 +163,37 @@ def _check_option(name: str, spec: dict[str, Any], value: Any) -> Any:
         if (low is not None and value < low) or (high is not None and value > high):
             raise IllegalAction(f"option {name} must be between {low} and {high}")
     return value
+
+
+def rank(keys: Sequence[tuple[Any, ...]]) -> list[int]:
+    """1-based places from per-seat sort keys, higher keys better.
+
+    A title builds each seat's key from its own rules, most important part
+    first and its tie-breakers after, so seats share a place exactly when
+    every tie-breaker leaves them level; the next place skips the shared ones
+    (1, 1, 3).
+    """
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+
+def finished(
+    places: list[int],
+    scores: list[Score],
+    ended_by: str,
+    breakdown: list[dict[str, Score]],
+    opponent: Score | None = None,
+) -> Result:
+    """A `Result` whose winners are the seats in first place."""
+    out = Result(
+        winners=[seat for seat, place in enumerate(places) if place == 1],
+        places=list(places),
+        scores=list(scores),
+        ended_by=ended_by,
+        breakdown=breakdown,
+    )
+    if opponent is not None:
+        out["opponent"] = Opponent(score=opponent)
+    return out
 
 
 def clone(state: State) -> State:

@@ -28,6 +28,16 @@ def test_the_schema_documents_every_endpoint_of_the_contract(client):
     assert client.get("/api/docs/").status_code == 200
 
 
+@pytest.mark.django_db
+def test_a_games_result_is_described_in_its_one_shape(client):
+    paths = client.get("/api/schema/?format=json").json()["paths"]
+    detail = paths["/api/games/{id}/"]["get"]["responses"]["200"]["content"]
+    result = detail["application/json"]["schema"]["properties"]["result"]
+    assert result["nullable"] is True
+    assert set(result["required"]) == {"winners", "places", "scores", "ended_by", "breakdown"}
+    assert set(result["properties"]) == {*result["required"], "opponent"}
+
+
 @pytest.fixture
 def game_one(db):
     """A game with id 1 exists, so generated paths sometimes reach a real game."""

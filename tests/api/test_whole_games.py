@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import jsonschema
 import pytest
 
+from games.api import schema
 from games.engines import base
 from tests.conftest import make_user
 
@@ -44,5 +46,7 @@ def play_through_the_api(as_, title: str, seed: int) -> dict:
 def test_a_whole_random_game_through_the_api_ends_with_a_result(as_, db, title):
     final = play_through_the_api(as_, title, seed=len(title))
     assert final["status"] == "finished"
+    # The one result shape of every title, as the OpenAPI schema describes it.
+    jsonschema.validate(final["result"], schema.RESULT)
     assert final["result"]["winners"]
     assert final["to_act"] == []

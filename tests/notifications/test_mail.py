@@ -77,6 +77,56 @@ def test_every_kind_renders(alice, bob, kind):
     assert message.body and message.alternatives
 
 
+SOLO_LOSS = {
+    "winners": [],
+    "places": [2],
+    "scores": [13],
+    "ended_by": "pile_exhausted",
+    "breakdown": [{"buildings": 9, "civic token 3": 4}],
+    "opponent": {"score": 13},
+}
+
+
+def test_result_lines_list_the_seats_by_place_with_their_points():
+    result = {
+        "winners": [1, 2],
+        "places": [3, 1, 1],
+        "scores": [2, 7, 7],
+        "ended_by": "two_rows_complete",
+        "breakdown": [{"row a": 2}, {"row a": 5, "stash": 2}, {"row a": 7, "stash": 0}],
+    }
+    players = [(0, "alice"), (1, "bob"), (2, "carol")]
+    assert render.result_lines(result, players) == [
+        "1. bob (seat 1): 7, winner (row a: 5, stash: 2)",
+        "1. carol (seat 2): 7, winner (row a: 7, stash: 0)",
+        "3. alice (seat 0): 2 (row a: 2)",
+        "ended by: two rows complete",
+    ]
+    assert render.result_lines(SOLO_LOSS, [(0, "alice")]) == [
+        "2. alice (seat 0): 13 (buildings: 9, civic token 3: 4)",
+        "opponent: 13",
+        "ended by: pile exhausted",
+    ]
+
+
+def test_the_game_over_mail_shows_the_result(alice, bob):
+    game = new_duel(alice, bob)
+    result = engine_for(game).result({**DUEL_OVER, "scores": [9, 4]})
+    type(game).objects.filter(pk=game.pk).update(status="finished", result=result)
+    game.refresh_from_db()
+    n = Notification.objects.create(
+        key="t:over", kind="game_over", user=bob, to_email=bob.email, game=game, seq=1,
+        seat=1, context={"status": "finished"},
+    )  # fmt: skip
+    message = render.build_message(n)
+    assert "Result:\n  1. alice (seat 0): 9, winner (cards won: 9)\n" in message.body
+    assert "  2. bob (seat 1): 4 (cards won: 4)\n  ended by: last round\n" in message.body
+    assert "1. alice (seat 0): 9, winner (cards won: 9)" in message.alternatives[0][0]
+
+
+DUEL_OVER = {"phase": "over", "round": 3, "rounds": 3, "players": 2}
+
+
 def test_delivery_sends_one_message_through_smtp(alice, bob, sink):
     new_duel(alice, bob)
     n = turn_of(alice)

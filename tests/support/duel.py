@@ -14,7 +14,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engines.base import Action, EngineBase, IllegalAction, State, clone
+from games.engines.base import (
+    Action,
+    EngineBase,
+    IllegalAction,
+    Result,
+    Score,
+    State,
+    clone,
+    finished,
+    rank,
+)
 
 
 class Duel(EngineBase):
@@ -131,17 +141,14 @@ class Duel(EngineBase):
     def timeout_action(self, state: State, seat: int) -> Action:
         return self.legal_actions(state, seat)[-1]
 
-    def result(self, state: State) -> dict[str, Any] | None:
+    def result(self, state: State) -> Result | None:
+        """Most points wins; equal points share the place."""
         if state["phase"] != "over":
             return None
         scores = state["scores"]
-        ranking = sorted(range(state["players"]), key=lambda s: -scores[s])
-        top = max(scores)
-        return {
-            "scores": scores,
-            "ranking": ranking,
-            "winners": [s for s in ranking if scores[s] == top],
-        }
+        ended_by = "last_round" if state["round"] == state["rounds"] else "no_card_left"
+        breakdown: list[dict[str, Score]] = [{"cards won": s} for s in scores]
+        return finished(rank([(s,) for s in scores]), scores, ended_by, breakdown)
 
     def takeback_allowed(self, before: State, seat: int, action: Action, after: State) -> bool:
         # A draw takes a hidden card; a commit that completed the round revealed all.

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..base import EngineBase
-from . import commands, leaving, turn, view
+from ..base import EngineBase, Result
+from . import commands, leaving, scoring, turn, view
 from .data import EDITIONS
 from .errors import IllegalAction
 from .placement import apply_place, place_actions
@@ -105,8 +105,8 @@ class EstatesEngine(EngineBase):
             raise IllegalAction("it is not this seat's turn")
         return legal[0]
 
-    def result(self, state: State) -> dict[str, Any] | None:
-        return state["result"]
+    def result(self, state: State) -> Result | None:
+        return scoring.result(state)
 
     def public_action(self, state: State, seat: int, action: Action) -> Action | None:
         return view.public_action(state, seat, action)

@@ -9,8 +9,10 @@ cheques (hand plus stash).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from ..base import Result, Score, finished, rank
 from .board import requirement, row_complete
 from .data import CUBE_COMPANY, CUBE_VALUE, LOTS, ROWS, lot_name
 
@@ -55,11 +57,11 @@ def _score_row(state: State, r: int, scores: list[int]) -> dict[str, Any]:
     }
 
 
-def order(keys: list[tuple[int, ...]]) -> dict[str, list[int]]:
+def order(keys: Sequence[tuple[int, ...]]) -> dict[str, list[int]]:
     """Seats best first by descending key (ties keep seat order), 1-based places
     (equal keys share a place), and the winners (everyone in first place)."""
     ranking = sorted(range(len(keys)), key=lambda s: tuple(-k for k in keys[s]))
-    places = [1 + sum(1 for other in keys if other > key) for key in keys]
+    places = rank(keys)
     return {
         "ranking": ranking,
         "places": places,
@@ -106,3 +108,57 @@ def final_result(state: State) -> dict[str, Any]:
         "resigned": list(state["resigned"]),
         "rounds": rounds,
     }
+
+
+# The reasons a round ends, as the state records them (part of the state, and
+# so of its hash), and the short `ended_by` each one is reported as.
+ENDED_BY = {
+    "two rows complete": "two_rows_complete",
+    "no numbered roof left": "no_numbered_roof",
+    "no floor cube left and every building roofed": "nothing_to_build",
+    "nothing left to choose": "nothing_to_choose",
+    "resignation": "resignation",
+}
+
+
+def ended_by(state: State) -> str:
+    """Why the game is over: a resignation, two round wins before the last
+    round, or else the reason its last round ended."""
+    rounds = state["round_results"]
+    reason = rounds[-1]["reason"]
+    if reason != "resignation" and len(rounds) < state["rounds"]:
+        return "two_round_wins"
+    return ENDED_BY[reason]
+
+
+def breakdown(state: State) -> list[dict[str, Score]]:
+    """Each seat's points over all rounds by where they came from: its
+    buildings row by row (complete rows add, incomplete ones subtract), what
+    the mayor's doubling added to (or took from) its buildings, and its
+    stashed cheques."""
+    parts: list[dict[str, Score]] = [
+        {**{f"row {name}": 0 for name in ROWS}, "mayor": 0, "stash": 0}
+        for _ in range(state["players"])
+    ]
+    for scored in state["round_results"]:
+        for row in scored["rows"]:
+            for building in row["buildings"]:
+                owner = building["owner"]
+                if owner is None:
+                    continue
+                points = building["points"]
+                single = points // 2 if row["mayor"] else points
+                parts[owner][f"row {row['row']}"] += single
+                parts[owner]["mayor"] += points - single
+        for seat, stash in enumerate(scored["stash"]):
+            parts[seat]["stash"] += stash
+    return parts
+
+
+def result(state: State) -> Result | None:
+    """The game's result once it is over; the places are the final ones
+    worked out when it ended (two round wins, total, cheques, leavers last)."""
+    final = state["result"]
+    if final is None:
+        return None
+    return finished(final["places"], final["scores"], ended_by(state), breakdown(state))

@@ -11,6 +11,7 @@ from typing import Any
 
 from .board import developed, requirement, row_complete
 from .data import DATA, EDITIONS, LOTS, ROWS, SINGLE, lot_name
+from .scoring import result
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -97,8 +98,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "round_results": state["round_results"],
         "round_wins": list(state["wins"]),
         "resigned": list(state["resigned"]),
-        "result": state["result"],
+        "result": result(state),
     }
+    if state["result"] is not None:
+        # The game is over: every seat's cheques (hand + stash), the final
+        # tie-breaker, are open now.
+        out["cheques"] = list(state["result"]["cheques"])
     if seat is not None and 0 <= seat < state["players"]:
         out["you"] = {
             "seat": seat,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import EngineBase, IllegalAction, State, canonical_json, clone
+from ..base import EngineBase, IllegalAction, Result, State, canonical_json, clone
 from . import commands, data, rounds, scoring, setup, view
 from .order import number
 
@@ -132,7 +132,7 @@ class HavanaEngine(EngineBase):
             return min(actions, key=lambda a: _resulting_number(state, seat, a))
         return min(actions, key=_timeout_key)
 
-    def result(self, state: State) -> dict[str, Any] | None:
+    def result(self, state: State) -> Result | None:
         return scoring.result(state)
 
     def resign(self, state: State, seat: int) -> State | None:

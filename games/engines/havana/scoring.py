@@ -2,40 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..base import State
+from ..base import Result, Score, State, finished, rank
 from . import rounds
 
 
-def result(state: State) -> dict[str, Any] | None:
-    """Scores are VP.  The player who reached the target wins alone (the round
-    is not finished); if the game ran out of buildings, most VP wins and equal
-    VP share the win.  Places: the winners first, then by VP (equal VP share a
-    place); players who resigned come last.
+def result(state: State) -> Result | None:
+    """Scores are VP, all of them from buildings.  The player who reached the
+    target wins alone (the round is not finished); if the game ran out of
+    buildings, most VP wins and equal VP share the win.  Places: the winners
+    first, then by VP (equal VP share a place); players who resigned come
+    last.  `ended_by` is the state's own end reason: ``target`` or
+    ``exhausted``.
     """
     end = state["end"]
     if end is None:
         return None
     scores = [seat["vp"] for seat in state["seats"]]
-    winners = list(end["winners"])
-
-    def key(s: int) -> tuple:
-        return (s in state["resigned"], s not in winners, -scores[s], s)
-
-    ranking = sorted(range(state["players"]), key=key)
-    places: list[int] = [0] * state["players"]
-    for pos, s in enumerate(ranking):
-        prev = ranking[pos - 1] if pos else None
-        same = prev is not None and key(prev)[:3] == key(s)[:3]
-        places[s] = places[prev] if same else pos + 1
-    return {
-        "scores": scores,
-        "ranking": ranking,
-        "places": places,
-        "winners": winners,
-        "reason": end["reason"],
-    }
+    keys = [
+        (s not in state["resigned"], s in end["winners"], scores[s])
+        for s in range(state["players"])
+    ]
+    breakdown: list[dict[str, Score]] = [{"buildings": vp} for vp in scores]
+    return finished(rank(keys), scores, end["reason"], breakdown)
 
 
 def resign(state: State, seat: int) -> State | None:

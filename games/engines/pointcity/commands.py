@@ -23,6 +23,13 @@ HELP = "commands: flip b3 | draw | take a1 b1 [pay energy energy2 ingenuity] | c
 
 
 def text(action: Action) -> str:
+    try:
+        return _line(action)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise IllegalAction(f"not a Point City action: {action!r}") from exc
+
+
+def _line(action: Action) -> str:
     kind = action["type"]
     if kind == "flip":
         return f"flip {action['space']}"
@@ -31,7 +38,9 @@ def text(action: Action) -> str:
         return f"{line} pay {' '.join(action['pay'])}" if action["pay"] else line
     if kind == "civic":
         return f"civic {action['token']}"
-    return kind  # draw, pass
+    if kind in ("draw", "pass"):
+        return kind
+    raise KeyError(kind)
 
 
 def _space(word: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Action, EngineBase, IllegalAction, State, canonical_json
+from ..base import Action, EngineBase, IllegalAction, Result, State, canonical_json
 from . import commands, scoring, turn, view
 from .data import TOKENS
 from .market import BUILDING, INDEX, PAIR_SET, flippable
@@ -132,7 +132,7 @@ class PointCity(EngineBase):
             TOKENS[action["token"]], perm, scoring.ingenuity_cards(player["stock"])
         )
 
-    def result(self, state: State) -> dict[str, Any] | None:
+    def result(self, state: State) -> Result | None:
         return scoring.result(state)
 
     def takeback_allowed(self, before: State, seat: int, action: Action, after: State) -> bool:

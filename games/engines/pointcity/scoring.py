@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import State
+from ..base import Result, Score, State, finished, rank
 from .data import CARDS, RESOURCES, SOLO, TOKENS, WILD, Token
 from .payment import permanent
 
@@ -82,51 +82,57 @@ def opponent_score(bot: dict[str, Any], level: int) -> dict[str, Any]:
     }
 
 
-def _places(keys: list[tuple[int, ...]]) -> list[int]:
-    """1-based places; equal keys share a place (competition ranking)."""
-    return [1 + sum(1 for other in keys if other > key) for key in keys]
+# The state's end reasons (kept as they are: they are part of the state, and
+# so of its hash) and the short `ended_by` each one is reported as.
+ENDED_BY = {
+    "the market could not be refilled": "pile_exhausted",
+    "no draft possible on the final turn": "no_draft",
+    "resignation": "resignation",
+}
 
 
-def multiplayer_result(state: State) -> dict[str, Any]:
+def parts(score: dict[str, Any]) -> dict[str, Score]:
+    """A player's score by the rules' categories: printed building points and
+    each civic token it holds (they add up to its total)."""
+    out: dict[str, Score] = {"buildings": score["buildings"]}
+    for token in score["tokens"]:
+        out[f"civic token {token['token']}"] = token["points"]
+    return out
+
+
+def multiplayer_result(state: State) -> Result:
     scores = [player_score(p) for p in state["seats"]]
-    # A resigned seat ranks below everyone still playing and cannot win.
+    # A resigned seat ranks below everyone still playing and cannot win; then
+    # the most points, then the most unspent resource cards; then a shared place.
     keys = [
-        (0 if p["resigned"] else 1, s["total"], s["resource_cards"])
+        (not p["resigned"], s["total"], s["resource_cards"])
         for p, s in zip(state["seats"], scores, strict=True)
     ]
-    places = _places(keys)
-    ranking = sorted(range(len(keys)), key=lambda i: (places[i], i))
-    return {
-        "scores": [s["total"] for s in scores],
-        "ranking": ranking,
-        "places": places,
-        "winners": [i for i in ranking if places[i] == 1 and keys[i][0]],
-        "breakdown": scores,
-        "end": state["end"],
-    }
+    return finished(
+        rank(keys),
+        [s["total"] for s in scores],
+        ENDED_BY[state["end"]],
+        [parts(s) for s in scores],
+    )
 
 
-def solo_result(state: State) -> dict[str, Any]:
+def solo_result(state: State) -> Result:
+    """One seat against the opponent's score at the chosen level, which must be
+    beaten, not tied: a tie puts the player second."""
     me = player_score(state["seats"][0])
-    levels = [opponent_score(state["bot"], level) for level in (1, 2, 3)]
-    chosen = levels[state["level"] - 1]
-    won = me["total"] > chosen["total"]  # the opponent must be beaten, not tied
-    return {
-        "scores": [me["total"]],
-        "ranking": [0],
-        "places": [1 if won else 2],
-        "winners": [0] if won else [],
-        "breakdown": [me],
-        "opponent": chosen,
-        "opponent_levels": levels,
-        "level": state["level"],
-        # Beating level N's opponent earns N stars.
-        "stars": max((lv["level"] for lv in levels if me["total"] > lv["total"]), default=0),
-        "end": state["end"],
-    }
+    opponent = opponent_score(state["bot"], state["level"])["total"]
+    place, _ = rank([(me["total"], 0), (opponent, 1)])
+    return finished([place], [me["total"]], ENDED_BY[state["end"]], [parts(me)], opponent)
 
 
-def result(state: State) -> dict[str, Any] | None:
+def stars(state: State) -> int:
+    """Solo: beating level N's opponent earns N stars (0 when none is beaten)."""
+    mine = player_score(state["seats"][0])["total"]
+    beaten = [lv for lv in (1, 2, 3) if mine > opponent_score(state["bot"], lv)["total"]]
+    return max(beaten, default=0)
+
+
+def result(state: State) -> Result | None:
     if state["phase"] != "over":
         return None
     return solo_result(state) if state["bot"] is not None else multiplayer_result(state)

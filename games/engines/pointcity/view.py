@@ -16,7 +16,7 @@ from ..base import State
 from .data import CARDS, TOKENS
 from .market import NAMES, RESOURCE
 from .payment import KIND_ORDER, permanent
-from .scoring import opponent_score, player_score, result
+from .scoring import opponent_score, player_score, result, stars
 from .solo import opponent_spaces
 
 
@@ -107,4 +107,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         out["civic_tokens_to_take"] = state["pending"]["civic"]
     if state["phase"] == "over":
         out["result"] = result(state)
+        if state["bot"] is not None:
+            # What the solo result leaves out: the opponent at every level,
+            # and the stars earned by beating them.
+            out["opponent_levels"] = [opponent_score(state["bot"], lv) for lv in (1, 2, 3)]
+            out["stars"] = stars(state)
     return out

@@ -1,4 +1,6 @@
-"""Seeded random games: never an error, always a result, invariants hold."""
+"""Seeded random games: never an error, always a result, The Estates'
+invariants hold (the shared contract checks are in
+tests/engines/test_contract.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from games.engines.base import IllegalAction, canonical_json
+from games.engines.base import canonical_json
 from games.engines.estates import ENGINE
 from games.engines.estates.board import developed, requirement
 from games.engines.estates.data import CUBE_VALUE, EDITIONS, MAX_REQ, MIN_REQ, SINGLE
@@ -57,13 +59,13 @@ def check_pieces(state):
 def check_result(state):
     result = ENGINE.result(state)
     assert result is not None
-    assert sorted(result["ranking"]) == list(range(state["players"]))
-    assert result["winners"]
-    assert set(result["winners"]) <= set(result["ranking"])
-    rounds = result["rounds"]
+    rounds = state["round_results"]
     assert 1 <= len(rounds) <= state["rounds"]
     for seat in range(state["players"]):
         assert result["scores"][seat] == sum(r["scores"][seat] for r in rounds)
+        parts = result["breakdown"][seat]
+        assert parts["stash"] == sum(r["stash"][seat] for r in rounds)
+        assert sum(parts.values()) == result["scores"][seat]
     for scored in rounds:
         rows = sum(r["total"] for r in scored["rows"])
         unowned = [b for r in scored["rows"] for b in r["buildings"] if b["owner"] is None]
@@ -71,6 +73,11 @@ def check_result(state):
         # held -- unless the house placed it for a player who left.
         assert not unowned or state["resigned"]
         assert sum(scored["buildings"]) == rows - sum(b["points"] for b in unowned)
+    stayed = [s for s in range(state["players"]) if s not in state["resigned"]]
+    assert set(result["winners"]) <= set(stayed)
+    if len(rounds) < state["rounds"] and result["ended_by"] != "resignation":
+        assert result["ended_by"] == "two_round_wins"
+        assert all(state["wins"][s] >= 2 for s in result["winners"])
 
 
 @pytest.mark.parametrize("edition", EDITION_NAMES)
@@ -84,24 +91,6 @@ def test_random_games_end_with_a_result_and_keep_money_and_pieces(players, editi
             check_pieces(state)
             if seat is None:
                 check_result(state)
-
-
-def test_apply_never_changes_the_state_it_is_given():
-    for players in (2, 5):
-        for state, seat, _legal, action in random_game(players, 3, rounds=2):
-            if seat is None:
-                break
-            before = canonical_json(state)
-            ENGINE.apply(state, seat, action)
-            assert canonical_json(state) == before
-
-
-def test_same_seed_and_actions_give_the_same_state_byte_for_byte():
-    finals = set()
-    for _ in range(2):
-        *_, (state, _, _, _) = random_game(4, 12, "neue-heimat", 2)
-        finals.add(canonical_json(state))
-    assert len(finals) == 1
 
 
 def leaked(state, seat) -> bool:
@@ -126,24 +115,12 @@ def test_no_seat_ever_sees_another_seats_cheques_stash_or_the_roof_order(players
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_parse_of_text_gives_back_every_legal_action(players):
-    for state, seat, legal, _action in random_game(players, 77 + players, "the-estates"):
-        for action in legal:
-            assert ENGINE.parse(ENGINE.text(action), state, seat) == action
-
-
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_timeout_action_is_legal_at_every_decision_and_finishes_the_game(players):
+def test_timeouts_alone_finish_the_game_and_never_stash(players):
     state = ENGINE.setup(players, {"rounds": 2}, players)
     steps = 0
     while ENGINE.result(state) is None:
-        for seat in range(players):
-            if seat not in ENGINE.to_act(state):
-                with pytest.raises(IllegalAction):
-                    ENGINE.timeout_action(state, seat)
         (seat,) = ENGINE.to_act(state)
         action = ENGINE.timeout_action(state, seat)
-        assert action in ENGINE.legal_actions(state, seat)
         assert "stash" not in action
         state = ENGINE.apply(state, seat, action)
         steps += 1
@@ -162,40 +139,6 @@ def test_timeout_passes_bids_gives_and_places_first():
         else:
             assert action == legal[0]
             assert action.get("type") != "discard" or len(legal) == 1
-
-
-WRONG_VALUES = [None, "x", 1.5, True, -1, 10**9, [1], {"a": 1}]
-JUNK = [None, "pass", 3, [], {}, {"type": 5}, {"type": "fly"}, {"kind": "pass"}]
-
-
-def malformed(legal):
-    for action in JUNK:
-        yield action
-    for action in legal[:6]:
-        for key in action:
-            yield {k: v for k, v in action.items() if k != key}
-            for wrong in WRONG_VALUES:
-                yield {**action, key: wrong}
-        yield {**action, "extra": 1}
-
-
-@pytest.mark.parametrize("players", [2, 4])
-def test_malformed_actions_raise_illegal_action_and_change_nothing(players):
-    for state, seat, legal, _action in random_game(players, 5 + players, rounds=2):
-        if seat is None:
-            break
-        before = canonical_json(state)
-        legal_json = {canonical_json(a) for a in legal}
-        for bad in malformed(legal):
-            if canonical_json(bad) in legal_json:
-                continue
-            with pytest.raises(IllegalAction):
-                ENGINE.apply(state, seat, bad)
-        for other in range(players):
-            if other != seat and legal:
-                with pytest.raises(IllegalAction):
-                    ENGINE.apply(state, other, legal[0])
-        assert canonical_json(state) == before
 
 
 def rescore(state) -> list[int]:

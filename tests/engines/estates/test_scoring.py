@@ -118,7 +118,8 @@ def test_game_ends_at_once_when_two_rows_are_complete():
     state = roof_and_place(game, "b2", value=3)
     assert state["phase"] == "over"
     result = ENGINE.result(state)
-    assert result["rounds"][0]["reason"] == "two rows complete"
+    assert state["round_results"][0]["reason"] == "two rows complete"
+    assert result["ended_by"] == "two_rows_complete"
     assert result["scores"] == [7 + 11 + 7, 0, 0]
     assert ENGINE.to_act(state) == set()
     assert ENGINE.legal_actions(state, ALICE) == []
@@ -136,7 +137,7 @@ def test_game_ends_when_the_last_numbered_roof_is_used():
     game["roofs"] = [4]
     state = roof_and_place(game, "c1", value=4)
     assert state["phase"] == "over"
-    assert ENGINE.result(state)["rounds"][0]["reason"] == "no numbered roof left"
+    assert ENGINE.result(state)["ended_by"] == "no_numbered_roof"
 
 
 def test_neue_heimat_ends_when_only_blank_roofs_are_left():
@@ -155,31 +156,49 @@ def test_game_ends_when_no_cube_is_left_and_every_building_has_a_roof():
     state["active"] = ALICE
     state = roof_and_place(state, "a1")
     assert state["phase"] == "over"
-    assert ENGINE.result(state)["rounds"][0]["reason"] == (
-        "no floor cube left and every building roofed"
-    )
+    assert ENGINE.result(state)["ended_by"] == "nothing_to_build"
 
 
 def test_result_is_none_while_the_game_runs():
     assert ENGINE.result(new_game()) is None
 
 
-def test_result_has_ranking_winners_and_a_breakdown_per_row_and_building():
+def parts(a, b, c, *, mayor, stash):
+    return {"row a": a, "row b": b, "row c": c, "mayor": mayor, "stash": stash}
+
+
+def two_rows_for_bob(mayor=None):
     game = own(new_game(), "skyline", BOB)
     short_row(short_row(game, "a", 3), "b", 2)
     game["specials"]["permit2"] = "board"
+    game["mayor"] = mayor
+    game["stash"], game["money"] = [0, 2, 0], [12, 10, 12]
     build(game, "a1", ["skyline-6"], roof=1)
     build(game, "b1", ["skyline-5"], roof=6)
     build(game, "b2", ["skyline-4"])
     build(game, "c1", ["skyline-1"])
-    result = ENGINE.result(roof_and_place(game, "b2", value=3))
+    return roof_and_place(game, "b2", value=3)
+
+
+def test_result_has_winners_places_and_a_breakdown_per_row():
+    state = two_rows_for_bob()
+    result = ENGINE.result(state)
     assert result["winners"] == [BOB]
-    assert result["ranking"][0] == BOB
-    rows = result["rounds"][0]["rows"]
+    assert result["places"] == [2, 1, 2]
+    rows = state["round_results"][0]["rows"]
     assert [r["complete"] for r in rows] == [True, True, False]
     assert [b["points"] for r in rows for b in r["buildings"]] == [7, 11, 7, -1]
-    assert result["scores"][BOB] == 24
-    assert result["cheques"] == [12, 12, 12]
+    assert result["scores"] == [0, 24 + 2, 0]
+    assert result["breakdown"][BOB] == parts(7, 18, -1, mayor=0, stash=2)
+    assert result["breakdown"][ALICE] == parts(0, 0, 0, mayor=0, stash=0)
+    # The final tie-breaker, hidden while the game ran, is open at the end.
+    assert ENGINE.view(state, ALICE)["cheques"] == [12, 12, 12]
+
+
+def test_the_breakdown_shows_what_the_mayors_doubling_added():
+    result = ENGINE.result(two_rows_for_bob(mayor=1))  # row b: 11 + 7, doubled
+    assert result["scores"][BOB] == 7 + 2 * 18 - 1 + 2
+    assert result["breakdown"][BOB] == parts(7, 18, -1, mayor=18, stash=2)
 
 
 # --- several rounds ----------------------------------------------------------
@@ -225,7 +244,9 @@ def test_totals_over_all_rounds_decide():
     result = ENGINE.result(state)
     assert result["scores"] == [0, 15, 12 + 11 - 5]
     assert result["winners"] == [CAROL]
-    assert result["round_wins"] == [0, 1, 1]
+    assert result["places"] == [3, 2, 1]
+    assert state["wins"] == [0, 1, 1]
+    assert result["breakdown"][BOB] == parts(7, 8, 0, mayor=0, stash=0)
 
 
 def test_two_round_wins_win_at_once():
@@ -233,6 +254,7 @@ def test_two_round_wins_win_at_once():
     state = end_round_now(state)
     assert state["phase"] == "over"
     result = ENGINE.result(state)
-    assert len(result["rounds"]) == 2
+    assert len(state["round_results"]) == 2
     assert result["winners"] == [BOB]
-    assert result["round_wins"] == [0, 2, 0]
+    assert result["ended_by"] == "two_round_wins"
+    assert state["wins"] == [0, 2, 0]

@@ -60,8 +60,9 @@ def test_the_game_ends_at_once_when_a_player_reaches_the_target(players, target)
     result = ENGINE.result(after)
     assert result["winners"] == [VANESSA]
     assert result["scores"][VANESSA] == target
-    assert result["ranking"][:2] == [VANESSA, SARAH]
-    assert result["reason"] == "target"
+    assert result["places"][:2] == [1, 2]
+    assert result["ended_by"] == "target"
+    assert result["breakdown"][VANESSA] == {"buildings": target}
 
 
 def test_below_the_target_the_game_goes_on():
@@ -84,10 +85,10 @@ def test_the_game_ends_when_the_last_building_is_gone_and_most_vp_wins():
     start(state, {VANESSA: ["0", "2p"]}, order=[VANESSA, SARAH, TOBIAS])
     after = act(state, VANESSA, {"type": "buy", "building": 101, "pay": {"gray": 1}})
     result = ENGINE.result(after)
-    assert result["reason"] == "exhausted"
+    assert result["ended_by"] == "exhausted"
     assert result["winners"] == [TOBIAS]
-    assert result["ranking"] == [TOBIAS, VANESSA, SARAH]
     assert result["places"] == [2, 3, 1]
+    assert result["scores"] == [3, 2, 4]
 
 
 def test_equal_vp_share_the_win_when_the_buildings_run_out():
@@ -113,7 +114,7 @@ def test_the_game_ends_when_no_remaining_building_can_ever_be_paid():
     assert ENGINE.result(state) is None
     after = act(state, VANESSA, {"type": "buy", "building": 101, "pay": {"gray": 1}})
     result = ENGINE.result(after)  # 4 gray left, no blue: building 102 is out of reach
-    assert result["reason"] == "exhausted"
+    assert result["ended_by"] == "exhausted"
     assert result["winners"] == [VANESSA]
 
 

@@ -51,7 +51,8 @@ def test_a_leaver_is_no_longer_a_target_and_ranks_last():
     assert {a["victim"] for a in ENGINE.legal_actions(after, VANESSA)} == {SARAH}
     after["seats"][TOBIAS]["vp"] = 9
     after["end"] = {"reason": "exhausted", "winners": [VANESSA]}
-    assert ENGINE.result(after)["ranking"][-1] == TOBIAS
+    # More VP than anyone, yet last: a leaver ranks below every player who stayed.
+    assert ENGINE.result(after)["places"] == [1, 2, 3]
 
 
 def test_random_games_with_a_leaver_still_end_and_keep_the_invariants():

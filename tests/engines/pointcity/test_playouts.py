@@ -1,5 +1,6 @@
 """Random legal playouts: never an error, 17 turns each, 14 cards left, every
-card conserved, no hidden information in any view, replay is deterministic."""
+card conserved, no hidden information in any view (the shared contract checks
+are in tests/engines/test_contract.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 
 import pytest
 
-from games.engines.base import IllegalAction, canonical_json
+from games.engines.base import IllegalAction
 from games.engines.pointcity import ENGINE
 from games.engines.pointcity.data import TOTAL_CARDS
 from games.engines.pointcity.market import NAMES, PAIRS
@@ -28,13 +29,15 @@ def check_end(state, players):
         turns.append(state["bot"]["turns"])
     assert turns == [17] * max(players, 2)
     left = sum(slot is not None for slot in state["market"])
-    if state["end"] == "no draft possible on the final turn":
+    if result["ended_by"] == "no_draft":
         assert left == 16
     else:
         assert left == 14
     assert state["pile"] == []
-    assert set(result["winners"]) <= set(range(players))
-    assert len(result["breakdown"]) == players
+    assert result["ended_by"] in ("pile_exhausted", "no_draft")
+    for seat, player in enumerate(state["seats"]):
+        tokens = [f"civic token {t}" for t in player["tokens"]]
+        assert list(result["breakdown"][seat]) == ["buildings", *tokens]
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
@@ -44,22 +47,14 @@ def test_random_games_end_after_17_turns_each_with_14_cards_left(players):
 
 
 def close_checks(state, seat, action):
-    """Every step: the legal list is sound, text reads back, views keep secrets."""
+    """Every step: views keep secrets, every card is somewhere."""
     legal = ENGINE.legal_actions(state, seat)
-    assert legal and action in legal
-    assert len({canonical_json(a) for a in legal}) == len(legal)
-    assert ENGINE.timeout_action(state, seat) in legal
-    for a in legal:
-        assert ENGINE.parse(ENGINE.text(a), state, seat) == a
     assert views(scramble_hidden(state, len(legal))) == views(state)
     assert sorted(all_cards(state)) == list(range(1, TOTAL_CARDS + 1))
-    before = canonical_json(state)
-    ENGINE.apply(state, seat, action)
-    assert canonical_json(state) == before  # apply never mutates its input
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_every_step_of_some_games_keeps_the_contract(players):
+def test_every_step_of_some_games_keeps_secrets_and_cards(players):
     for seed in range(CHECKED_CLOSELY):
         check_end(random_game(players, 1000 + seed, step=close_checks), players)
 
@@ -72,15 +67,6 @@ def test_games_played_by_timeouts_alone_finish(players):
             seat = seat_to_act(state)
             state = ENGINE.apply(state, seat, ENGINE.timeout_action(state, seat))
         check_end(state, players)
-
-
-def test_replaying_the_same_actions_gives_the_same_state_byte_for_byte():
-    actions = []
-    final = random_game(4, 77, step=lambda s, seat, a: actions.append((seat, a)))
-    state = ENGINE.setup(4, {"solo_level": random.Random(77).choice([1, 2, 3])}, 77)
-    for seat, action in actions:
-        state = ENGINE.apply(state, seat, action)
-    assert canonical_json(state) == canonical_json(final)
 
 
 def probes(state, legal):
@@ -126,5 +112,5 @@ def test_games_with_a_player_leaving_midway_still_finish_cleanly(players):
             state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
             steps += 1
         result = ENGINE.result(state)
-        assert leaver not in result["winners"] and result["ranking"][-1] == leaver
+        assert leaver not in result["winners"] and result["places"][leaver] == players
         assert sorted(all_cards(state)) == list(range(1, TOTAL_CARDS + 1))

@@ -72,8 +72,8 @@ def solo_end(bot_city, bot_tokens, bot_ingenuity, my_points, level):
     for card in pick(resource="ingenuity", building="civic")[:bot_ingenuity]:
         move_to(state, card, state["bot"]["stock"])
     assert sorted(all_cards(state)) == list(range(1, 165))
-    state["phase"], state["end"] = "over", "test"
-    return ENGINE.result(state)
+    state["phase"], state["end"] = "over", "the market could not be refilled"
+    return state
 
 
 # Opponent city: 3 economy producers (0 points) + 2 energy producers (1 point each:
@@ -90,21 +90,23 @@ BOT_CITY = [3, 18, 22, 2, 26]
     ],
 )
 def test_opponent_score_per_level(level, expected):
-    result = solo_end(BOT_CITY, [2, 3], 2, [], level)
-    assert result["opponent"]["total"] == expected
-    assert result["level"] == level
+    result = ENGINE.result(solo_end(BOT_CITY, [2, 3], 2, [], level))
+    assert result["opponent"] == {"score": expected}
 
 
 def test_you_must_beat_the_opponent_a_tie_loses():
     # The opponent scores 2 + 5 + 6 = 13 at one star.
-    win = solo_end(BOT_CITY, [2, 3], 2, [130, 126, 50], 1)  # 7 + 5 + 4
-    assert (win["scores"], win["opponent"]["total"], win["winners"]) == ([16], 13, [ALICE])
-    tie = solo_end(BOT_CITY, [2, 3], 2, [33, 35, 83], 1)  # 4 + 4 + 5
-    assert (tie["scores"], tie["opponent"]["total"], tie["winners"]) == ([13], 13, [])
+    win = ENGINE.result(solo_end(BOT_CITY, [2, 3], 2, [130, 126, 50], 1))  # 7 + 5 + 4
+    assert (win["scores"], win["opponent"], win["winners"]) == ([16], {"score": 13}, [ALICE])
+    assert win["places"] == [1]
+    tie = ENGINE.result(solo_end(BOT_CITY, [2, 3], 2, [33, 35, 83], 1))  # 4 + 4 + 5
+    assert (tie["scores"], tie["opponent"], tie["winners"]) == ([13], {"score": 13}, [])
+    assert tie["places"] == [2]
 
 
-def test_stars_are_the_highest_level_beaten():
-    result = solo_end(BOT_CITY, [2, 3], 2, [130, 126, 50], 1)
-    totals = [lv["total"] for lv in result["opponent_levels"]]
+def test_the_finished_view_shows_every_level_and_the_stars_earned():
+    view = ENGINE.view(solo_end(BOT_CITY, [2, 3], 2, [130, 126, 50], 1), ALICE)
+    totals = [lv["total"] for lv in view["opponent_levels"]]
     assert totals == [13, 17, 27]
-    assert result["stars"] == 1
+    assert view["stars"] == 1
+    assert view["result"]["opponent"] == {"score": 13}

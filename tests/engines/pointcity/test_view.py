@@ -88,5 +88,7 @@ def test_solo_view_shows_the_opponent_and_its_next_spaces():
 
 def test_the_finished_game_view_carries_the_result():
     state = new_game(2, seed=5)
-    state["phase"], state["end"] = "over", "test"
-    assert ENGINE.view(state, None)["result"] == ENGINE.result(state)
+    state["phase"], state["end"] = "over", "the market could not be refilled"
+    view = ENGINE.view(state, None)
+    assert view["result"] == ENGINE.result(state)
+    assert "stars" not in view  # solo only
