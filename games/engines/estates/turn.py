@@ -101,17 +101,22 @@ def _piece_for(state: State, action: Action) -> Action:
     return {"kind": piece}
 
 
-def apply_choose(state: State, seat: int, action: Action) -> None:
-    """Stash (optional), take the piece out of the supply, open the auction."""
+def check_choose(state: State, seat: int, action: Action) -> None:
+    """Why choosing this piece is not allowed (raises IllegalAction)."""
     if action.get("type") != "auction":
         raise IllegalAction('choose a piece to auction, e.g. "auction cube row1-left"')
     stash = action.get("stash", False)
     if stash is not True and "stash" in action:
         raise IllegalAction("stash must be true or left out")
+    _piece_for(state, action)
+    if stash and state["money"][seat] < 1:
+        raise IllegalAction("you have no cheque in hand to stash")
+
+
+def apply_choose(state: State, seat: int, action: Action) -> None:
+    """Stash (optional), take the piece out of the supply, open the auction."""
     piece = _piece_for(state, action)
-    if stash:
-        if state["money"][seat] < 1:
-            raise IllegalAction("you have no cheque in hand to stash")
+    if action.get("stash", False):
         state["money"][seat] -= 1
         state["stash"][seat] += 1
     if piece["kind"] == "cube":
@@ -151,12 +156,12 @@ def bid_actions(state: State, seat: int) -> list[Action]:
     ]
 
 
-def apply_bid(state: State, seat: int, action: Action) -> None:
+def check_bid(state: State, seat: int, action: Action) -> None:
+    """Why this bid or pass is not allowed (raises IllegalAction)."""
     auction = state["auction"]
     kind = action.get("type")
     if kind == "pass":
         check_keys(action, {"type"}, {"type"})
-        auction["bids"].append([seat, None])
     elif kind == "bid":
         check_keys(action, {"type", "amount"}, {"type", "amount"})
         amount = action["amount"]
@@ -166,10 +171,18 @@ def apply_bid(state: State, seat: int, action: Action) -> None:
             raise IllegalAction(f"bid more than {auction['high']}")
         if amount > state["money"][seat]:
             raise IllegalAction(f"you cannot bid {amount}: more than the cheques in your hand")
-        auction["bids"].append([seat, amount])
-        auction["high"], auction["high_bidder"] = amount, seat
     else:
         raise IllegalAction('it is your turn to bid: "bid N" or "pass"')
+
+
+def apply_bid(state: State, seat: int, action: Action) -> None:
+    auction = state["auction"]
+    if action["type"] == "pass":
+        auction["bids"].append([seat, None])
+    else:
+        amount = action["amount"]
+        auction["bids"].append([seat, amount])
+        auction["high"], auction["high_bidder"] = amount, seat
     auction["bidders"].pop(0)
     if not auction["bidders"]:
         close_bidding(state)
@@ -192,21 +205,26 @@ def resolve_actions(state: State, seat: int) -> list[Action]:
     return give
 
 
-def apply_resolve(state: State, seat: int, action: Action) -> None:
-    auction = state["auction"]
+def check_resolve(state: State, seat: int, action: Action) -> None:
+    """Why this give or keep is not allowed (raises IllegalAction)."""
     kind = action.get("type")
     if kind not in ("give", "keep"):
         raise IllegalAction('the bidding is over: "give" or "keep"')
     check_keys(action, {"type"}, {"type"})
+    price = state["auction"]["high"]
+    if kind == "keep" and state["money"][seat] < price:
+        raise IllegalAction(f"you cannot keep it: you hold fewer than {price} cheques")
+
+
+def apply_resolve(state: State, seat: int, action: Action) -> None:
+    auction = state["auction"]
     winner, price = auction["high_bidder"], auction["high"]
-    if kind == "give":
+    if action["type"] == "give":
         state["money"][winner] -= price
         state["money"][seat] += price
         auction["decision"] = "give"
         to_placement(state, winner)
     else:
-        if state["money"][seat] < price:
-            raise IllegalAction(f"you cannot keep it: you hold fewer than {price} cheques")
         state["money"][seat] -= price
         state["money"][winner] += price
         auction["decision"] = "keep"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import EngineBase, IllegalAction, State, canonical_json, clone
+from ..base import EngineBase, IllegalAction, State, clone
 from . import commands, data, rounds, scoring, setup, view
 from .order import number
 
@@ -79,28 +79,24 @@ class HavanaEngine(EngineBase):
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return rounds.legal(state, seat)
 
-    def apply(self, state: State, seat: int, action: Action) -> State:
-        if state["end"] is not None:
-            raise IllegalAction("the game is over")
-        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in rounds.to_act(state):
-            raise IllegalAction("it is not your turn to act")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("an action must be an object with a 'type'")
-        try:
-            posted = canonical_json(action)
-        except (TypeError, ValueError) as exc:
-            raise IllegalAction("an action must be plain JSON data") from exc
-        allowed = rounds.candidates(state, seat, action)
-        # Python equality is fast but lets True pass for 1 and 1.0 for 1; the
-        # canonical JSON of the one match settles the exact types.
-        match = next((a for a in allowed if a == action), None)
-        if match is None or canonical_json(match) != posted:
-            raise IllegalAction(self._why_not(state, seat, action))
-        new = _copy(state)
-        rounds.play(new, seat, action)
-        return new
+    GAME_OVER = "the game is over"
+    NOT_YOUR_TURN = "it is not your turn to act"
+    NOT_AN_ACTION = "an action must be an object with a 'type'"
+    NOT_JSON = "an action must be plain JSON data"
 
-    def _why_not(self, state: State, seat: int, action: Action) -> str:
+    def is_over(self, state: State) -> bool:
+        return state["end"] is not None
+
+    def candidates(self, state: State, seat: int, action: Action) -> list[Action]:
+        return rounds.candidates(state, seat, action)
+
+    def copy_state(self, state: State) -> State:
+        return _copy(state)
+
+    def play(self, state: State, seat: int, action: Action) -> None:
+        rounds.play(state, seat, action)
+
+    def why_not(self, state: State, seat: int, action: Action) -> str:
         try:
             line = commands.text(action)
         except (IllegalAction, KeyError, TypeError, AttributeError, ValueError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Action, EngineBase, IllegalAction, State, canonical_json
+from ..base import Action, EngineBase, IllegalAction, State
 from . import commands, scoring, turn, view
 from .data import TOKENS
 from .market import BUILDING, INDEX, PAIR_SET, flippable
@@ -83,26 +83,25 @@ class PointCity(EngineBase):
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return turn.legal(state, seat)
 
-    def apply(self, state: State, seat: int, action: Action) -> State:
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over")
-        if seat not in self.to_act(state):
-            raise IllegalAction("it is not your turn")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction('an action is an object with a "type", e.g. {"type": "draw"}')
-        try:
-            wanted = canonical_json(action)
-        except (TypeError, ValueError) as exc:
-            raise IllegalAction("that action is not plain JSON") from exc
-        # Compare as canonical JSON so that True never passes for 1, nor 8.0 for 8;
-        # then apply the engine's own copy of the action, never the caller's.
-        options = turn.candidates(state, seat, action)
-        legal = next((a for a in options if canonical_json(a) == wanted), None)
-        if legal is None:
-            raise IllegalAction(_explain(state, seat, action))
-        new = turn.copy_state(state)
-        turn.APPLY[legal["type"]](new, seat, legal)
-        return new
+    GAME_OVER = "the game is over"
+    NOT_YOUR_TURN = "it is not your turn"
+    NOT_AN_ACTION = 'an action is an object with a "type", e.g. {"type": "draw"}'
+    NOT_JSON = "that action is not plain JSON"
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def candidates(self, state: State, seat: int, action: Action) -> list[Action]:
+        return turn.candidates(state, seat, action)
+
+    def copy_state(self, state: State) -> State:
+        return turn.copy_state(state)
+
+    def play(self, state: State, seat: int, action: Action) -> None:
+        turn.APPLY[action["type"]](state, seat, action)
+
+    def why_not(self, state: State, seat: int, action: Action) -> str:
+        return _explain(state, seat, action)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)
