@@ -93,12 +93,13 @@ class EngineBase:
     """The one ``apply`` every title shares, and defaults a title overrides.
 
     ``apply`` is a template: the game must still run, the seat must be one to
-    act, the action a plain-JSON object with a str ``type`` that equals one of
-    the title's ``candidates`` exactly (as canonical JSON, so True never
+    act, the action an object with a str ``type`` that equals one of the
+    title's ``candidates`` exactly (as canonical JSON would, so True never
     passes for 1 nor 8.0 for 8); then the engine's own copy of that action is
-    played on ``copy_state(state)``.  A title supplies only those parts
-    (``is_over``, ``candidates``, ``copy_state``, ``play``, ``why_not``) and
-    the words of the template's refusals.
+    played on ``copy_state(state)``.  A refused action is worded by
+    ``NOT_JSON`` when it is not plain JSON, else by the title's ``why_not``.
+    A title supplies only those parts (``is_over``, ``candidates``,
+    ``copy_state``, ``play``, ``why_not``) and the words of the refusals.
     """
 
     NAME = ""
@@ -107,6 +108,9 @@ class EngineBase:
     MIN_PLAYERS = 1
     MAX_PLAYERS = 1
     OPTIONS: dict[str, Any] = {}
+    # The TypedDict of the title's state (``<title>/state.py``), which its
+    # ``copy_state`` is derived from and real states are checked against.
+    STATE_TYPE: Any = None
 
     # What the template's own checks say to the player, per title.
     GAME_OVER = "the game is over"
@@ -122,21 +126,22 @@ class EngineBase:
             raise IllegalAction(self.NOT_YOUR_TURN)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction(self.NOT_AN_ACTION)
-        try:
-            posted = canonical_json(action)
-        except (TypeError, ValueError) as exc:
-            raise IllegalAction(self.NOT_JSON) from exc
-        # Python equality is fast but lets True pass for 1 and 1.0 for 1; the
-        # canonical JSON of an equal candidate settles the exact types.
+        # Python equality is fast but lets True pass for 1 and 1.0 for 1; an
+        # equal candidate must also match type for type (as its canonical
+        # JSON would).
         match = next(
             (
                 legal
                 for legal in self.candidates(state, seat, action)
-                if legal == action and canonical_json(legal) == posted
+                if legal == action and same_json(legal, action)
             ),
             None,
         )
         if match is None:
+            try:
+                canonical_json(action)
+            except (TypeError, ValueError) as exc:
+                raise IllegalAction(self.NOT_JSON) from exc
             raise IllegalAction(self.why_not(state, seat, action))
         new = self.copy_state(state)
         self.play(new, seat, match)
@@ -214,6 +219,18 @@ def _check_option(name: str, spec: dict[str, Any], value: Any) -> Any:
 def clone(state: State) -> State:
     """A deep copy of JSON state; faster than copy.deepcopy for plain data."""
     return json.loads(json.dumps(state))
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as canonical JSON: equal, and of the same type all the way down
+    (True is not 1, 1.0 is not 1), without serialising either."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    if type(a) is list:
+        return len(a) == len(b) and all(map(same_json, a, b))
+    return bool(a == b)
 
 
 def canonical_json(value: Any) -> str:

@@ -15,7 +15,7 @@ from . import commands, leaving, turn, view
 from .data import EDITIONS
 from .errors import IllegalAction
 from .placement import apply_place, check_place, place_actions
-from .state import copy_state, new_state
+from .state import EstatesState, copy_state, new_state
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -47,6 +47,7 @@ class EstatesEngine(EngineBase):
     VERSION = 1
     MIN_PLAYERS = 2
     MAX_PLAYERS = 5
+    STATE_TYPE = EstatesState
     OPTIONS = {
         "edition": {
             "default": "neue-heimat",
@@ -76,6 +77,13 @@ class EstatesEngine(EngineBase):
 
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"
+
+    def candidates(self, state: State, seat: int, action: Action) -> list[Action]:
+        if state["phase"] == "bid":
+            return turn.bid_candidates(state, seat, action)
+        if state["phase"] == "start":
+            return turn.start_candidates(state, seat, action)
+        return _LEGAL[state["phase"]](state, seat)
 
     def copy_state(self, state: State) -> State:
         return copy_state(state)

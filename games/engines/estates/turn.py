@@ -43,15 +43,27 @@ def display_slot(at: Any) -> tuple[int, int] | None:
 def choices(state: State) -> list[Action]:
     """Every piece the active player may put up for auction, without a stash."""
     found: list[Action] = []
-    board = state["board"]
-    for d, row in enumerate(state["display"]):
-        if not row:
-            continue
-        for end, index in zip(ENDS, (0, -1), strict=True):
-            # A cube is only eligible if it could go somewhere on the board.
-            if cube_targets(board, row[index]):
-                found.append({"type": "auction", "piece": "cube", "at": f"row{d + 1}-{end}"})
-    if state["roofs"] and roof_targets(board):
+    for d in range(len(state["display"])):
+        for end in ENDS:
+            found += _cube_choice(state, f"row{d + 1}-{end}")
+    return found + _other_choices(state)
+
+
+def _cube_choice(state: State, at: str) -> list[Action]:
+    """The cube at display end ``at``, if it may be chosen."""
+    slot = display_slot(at)
+    if slot is None:
+        return []
+    row = state["display"][slot[0]]
+    # A cube is only eligible if it could go somewhere on the board.
+    if not row or not cube_targets(state["board"], row[slot[1]]):
+        return []
+    return [{"type": "auction", "piece": "cube", "at": at}]
+
+
+def _other_choices(state: State) -> list[Action]:
+    found: list[Action] = []
+    if state["roofs"] and roof_targets(state["board"]):
         found.append({"type": "auction", "piece": "roof"})
     for name in SPECIALS:
         status = state["specials"][name]
@@ -63,7 +75,20 @@ def choices(state: State) -> list[Action]:
 
 
 def start_actions(state: State, seat: int) -> list[Action]:
-    plain = choices(state)
+    return _with_stash(state, seat, choices(state))
+
+
+def start_candidates(state: State, seat: int, action: Action) -> list[Action]:
+    """The legal choices of the same piece (and display end) as ``action``:
+    ``start_actions`` without looking at every display end."""
+    if action.get("piece") == "cube":
+        plain = _cube_choice(state, action.get("at"))  # type: ignore[arg-type]
+    else:
+        plain = [a for a in _other_choices(state) if a["piece"] == action.get("piece")]
+    return _with_stash(state, seat, plain)
+
+
+def _with_stash(state: State, seat: int, plain: list[Action]) -> list[Action]:
     if state["money"][seat] < 1:
         return plain
     return plain + [{**a, "stash": True} for a in plain]
@@ -154,6 +179,17 @@ def bid_actions(state: State, seat: int) -> list[Action]:
     return [{"type": "pass"}] + [
         {"type": "bid", "amount": a} for a in range(high + 1, state["money"][seat] + 1)
     ]
+
+
+def bid_candidates(state: State, seat: int, action: Action) -> list[Action]:
+    """The legal bid or pass like ``action``: one of ``bid_actions`` without
+    listing every amount (bids are most of the moves)."""
+    if action.get("type") == "pass":
+        return [{"type": "pass"}]
+    amount = action.get("amount")
+    if type(amount) is not int or not state["auction"]["high"] < amount <= state["money"][seat]:
+        return []
+    return [{"type": "bid", "amount": amount}]
 
 
 def check_bid(state: State, seat: int, action: Action) -> None:

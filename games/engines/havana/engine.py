@@ -5,42 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import EngineBase, IllegalAction, State, clone
+from ..base import EngineBase, IllegalAction, State
 from . import commands, data, rounds, scoring, setup, view
 from .order import number
+from .state import HavanaState, copy_state
 
 Action = dict[str, Any]
-
-
-def _copy_seat(seat: dict[str, Any]) -> dict[str, Any]:
-    out = dict(seat)
-    for key in ("hand", "discard", "cards", "buildings"):
-        out[key] = list(seat[key])
-    out["cubes"] = dict(seat["cubes"])
-    return out
-
-
-def _copy(state: State) -> State:
-    """A private copy for `apply`, cheaper than a JSON round trip.
-
-    Every mutable part the rules write is copied one level deep (that is as
-    deep as the state goes); the building table and the options are never
-    written, so they are shared.
-    """
-    out = dict(state)
-    out["seats"] = [_copy_seat(seat) for seat in state["seats"]]
-    out["pending"] = [
-        None if p is None else {k: list(v) if isinstance(v, list) else v for k, v in p.items()}
-        for p in state["pending"]
-    ]
-    for key in ("order", "done", "bag", "pile", "boxed", "resigned"):
-        out[key] = list(state[key])
-    out["rows"] = [list(row) for row in state["rows"]]
-    out["flags"] = dict(state["flags"])
-    out["removed"] = dict(state["removed"])
-    out["centre"] = {"pesos": state["centre"]["pesos"], "cubes": dict(state["centre"]["cubes"])}
-    out["end"] = None if state["end"] is None else clone(state["end"])
-    return out
 
 
 def _timeout_key(action: Action) -> tuple:
@@ -55,6 +25,7 @@ class HavanaEngine(EngineBase):
     VERSION = 1
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
+    STATE_TYPE = HavanaState
     # The building list is not the printed one yet (see README.md); the API
     # shows this flag next to the title.
     PROVISIONAL_DATA = data.PROVISIONAL
@@ -91,7 +62,7 @@ class HavanaEngine(EngineBase):
         return rounds.candidates(state, seat, action)
 
     def copy_state(self, state: State) -> State:
-        return _copy(state)
+        return copy_state(state)
 
     def play(self, state: State, seat: int, action: Action) -> None:
         rounds.play(state, seat, action)
@@ -134,7 +105,7 @@ class HavanaEngine(EngineBase):
     def resign(self, state: State, seat: int) -> State | None:
         if not isinstance(seat, int) or not 0 <= seat < state["players"]:
             return None
-        return scoring.resign(_copy(state), seat)
+        return scoring.resign(copy_state(state), seat)
 
     def public_action(self, state: State, seat: int, action: Action) -> Action | None:
         return view.public_action(state, seat, action)

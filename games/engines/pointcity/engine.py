@@ -10,6 +10,7 @@ from .data import TOKENS
 from .market import BUILDING, INDEX, PAIR_SET, flippable
 from .payment import KIND_ORDER, permanent
 from .setup import setup_state
+from .state import PointCityState, copy_state
 
 
 def _explain(state: State, seat: int, action: dict[str, Any]) -> str:
@@ -65,6 +66,7 @@ class PointCity(EngineBase):
     VERSION = 1
     MIN_PLAYERS = 1
     MAX_PLAYERS = 4
+    STATE_TYPE = PointCityState
     OPTIONS = {
         "solo_level": {
             "default": 2,
@@ -95,7 +97,7 @@ class PointCity(EngineBase):
         return turn.candidates(state, seat, action)
 
     def copy_state(self, state: State) -> State:
-        return turn.copy_state(state)
+        return copy_state(state)
 
     def play(self, state: State, seat: int, action: Action) -> None:
         turn.APPLY[action["type"]](state, seat, action)
@@ -150,7 +152,7 @@ class PointCity(EngineBase):
         others play on; with one player left the game ends.  Solo cannot go on."""
         if state["bot"] is not None:
             return None
-        new = turn.copy_state(state)
+        new = copy_state(state)
         if new["phase"] == "over" or new["seats"][seat]["resigned"]:
             return new
         new["seats"][seat]["resigned"] = True
