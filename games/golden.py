@@ -150,6 +150,8 @@ def differences(engine: Engine, recording: Recording) -> list[str]:
         number = replayed.differing[0]
         return [f"the state after step {number} {_describe(recording.steps[number - 1])} differs"]
     final = replayed.state
+    if final is None:  # only when a step failed, reported above
+        return ["the replay gave no state"]
     problems = []
     if state_hash(final) != recording.final_hash:
         problems.append(f"the final state differs (after {len(recording.steps)} steps)")

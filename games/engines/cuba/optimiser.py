@@ -99,7 +99,8 @@ def sugar_value(
     """Best cube income and the wagon coupled to each train (one wagon per train)."""
     n = len(routes)
     eligible = [i for i, r in enumerate(routes) if r and r.harbor_ends and r.mills]
-    best, best_assign = 0, tuple([None] * n)
+    best = 0
+    best_assign: tuple[int | None, ...] = tuple([None] * n)
     if not wagons or not eligible:
         return best, best_assign
     k = min(len(wagons), len(eligible))
@@ -160,7 +161,7 @@ def optimise(
     tops = [lists[i][0][0] if lists[i] else 0 for i in order]
     rest = [sum(tops[j:]) for j in range(len(order) + 1)]
     caps = sorted(wagons, reverse=True)
-    best = {"net": 0, "plan": empty}
+    best: dict[str, Any] = {"net": 0, "plan": empty}
 
     def refined(
         value: int,

@@ -102,7 +102,7 @@ def apply_place(state: State, seat: int, action: Action) -> None:
         state["specials"][f"permit{piece['value']}"] = "board"
     elif kind == "cancel":
         value = action["permit"]
-        row = state["board"][permit_row(state["board"], value)]  # type: ignore[index]
+        row = state["board"][permit_row(state["board"], value)]
         row["permits"] = [c for c in row["permits"] if abs(c) != value]
         state["specials"][f"permit{value}"] = "gone"
         state["specials"]["cancel"] = "gone"
