@@ -64,6 +64,12 @@ class Engine(Protocol):
 
     def timeout_action(self, state: State, seat: int) -> Action: ...
 
+    def skip_action(self, state: State, seat: int) -> Action | None:
+        """The legal move by which ``seat`` does nothing now (passes a bid,
+        skips an optional step, ends its turn), or None when it must act.
+        A clock whose policy is "skip" plays this when it runs out."""
+        ...
+
     def result(self, state: State) -> dict[str, Any] | None: ...
 
     def resign(self, state: State, seat: int) -> State | None:
@@ -181,6 +187,9 @@ class EngineBase:
         raise NotImplementedError
 
     def public_action(self, state: State, seat: int, action: Action) -> Action | None:
+        return None
+
+    def skip_action(self, state: State, seat: int) -> Action | None:
         return None
 
     def resign(self, state: State, seat: int) -> State | None:

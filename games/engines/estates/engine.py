@@ -127,6 +127,12 @@ class EstatesEngine(EngineBase):
             raise IllegalAction("it is not this seat's turn")
         return legal[0]
 
+    def skip_action(self, state: State, seat: int) -> Action | None:
+        """Pass on a bid; every other step needs a choice."""
+        if state["phase"] == "bid" and seat in view.to_act(state):
+            return {"type": "pass"}
+        return None
+
     def result(self, state: State) -> dict[str, Any] | None:
         return state["result"]
 

@@ -99,6 +99,12 @@ class HavanaEngine(EngineBase):
             return min(actions, key=lambda a: _resulting_number(state, seat, a))
         return min(actions, key=_timeout_key)
 
+    def skip_action(self, state: State, seat: int) -> Action | None:
+        """Skip an optional card, or end the turn once buying: the first of
+        those in the legal list.  Choosing cards cannot be skipped."""
+        skips = (a for a in rounds.legal(state, seat) if a["type"] in ("skip", "end"))
+        return next(skips, None)
+
     def result(self, state: State) -> dict[str, Any] | None:
         return scoring.result(state)
 

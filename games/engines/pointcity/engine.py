@@ -125,6 +125,11 @@ class PointCity(EngineBase):
         rank = {"draw": 0, "take": 1, "pass": 2}
         return min(drafts, key=lambda a: (rank[a["type"]], len(a.get("pay", []))))
 
+    def skip_action(self, state: State, seat: int) -> Action | None:
+        """Pass, where the rules allow it (no draft possible on the final turn)."""
+        passing = {"type": "pass"}
+        return passing if passing in self.legal_actions(state, seat) else None
+
     @staticmethod
     def _token_value(state: State, seat: int, action: Action) -> int:
         player = state["seats"][seat]
