@@ -14,7 +14,7 @@ import pytest
 from games.engines.base import IllegalAction, canonical_json
 from games.engines.estates import ENGINE
 from games.engines.estates.engine import _CHECK
-from games.engines.estates.turn import ENDS
+from games.engines.estates.pieces import ENDS
 
 
 def _variants(action: dict, rng: random.Random) -> list[dict]:
