@@ -3,6 +3,21 @@
 Setup (setup.py) makes it; the rules (turn.py, solo.py, market.py) change
 the copy in place.  A market slot is replaced whole, never changed in place,
 so copies share the slots.
+
+The layout (plain JSON):
+
+- ``pile``: card ids, top card first.  Hidden except the top card's resource side.
+- ``removed``: cards returned to the box unseen, and unused starting cards.
+- ``market``: 16 spaces in reading order, ``{"card", "side"}`` or None.
+- ``display``: face-up civic tokens in their row order; ``token_box``: the
+  unrevealed rest (hidden, never used).
+- ``seats``: per player ``stock`` (resource cards, oldest first), ``city``
+  (buildings), ``tokens``, ``turns`` taken, ``resigned``.
+- ``bot``: the solo opponent (same fields plus its two market-token positions)
+  or None.
+- ``current``, ``phase`` (``turn`` / ``civic`` / ``over``), ``flipped`` (a flip
+  was made this turn), ``pending`` (civic tokens still to take and the spaces
+  to refill once they are taken), ``end`` (why the game ended).
 """
 
 from __future__ import annotations
