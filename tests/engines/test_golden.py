@@ -33,7 +33,10 @@ def test_a_golden_game_replays_exactly(path):
 @pytest.mark.parametrize("path", FIXTURES, ids=_id)
 def test_the_same_seed_still_deals_the_recorded_setup(path):
     recording = record.load(path)
-    assert not golden.setup_differs(base.get(recording.title), recording)
+    assert not golden.setup_differs(base.get(recording.title), recording), (
+        "the same seed now deals another game (stored games keep theirs); if that "
+        f"is meant, record again: python -m tests.golden.record --title {recording.title}"
+    )
 
 
 def test_every_listed_game_is_recorded_and_nothing_else():
