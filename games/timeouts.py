@@ -34,7 +34,6 @@ log = logging.getLogger(__name__)
 # A title's turn may take several actions (Havana: two cards, buying, end);
 # one expiry plays the seat's turn out, but never more than this many actions.
 MAX_ACTIONS_PER_EXPIRY = 10
-SKIP_TYPES = ("pass", "skip", "end")
 
 
 def run_out(game_id: int, expected_seq: int, now: datetime.datetime) -> list[Event]:
@@ -125,10 +124,12 @@ def _play_out(game: Game, seat: int, *, skip: bool) -> list[Event]:
 
 
 def _choose(engine, state, seat: int, *, skip: bool) -> dict:
+    """Under a "skip" policy the seat does nothing where the title allows it
+    (its skip_action); otherwise, and where it must act, its timeout_action."""
     if skip:
-        for action in engine.legal_actions(state, seat):
-            if action["type"] in SKIP_TYPES:
-                return action
+        action = engine.skip_action(state, seat)
+        if action is not None:
+            return action
     return engine.timeout_action(state, seat)
 
 

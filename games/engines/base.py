@@ -92,6 +92,12 @@ class Engine(Protocol):
 
     def timeout_action(self, state: State, seat: int) -> Action: ...
 
+    def skip_action(self, state: State, seat: int) -> Action | None:
+        """The legal move by which ``seat`` does nothing now (passes a bid,
+        skips an optional step, ends its turn), or None when it must act.
+        A clock whose policy is "skip" plays this when it runs out."""
+        ...
+
     def result(self, state: State) -> Result | None:
         """None while the game runs (and for a game that cannot end)."""
         ...
@@ -120,7 +126,17 @@ class Engine(Protocol):
 
 
 class EngineBase:
-    """Defaults shared by the titles; a title overrides what it needs."""
+    """The one ``apply`` every title shares, and defaults a title overrides.
+
+    ``apply`` is a template: the game must still run, the seat must be one to
+    act, the action an object with a str ``type`` that equals one of the
+    title's ``candidates`` exactly (as canonical JSON would, so True never
+    passes for 1 nor 8.0 for 8); then the engine's own copy of that action is
+    played on ``copy_state(state)``.  A refused action is worded by
+    ``NOT_JSON`` when it is not plain JSON, else by the title's ``why_not``.
+    A title supplies only those parts (``is_over``, ``candidates``,
+    ``copy_state``, ``play``, ``why_not``) and the words of the refusals.
+    """
 
     NAME = ""
     TITLE = ""
@@ -128,8 +144,82 @@ class EngineBase:
     MIN_PLAYERS = 1
     MAX_PLAYERS = 1
     OPTIONS: dict[str, Any] = {}
+    # The TypedDict of the title's state (``<title>/state.py``), which its
+    # ``copy_state`` is derived from and real states are checked against.
+    STATE_TYPE: Any = None
+
+    # What the template's own checks say to the player, per title.
+    GAME_OVER = "the game is over"
+    NOT_YOUR_TURN = "it is not your turn"
+    NOT_AN_ACTION = 'an action is an object with a "type"'
+    NOT_JSON = "an action must be plain JSON data"
+
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        """Validate and apply; never mutates ``state``; raises IllegalAction."""
+        if self.is_over(state):
+            raise IllegalAction(self.GAME_OVER)
+        if type(seat) is not int or seat not in self.to_act(state):
+            raise IllegalAction(self.NOT_YOUR_TURN)
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction(self.NOT_AN_ACTION)
+        # Python equality is fast but lets True pass for 1 and 1.0 for 1; an
+        # equal candidate must also match type for type (as its canonical
+        # JSON would).
+        match = next(
+            (
+                legal
+                for legal in self.candidates(state, seat, action)
+                if legal == action and same_json(legal, action)
+            ),
+            None,
+        )
+        if match is None:
+            try:
+                canonical_json(action)
+            except (TypeError, ValueError) as exc:
+                raise IllegalAction(self.NOT_JSON) from exc
+            raise IllegalAction(self.why_not(state, seat, action))
+        new = self.copy_state(state)
+        self.play(new, seat, match)
+        return new
+
+    # -- the parts a title supplies to the template ------------------------
+
+    def is_over(self, state: State) -> bool:
+        return self.result(state) is not None
+
+    def candidates(self, state: State, seat: int, action: Action) -> list[Action]:
+        """The legal actions ``action`` is checked against: all of them, or a
+        cheaper subset that holds every legal action like it."""
+        return self.legal_actions(state, seat)
+
+    def copy_state(self, state: State) -> State:
+        """A copy ``play`` may change in place without touching ``state``."""
+        return clone(state)
+
+    def play(self, state: State, seat: int, action: Action) -> None:
+        """Apply a legal ``action`` to ``state`` (a private copy) in place."""
+        raise NotImplementedError(f"{type(self).__name__} must define play or apply")
+
+    def why_not(self, state: State, seat: int, action: Action) -> str:
+        """Why ``action`` (an object with a str type) is not legal now."""
+        return "that is not a legal move now"
+
+    # -- the protocol's methods every title has ----------------------------
+
+    def to_act(self, state: State) -> set[int]:
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def result(self, state: State) -> Result | None:
+        raise NotImplementedError
 
     def public_action(self, state: State, seat: int, action: Action) -> Action | None:
+        return None
+
+    def skip_action(self, state: State, seat: int) -> Action | None:
         return None
 
     def resign(self, state: State, seat: int) -> State | None:
@@ -199,6 +289,18 @@ def finished(
 def clone(state: State) -> State:
     """A deep copy of JSON state; faster than copy.deepcopy for plain data."""
     return json.loads(json.dumps(state))
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as canonical JSON: equal, and of the same type all the way down
+    (True is not 1, 1.0 is not 1), without serialising either."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    if type(a) is list:
+        return len(a) == len(b) and all(map(same_json, a, b))
+    return bool(a == b)
 
 
 def canonical_json(value: Any) -> str:

@@ -10,7 +10,9 @@ from django.db import connection
 
 from games import chain
 from games.engines.base import canonical_json
+from games.services.common import engine_for
 from games.services.creation import do_create_game
+from games.services.undo import check_undo
 from tests.support.play import random_move
 from tests.support.tamper import triggers_disabled
 
@@ -76,3 +78,44 @@ def test_verify_games_detects_seat_flags_out_of_step(played, capsys):
     code, out = run_verify(capsys)
     assert code == 1
     assert "seats flagged to act [] differ from the replay's" in out
+
+
+@pytest.fixture
+def snapshotted(alice, bob, mo, settings):
+    """A game with a snapshot every other event, one undo among them."""
+    settings.CORREO_SNAPSHOT_EVERY = 2
+    game = do_create_game(title="duel", players=[alice, bob], options={"rounds": 5}, seed=4)
+    rng = random.Random(9)
+    for _ in range(5):
+        random_move(game, rng)
+    check_undo(game, mo, to_seq=4, reason="a test")
+    game.refresh_from_db()
+    for _ in range(4):
+        random_move(game, rng)
+    assert game.snapshots.count() >= 3
+    return game
+
+
+def test_verify_games_passes_a_game_with_snapshots_and_an_undo(snapshotted, capsys):
+    assert run_verify(capsys) == (0, "all games verified\n")
+
+
+def test_verify_games_finds_a_rule_change_that_the_snapshots_do_not_share(
+    snapshotted, capsys, monkeypatch
+):
+    """The engine's VERSION is unchanged, but a commit now scores one more:
+    the snapshots written before the change tell (the golden games' check)."""
+    engine = engine_for(snapshotted)
+    honest = engine.apply
+
+    def altered(state, seat, action):
+        after = honest(state, seat, action)
+        if action["type"] == "commit":
+            after["scores"] = [s + 1 for s in after["scores"]]
+        return after
+
+    monkeypatch.setattr(engine, "apply", altered)
+    code, out = run_verify(capsys)
+    assert code == 1
+    assert f"game {snapshotted.pk} (duel): snapshot at seq " in out
+    assert "differs from a full replay" in out

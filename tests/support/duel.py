@@ -71,6 +71,10 @@ class Duel(EngineBase):
             actions.insert(0, {"type": "draw"})
         return actions
 
+    def skip_action(self, state: State, seat: int) -> Action | None:
+        """Pass instead of drawing; a commit cannot be skipped."""
+        return {"type": "pass"} if {"type": "pass"} in self.legal_actions(state, seat) else None
+
     def apply(self, state: State, seat: int, action: Action) -> State:
         if action not in self.legal_actions(state, seat):
             raise IllegalAction(f"not a legal move now: {self.describe(action)}")

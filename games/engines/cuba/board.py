@@ -43,7 +43,7 @@ def new_board() -> Board:
     reserved: dict[str, dict[str, int]] = {}
     for sym, (coord, city) in MAJOR_HOMES.items():
         reserved.setdefault(coord, {})[sym] = city
-    havana = [[] for _ in HEXES[HAVANA].stops]
+    havana: list[list[str]] = [[] for _ in HEXES[HAVANA].stops]
     havana[HEXES[HAVANA].homes[FC]].append(FC)
     return {
         "tiles": {},

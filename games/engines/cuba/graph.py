@@ -251,7 +251,7 @@ class _Search:
         to, best = self.to, self.best
         for v in self.stations:
             best[self.keys.index(("stop", v))] = 0
-        by_station = {
+        by_station: dict[int, list[Start]] = {
             v: [(self.leave(p, v), 1 << v, frozenset(), 0) for p in self.net.incident[v]]
             for v in self.stations
         }
@@ -275,7 +275,7 @@ class _Search:
             w = to[m]
             token = self.fc.get(w)
             extra = 1 if token is not None and token not in passes else 0
-            beyond = passes | {token} if extra else passes
+            beyond = passes | {token} if token is not None and extra else passes
             nxt: list[Start] = [
                 (n, used, beyond, extra) for n in self.succ[m] if not used >> to[n] & 1
             ]
@@ -292,7 +292,11 @@ class _Search:
             if any(low[o] < best[o] for o in open_):
                 stack.extend((n, used | 1 << to[n], ps) for n, _u, ps, _e in reversed(nxt))
         out = Reach()
-        fields = {"track": out.track, "stop": out.stops, "arrival": out.arrivals}
+        fields: dict[str, dict[Any, tuple[str, ...]]] = {
+            "track": out.track,
+            "stop": out.stops,
+            "arrival": out.arrivals,
+        }
         for o, (kind, what) in enumerate(self.keys):
             if best[o] < self.inf:
                 fields[kind][what] = tuple(sorted(self.best_passes[o]))
@@ -388,6 +392,10 @@ class _Search:
         # (move, points of its walk before the move, no point repeated, passes)
         current: deque[tuple[int, int, bool, frozenset[str]]] = deque()
         later: list[tuple[int, int, bool, frozenset[str]]] = []
+        queue: (
+            deque[tuple[int, int, bool, frozenset[str]]]
+            | list[tuple[int, int, bool, frozenset[str]]]
+        )
         for m, used, passes, extra in starts:
             (later if extra else current).append((m, used, True, passes))
         while current or later:

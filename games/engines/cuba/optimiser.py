@@ -99,7 +99,8 @@ def sugar_value(
     """Best cube income and the wagon coupled to each train (one wagon per train)."""
     n = len(routes)
     eligible = [i for i, r in enumerate(routes) if r and r.harbor_ends and r.mills]
-    best, best_assign = 0, tuple([None] * n)
+    best = 0
+    best_assign: tuple[int | None, ...] = tuple([None] * n)
     if not wagons or not eligible:
         return best, best_assign
     k = min(len(wagons), len(eligible))
@@ -168,7 +169,7 @@ def optimise(
     gross = [max((v + sug for _u, _r, _x, v, sug in lists[i]), default=0) for i in order]
     rest_gross = [sum(gross[j:]) for j in range(len(order) + 1)]
     caps = sorted(wagons, reverse=True)
-    best = {"net": 0, "plan": empty}
+    best: dict[str, Any] = {"net": 0, "plan": empty}
 
     def refined(
         value: int,

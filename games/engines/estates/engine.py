@@ -14,8 +14,8 @@ from ..base import EngineBase, Result
 from . import commands, leaving, scoring, turn, view
 from .data import EDITIONS
 from .errors import IllegalAction
-from .placement import apply_place, place_actions
-from .state import copy_state, new_state
+from .placement import apply_place, check_place, place_actions
+from .state import EstatesState, copy_state, new_state
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -25,6 +25,13 @@ _LEGAL: dict[str, Callable[[State, int], list[Action]]] = {
     "bid": turn.bid_actions,
     "resolve": turn.resolve_actions,
     "place": place_actions,
+}
+# Each phase's checks, for the words of a refusal.
+_CHECK: dict[str, Callable[[State, int, Action], None]] = {
+    "start": turn.check_choose,
+    "bid": turn.check_bid,
+    "resolve": turn.check_resolve,
+    "place": check_place,
 }
 _APPLY: dict[str, Callable[[State, int, Action], None]] = {
     "start": turn.apply_choose,
@@ -40,6 +47,7 @@ class EstatesEngine(EngineBase):
     VERSION = 1
     MIN_PLAYERS = 2
     MAX_PLAYERS = 5
+    STATE_TYPE = EstatesState
     OPTIONS = {
         "edition": {
             "default": "neue-heimat",
@@ -67,18 +75,32 @@ class EstatesEngine(EngineBase):
             return []
         return _LEGAL[state["phase"]](state, seat)
 
-    def apply(self, state: State, seat: int, action: Action) -> State:
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction('an action is an object with a "type"')
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over")
-        if seat not in view.to_act(state):
-            raise IllegalAction("it is not your turn")
-        new = copy_state(state)
-        _APPLY[state["phase"]](new, seat, action)
-        if new["resigned"]:
-            leaving.settle(new)
-        return new
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def candidates(self, state: State, seat: int, action: Action) -> list[Action]:
+        if state["phase"] == "bid":
+            return turn.bid_candidates(state, seat, action)
+        if state["phase"] == "start":
+            return turn.start_candidates(state, seat, action)
+        return _LEGAL[state["phase"]](state, seat)
+
+    def copy_state(self, state: State) -> State:
+        return copy_state(state)
+
+    def play(self, state: State, seat: int, action: Action) -> None:
+        _APPLY[state["phase"]](state, seat, action)
+        if state["resigned"]:
+            leaving.settle(state)
+
+    def why_not(self, state: State, seat: int, action: Action) -> str:
+        try:
+            _CHECK[state["phase"]](state, seat, action)
+        except IllegalAction as exc:
+            return exc.message
+        # The checks accept exactly the legal actions (test_checks.py holds them
+        # to it), so this is not reached.
+        return "that is not a legal move now"
 
     def resign(self, state: State, seat: int) -> State | None:
         """The seat leaves and the others play on (rule in leaving.py / README)."""
@@ -104,6 +126,12 @@ class EstatesEngine(EngineBase):
         if not legal:
             raise IllegalAction("it is not this seat's turn")
         return legal[0]
+
+    def skip_action(self, state: State, seat: int) -> Action | None:
+        """Pass on a bid; every other step needs a choice."""
+        if state["phase"] == "bid" and seat in view.to_act(state):
+            return {"type": "pass"}
+        return None
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)

@@ -44,7 +44,8 @@ def place_actions(state: State, seat: int) -> list[Action]:
     return [*targets, {"type": "discard"}]
 
 
-def _check_target(state: State, action: Action) -> None:
+def check_place(state: State, seat: int, action: Action) -> None:
+    """Why this use of the piece is not allowed (raises IllegalAction)."""
     kind = action.get("type")
     if kind == "place":
         check_keys(action, {"type", "lot"}, {"type", "lot"})
@@ -81,7 +82,6 @@ def _why_not(state: State, action: Action) -> str:
 
 
 def apply_place(state: State, seat: int, action: Action) -> None:
-    _check_target(state, action)
     piece = state["auction"]["piece"]
     kind = piece["kind"]
     if action["type"] == "discard":
@@ -102,7 +102,7 @@ def apply_place(state: State, seat: int, action: Action) -> None:
         state["specials"][f"permit{piece['value']}"] = "board"
     elif kind == "cancel":
         value = action["permit"]
-        row = state["board"][permit_row(state["board"], value)]  # type: ignore[index]
+        row = state["board"][permit_row(state["board"], value)]
         row["permits"] = [c for c in row["permits"] if abs(c) != value]
         state["specials"][f"permit{value}"] = "gone"
         state["specials"]["cancel"] = "gone"

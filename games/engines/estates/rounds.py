@@ -17,6 +17,7 @@ from typing import Any
 
 from . import state as state_mod
 from .board import roof_targets, row_complete
+from .pieces import choices
 from .scoring import final_result, score_round
 
 State = dict[str, Any]
@@ -42,9 +43,6 @@ def end_turn(state: State) -> None:
     if reason is None:
         state["active"] = state_mod.next_seat(state, state["active"])
         state["phase"] = "start"
-        # Import here: turn.py imports this module for the blank-roof case.
-        from .turn import choices
-
         if choices(state):
             return
         reason = "nothing left to choose"

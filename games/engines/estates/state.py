@@ -1,36 +1,83 @@
-"""The shape of an Estates state, setup, and the cheap copy used by ``apply``.
+"""The shape of an Estates state (EstatesState below), setup, and the copy
+``apply`` plays on.
 
-State (plain JSON data)::
-
-    edition, players, rounds, round (1-based), turn (counter)
-    setups        one {"display", "roofs", "start"} per round, fixed by setup();
-                  hidden from every view (future displays, roof order)
-    display       3 display rows of cube strings, either end may be auctioned
-    roofs         the face-down roofs still in the supply, in drawn order (hidden)
-    blanks        blank roofs turned over and discarded this round
-    board         3 rows, see board.py
-    specials      permit1..3, cancel, mayor -> "supply" | "auction" | "board" | "gone"
-    mayor         row index of the mayor on Main Street, or None
-    certificates  company -> seat holding its ownership certificate, or None
-    money, stash  cheques in hand / stashed as illegal earnings, per seat (hidden)
-    active        the seat whose turn it is (the auctioneer)
-    phase         "start" | "bid" | "resolve" | "place" | "over"
-    auction       the auction of this turn (see turn.py), or None
-    recipient     the seat placing the piece, during "place"
-    last          what the previous turn did (for the players' mail)
-    round_results scores of finished rounds; wins: rounds won per seat
-    result        the final result once the game is over
+Parts marked SHARED are never changed in place, only replaced or appended
+to, so copies share them: the setups of every round, the scores of finished
+rounds, the previous turn's record and the result.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
+from ..typed import SHARED, copier
 from .board import empty_row
 from .data import COMPANIES, CUBES, DISPLAY_LEN, DISPLAY_ROWS, EDITIONS, SPECIALS, START_CHEQUES
 
 State = dict[str, Any]
+
+Special = Literal["supply", "auction", "board", "gone"]
+
+
+class RoundSetup(TypedDict):
+    display: list[list[str]]
+    roofs: list[int]
+    start: int
+
+
+class Row(TypedDict):
+    """A row of lots on the board (board.py)."""
+
+    floors: list[list[str]]  # the cubes on each lot, bottom up
+    roofs: list[int | None]  # the roof on each lot
+    permits: list[int]  # signed: see board.py
+
+
+class Piece(TypedDict, total=False):
+    kind: Literal["cube", "roof", "permit", "cancel", "mayor"]
+    cube: str
+    at: str  # the display end a cube came from
+    value: int  # a roof's or permit's number
+
+
+class Auction(TypedDict):
+    """The auction of this turn (turn.py)."""
+
+    piece: Piece
+    auctioneer: int
+    bidders: list[int]  # still to bid, in order
+    bids: list[list[int | None]]  # [seat, amount or None for a pass]
+    high: int
+    high_bidder: int | None
+    decision: NotRequired[Literal["give", "keep"]]  # once resolved
+
+
+class EstatesState(TypedDict):
+    edition: str
+    players: int
+    rounds: int
+    round: int  # 1-based
+    turn: int  # counter
+    setups: Annotated[list[RoundSetup], SHARED]  # per round, hidden from every view
+    money: list[int]  # cheques in hand, per seat (hidden)
+    stash: list[int]  # cheques stashed as illegal earnings, per seat (hidden)
+    round_results: list[Annotated[dict[str, Any], SHARED]]  # scores of finished rounds
+    wins: list[int]  # rounds won, per seat
+    result: Annotated[dict[str, Any] | None, SHARED]  # once the game is over
+    last: Annotated[dict[str, Any] | None, SHARED]  # the previous turn, for the mail
+    resigned: list[int]
+    display: list[list[str]]  # 3 rows of cubes, either end may be auctioned
+    roofs: list[int]  # face-down roofs in the supply, in drawn order (hidden)
+    blanks: int  # blank roofs turned over this round
+    board: list[Row]
+    specials: dict[str, Special]  # permit1..3, cancel, mayor
+    mayor: int | None  # row of the mayor on Main Street
+    certificates: dict[str, int | None]  # company -> seat holding its certificate
+    active: int  # the seat whose turn it is (the auctioneer)
+    phase: Literal["start", "bid", "resolve", "place", "over"]
+    auction: Auction | None
+    recipient: int | None  # the seat placing the piece, during "place"
 
 
 def draw_round(rng: random.Random, players: int, edition: str) -> dict[str, Any]:
@@ -99,40 +146,4 @@ def next_seat(state: State, seat: int) -> int:
     return seat
 
 
-def _copy_row(row: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "floors": [list(f) for f in row["floors"]],
-        "roofs": list(row["roofs"]),
-        "permits": list(row["permits"]),
-    }
-
-
-def _copy_auction(auction: dict[str, Any] | None) -> dict[str, Any] | None:
-    if auction is None:
-        return None
-    copy = dict(auction)
-    copy["piece"] = dict(auction["piece"])
-    copy["bidders"] = list(auction["bidders"])
-    copy["bids"] = [list(b) for b in auction["bids"]]
-    return copy
-
-
-def copy_state(state: State) -> State:
-    """A copy that ``apply`` may change freely.
-
-    Cheaper than a JSON round trip: ``setups``, finished round results and
-    ``result`` are never changed in place, so they are shared, not copied.
-    """
-    new = dict(state)
-    new["display"] = [list(row) for row in state["display"]]
-    new["roofs"] = list(state["roofs"])
-    new["board"] = [_copy_row(row) for row in state["board"]]
-    new["specials"] = dict(state["specials"])
-    new["certificates"] = dict(state["certificates"])
-    new["money"] = list(state["money"])
-    new["stash"] = list(state["stash"])
-    new["wins"] = list(state["wins"])
-    new["round_results"] = list(state["round_results"])
-    new["resigned"] = list(state["resigned"])
-    new["auction"] = _copy_auction(state["auction"])
-    return new
+copy_state = copier(EstatesState)

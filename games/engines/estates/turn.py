@@ -21,49 +21,29 @@ from typing import Any
 
 from . import rounds
 from .board import cube_targets, roof_targets
-from .data import DISPLAY_ROWS, SPECIALS
+from .data import SPECIALS
 from .errors import IllegalAction, check_keys
+from .pieces import choices, cube_choice, display_slot, other_choices
 
 State = dict[str, Any]
 Action = dict[str, Any]
 
-ENDS = ("left", "right")
-
-
-def display_slot(at: Any) -> tuple[int, int] | None:
-    """ "row2-left" -> (1, 0); "row2-right" -> (1, -1); None if malformed."""
-    if not isinstance(at, str) or not at.startswith("row") or "-" not in at:
-        return None
-    number, _, end = at[3:].partition("-")
-    if number not in {str(n + 1) for n in range(DISPLAY_ROWS)} or end not in ENDS:
-        return None
-    return int(number) - 1, (0 if end == "left" else -1)
-
-
-def choices(state: State) -> list[Action]:
-    """Every piece the active player may put up for auction, without a stash."""
-    found: list[Action] = []
-    board = state["board"]
-    for d, row in enumerate(state["display"]):
-        if not row:
-            continue
-        for end, index in zip(ENDS, (0, -1), strict=True):
-            # A cube is only eligible if it could go somewhere on the board.
-            if cube_targets(board, row[index]):
-                found.append({"type": "auction", "piece": "cube", "at": f"row{d + 1}-{end}"})
-    if state["roofs"] and roof_targets(board):
-        found.append({"type": "auction", "piece": "roof"})
-    for name in SPECIALS:
-        status = state["specials"][name]
-        # The mayor stays up for auction on the board (it may be moved);
-        # permits and the cancel cube only while in the supply.
-        if status == "supply" or (name == "mayor" and status == "board"):
-            found.append({"type": "auction", "piece": name})
-    return found
-
 
 def start_actions(state: State, seat: int) -> list[Action]:
-    plain = choices(state)
+    return _with_stash(state, seat, choices(state))
+
+
+def start_candidates(state: State, seat: int, action: Action) -> list[Action]:
+    """The legal choices of the same piece (and display end) as ``action``:
+    ``start_actions`` without looking at every display end."""
+    if action.get("piece") == "cube":
+        plain = cube_choice(state, action.get("at"))  # type: ignore[arg-type]
+    else:
+        plain = [a for a in other_choices(state) if a["piece"] == action.get("piece")]
+    return _with_stash(state, seat, plain)
+
+
+def _with_stash(state: State, seat: int, plain: list[Action]) -> list[Action]:
     if state["money"][seat] < 1:
         return plain
     return plain + [{**a, "stash": True} for a in plain]
@@ -101,17 +81,22 @@ def _piece_for(state: State, action: Action) -> Action:
     return {"kind": piece}
 
 
-def apply_choose(state: State, seat: int, action: Action) -> None:
-    """Stash (optional), take the piece out of the supply, open the auction."""
+def check_choose(state: State, seat: int, action: Action) -> None:
+    """Why choosing this piece is not allowed (raises IllegalAction)."""
     if action.get("type") != "auction":
         raise IllegalAction('choose a piece to auction, e.g. "auction cube row1-left"')
     stash = action.get("stash", False)
     if stash is not True and "stash" in action:
         raise IllegalAction("stash must be true or left out")
+    _piece_for(state, action)
+    if stash and state["money"][seat] < 1:
+        raise IllegalAction("you have no cheque in hand to stash")
+
+
+def apply_choose(state: State, seat: int, action: Action) -> None:
+    """Stash (optional), take the piece out of the supply, open the auction."""
     piece = _piece_for(state, action)
-    if stash:
-        if state["money"][seat] < 1:
-            raise IllegalAction("you have no cheque in hand to stash")
+    if action.get("stash", False):
         state["money"][seat] -= 1
         state["stash"][seat] += 1
     if piece["kind"] == "cube":
@@ -151,12 +136,23 @@ def bid_actions(state: State, seat: int) -> list[Action]:
     ]
 
 
-def apply_bid(state: State, seat: int, action: Action) -> None:
+def bid_candidates(state: State, seat: int, action: Action) -> list[Action]:
+    """The legal bid or pass like ``action``: one of ``bid_actions`` without
+    listing every amount (bids are most of the moves)."""
+    if action.get("type") == "pass":
+        return [{"type": "pass"}]
+    amount = action.get("amount")
+    if type(amount) is not int or not state["auction"]["high"] < amount <= state["money"][seat]:
+        return []
+    return [{"type": "bid", "amount": amount}]
+
+
+def check_bid(state: State, seat: int, action: Action) -> None:
+    """Why this bid or pass is not allowed (raises IllegalAction)."""
     auction = state["auction"]
     kind = action.get("type")
     if kind == "pass":
         check_keys(action, {"type"}, {"type"})
-        auction["bids"].append([seat, None])
     elif kind == "bid":
         check_keys(action, {"type", "amount"}, {"type", "amount"})
         amount = action["amount"]
@@ -166,10 +162,18 @@ def apply_bid(state: State, seat: int, action: Action) -> None:
             raise IllegalAction(f"bid more than {auction['high']}")
         if amount > state["money"][seat]:
             raise IllegalAction(f"you cannot bid {amount}: more than the cheques in your hand")
-        auction["bids"].append([seat, amount])
-        auction["high"], auction["high_bidder"] = amount, seat
     else:
         raise IllegalAction('it is your turn to bid: "bid N" or "pass"')
+
+
+def apply_bid(state: State, seat: int, action: Action) -> None:
+    auction = state["auction"]
+    if action["type"] == "pass":
+        auction["bids"].append([seat, None])
+    else:
+        amount = action["amount"]
+        auction["bids"].append([seat, amount])
+        auction["high"], auction["high_bidder"] = amount, seat
     auction["bidders"].pop(0)
     if not auction["bidders"]:
         close_bidding(state)
@@ -192,21 +196,26 @@ def resolve_actions(state: State, seat: int) -> list[Action]:
     return give
 
 
-def apply_resolve(state: State, seat: int, action: Action) -> None:
-    auction = state["auction"]
+def check_resolve(state: State, seat: int, action: Action) -> None:
+    """Why this give or keep is not allowed (raises IllegalAction)."""
     kind = action.get("type")
     if kind not in ("give", "keep"):
         raise IllegalAction('the bidding is over: "give" or "keep"')
     check_keys(action, {"type"}, {"type"})
+    price = state["auction"]["high"]
+    if kind == "keep" and state["money"][seat] < price:
+        raise IllegalAction(f"you cannot keep it: you hold fewer than {price} cheques")
+
+
+def apply_resolve(state: State, seat: int, action: Action) -> None:
+    auction = state["auction"]
     winner, price = auction["high_bidder"], auction["high"]
-    if kind == "give":
+    if action["type"] == "give":
         state["money"][winner] -= price
         state["money"][seat] += price
         auction["decision"] = "give"
         to_placement(state, winner)
     else:
-        if state["money"][seat] < price:
-            raise IllegalAction(f"you cannot keep it: you hold fewer than {price} cheques")
         state["money"][seat] -= price
         state["money"][winner] += price
         auction["decision"] = "keep"

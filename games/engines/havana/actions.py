@@ -112,7 +112,7 @@ def _steal_cubes_actions(state: State, me: int) -> list[Action]:
 
 
 def _steal_pesos_actions(state: State, me: int) -> list[Action]:
-    targets = thief_targets(state, me) or [None]
+    targets: list[int | None] = [*thief_targets(state, me)] or [None]
     return [{"type": "steal_pesos", "victim": s} for s in targets]
 
 

@@ -5,42 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import EngineBase, IllegalAction, Result, State, canonical_json, clone
+from ..base import EngineBase, IllegalAction, Result, State
 from . import commands, data, rounds, scoring, setup, view
 from .order import number
+from .state import HavanaState, copy_state
 
 Action = dict[str, Any]
-
-
-def _copy_seat(seat: dict[str, Any]) -> dict[str, Any]:
-    out = dict(seat)
-    for key in ("hand", "discard", "cards", "buildings"):
-        out[key] = list(seat[key])
-    out["cubes"] = dict(seat["cubes"])
-    return out
-
-
-def _copy(state: State) -> State:
-    """A private copy for `apply`, cheaper than a JSON round trip.
-
-    Every mutable part the rules write is copied one level deep (that is as
-    deep as the state goes); the building table and the options are never
-    written, so they are shared.
-    """
-    out = dict(state)
-    out["seats"] = [_copy_seat(seat) for seat in state["seats"]]
-    out["pending"] = [
-        None if p is None else {k: list(v) if isinstance(v, list) else v for k, v in p.items()}
-        for p in state["pending"]
-    ]
-    for key in ("order", "done", "bag", "pile", "boxed", "resigned"):
-        out[key] = list(state[key])
-    out["rows"] = [list(row) for row in state["rows"]]
-    out["flags"] = dict(state["flags"])
-    out["removed"] = dict(state["removed"])
-    out["centre"] = {"pesos": state["centre"]["pesos"], "cubes": dict(state["centre"]["cubes"])}
-    out["end"] = None if state["end"] is None else clone(state["end"])
-    return out
 
 
 def _timeout_key(action: Action) -> tuple:
@@ -55,6 +25,7 @@ class HavanaEngine(EngineBase):
     VERSION = 1
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
+    STATE_TYPE = HavanaState
     # The building list is not the printed one yet (see README.md); the API
     # shows this flag next to the title.
     PROVISIONAL_DATA = data.PROVISIONAL
@@ -79,28 +50,24 @@ class HavanaEngine(EngineBase):
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return rounds.legal(state, seat)
 
-    def apply(self, state: State, seat: int, action: Action) -> State:
-        if state["end"] is not None:
-            raise IllegalAction("the game is over")
-        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in rounds.to_act(state):
-            raise IllegalAction("it is not your turn to act")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("an action must be an object with a 'type'")
-        try:
-            posted = canonical_json(action)
-        except (TypeError, ValueError) as exc:
-            raise IllegalAction("an action must be plain JSON data") from exc
-        allowed = rounds.candidates(state, seat, action)
-        # Python equality is fast but lets True pass for 1 and 1.0 for 1; the
-        # canonical JSON of the one match settles the exact types.
-        match = next((a for a in allowed if a == action), None)
-        if match is None or canonical_json(match) != posted:
-            raise IllegalAction(self._why_not(state, seat, action))
-        new = _copy(state)
-        rounds.play(new, seat, action)
-        return new
+    GAME_OVER = "the game is over"
+    NOT_YOUR_TURN = "it is not your turn to act"
+    NOT_AN_ACTION = "an action must be an object with a 'type'"
+    NOT_JSON = "an action must be plain JSON data"
 
-    def _why_not(self, state: State, seat: int, action: Action) -> str:
+    def is_over(self, state: State) -> bool:
+        return state["end"] is not None
+
+    def candidates(self, state: State, seat: int, action: Action) -> list[Action]:
+        return rounds.candidates(state, seat, action)
+
+    def copy_state(self, state: State) -> State:
+        return copy_state(state)
+
+    def play(self, state: State, seat: int, action: Action) -> None:
+        rounds.play(state, seat, action)
+
+    def why_not(self, state: State, seat: int, action: Action) -> str:
         try:
             line = commands.text(action)
         except (IllegalAction, KeyError, TypeError, AttributeError, ValueError):
@@ -132,13 +99,19 @@ class HavanaEngine(EngineBase):
             return min(actions, key=lambda a: _resulting_number(state, seat, a))
         return min(actions, key=_timeout_key)
 
+    def skip_action(self, state: State, seat: int) -> Action | None:
+        """Skip an optional card, or end the turn once buying: the first of
+        those in the legal list.  Choosing cards cannot be skipped."""
+        skips = (a for a in rounds.legal(state, seat) if a["type"] in ("skip", "end"))
+        return next(skips, None)
+
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
 
     def resign(self, state: State, seat: int) -> State | None:
         if not isinstance(seat, int) or not 0 <= seat < state["players"]:
             return None
-        return scoring.resign(_copy(state), seat)
+        return scoring.resign(copy_state(state), seat)
 
     def public_action(self, state: State, seat: int, action: Action) -> Action | None:
         return view.public_action(state, seat, action)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Action, EngineBase, IllegalAction, Result, State, canonical_json
+from ..base import Action, EngineBase, IllegalAction, Result, State
 from . import commands, scoring, turn, view
 from .data import TOKENS
 from .market import BUILDING, INDEX, PAIR_SET, flippable
 from .payment import KIND_ORDER, permanent
 from .setup import setup_state
+from .state import PointCityState, copy_state
 
 
 def _explain(state: State, seat: int, action: dict[str, Any]) -> str:
@@ -65,6 +66,7 @@ class PointCity(EngineBase):
     VERSION = 1
     MIN_PLAYERS = 1
     MAX_PLAYERS = 4
+    STATE_TYPE = PointCityState
     OPTIONS = {
         "solo_level": {
             "default": 2,
@@ -83,26 +85,25 @@ class PointCity(EngineBase):
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return turn.legal(state, seat)
 
-    def apply(self, state: State, seat: int, action: Action) -> State:
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over")
-        if seat not in self.to_act(state):
-            raise IllegalAction("it is not your turn")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction('an action is an object with a "type", e.g. {"type": "draw"}')
-        try:
-            wanted = canonical_json(action)
-        except (TypeError, ValueError) as exc:
-            raise IllegalAction("that action is not plain JSON") from exc
-        # Compare as canonical JSON so that True never passes for 1, nor 8.0 for 8;
-        # then apply the engine's own copy of the action, never the caller's.
-        options = turn.candidates(state, seat, action)
-        legal = next((a for a in options if canonical_json(a) == wanted), None)
-        if legal is None:
-            raise IllegalAction(_explain(state, seat, action))
-        new = turn.copy_state(state)
-        turn.APPLY[legal["type"]](new, seat, legal)
-        return new
+    GAME_OVER = "the game is over"
+    NOT_YOUR_TURN = "it is not your turn"
+    NOT_AN_ACTION = 'an action is an object with a "type", e.g. {"type": "draw"}'
+    NOT_JSON = "that action is not plain JSON"
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def candidates(self, state: State, seat: int, action: Action) -> list[Action]:
+        return turn.candidates(state, seat, action)
+
+    def copy_state(self, state: State) -> State:
+        return copy_state(state)
+
+    def play(self, state: State, seat: int, action: Action) -> None:
+        turn.APPLY[action["type"]](state, seat, action)
+
+    def why_not(self, state: State, seat: int, action: Action) -> str:
+        return _explain(state, seat, action)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)
@@ -123,6 +124,11 @@ class PointCity(EngineBase):
         drafts = [a for a in actions if a["type"] != "flip"]
         rank = {"draw": 0, "take": 1, "pass": 2}
         return min(drafts, key=lambda a: (rank[a["type"]], len(a.get("pay", []))))
+
+    def skip_action(self, state: State, seat: int) -> Action | None:
+        """Pass, where the rules allow it (no draft possible on the final turn)."""
+        passing = {"type": "pass"}
+        return passing if passing in self.legal_actions(state, seat) else None
 
     @staticmethod
     def _token_value(state: State, seat: int, action: Action) -> int:
@@ -151,7 +157,7 @@ class PointCity(EngineBase):
         others play on; with one player left the game ends.  Solo cannot go on."""
         if state["bot"] is not None:
             return None
-        new = turn.copy_state(state)
+        new = copy_state(state)
         if new["phase"] == "over" or new["seats"][seat]["resigned"]:
             return new
         new["seats"][seat]["resigned"] = True

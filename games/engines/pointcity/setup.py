@@ -1,19 +1,6 @@
 """Setup: every shuffle of the game happens here, from one seeded generator.
 
-State layout (plain JSON):
-
-- ``pile``: card ids, top card first.  Hidden except the top card's resource side.
-- ``removed``: cards returned to the box unseen, and unused starting cards.
-- ``market``: 16 spaces in reading order, ``{"card", "side"}`` or None.
-- ``display``: face-up civic tokens in their row order; ``token_box``: the
-  unrevealed rest (hidden, never used).
-- ``seats``: per player ``stock`` (resource cards, oldest first), ``city``
-  (buildings), ``tokens``, ``turns`` taken, ``resigned``.
-- ``bot``: the solo opponent (same fields plus its two market-token positions)
-  or None.
-- ``current``, ``phase`` (``turn`` / ``civic`` / ``over``), ``flipped`` (a flip
-  was made this turn), ``pending`` (civic tokens still to take and the spaces
-  to refill once they are taken), ``end`` (why the game ended).
+The state it makes is declared in state.py.
 """
 
 from __future__ import annotations

@@ -16,31 +16,6 @@ from .data import CARDS, COST_OF, KIND_OF, RESOURCES
 from .market import BUILDING, INDEX, NAMES, PAIR_SET, PAIRS, RESOURCE, flippable, refill
 from .payment import permanent, plans_for, spend, stock_vector
 
-
-def copy_state(state: State) -> State:
-    """A copy that shares nothing mutable with ``state`` (cheaper than JSON)."""
-    new = dict(state)
-    for key in ("pile", "removed", "market", "display", "token_box", "discard"):
-        new[key] = list(state[key])
-    new["seats"] = [_copy_player(p) for p in state["seats"]]
-    if state["bot"] is not None:
-        new["bot"] = _copy_player(state["bot"])
-    if state["pending"] is not None:
-        pending = state["pending"]
-        new["pending"] = {
-            "civic": pending["civic"],
-            "refill": [list(e) for e in pending["refill"]],
-        }
-    return new
-
-
-def _copy_player(player: dict[str, Any]) -> dict[str, Any]:
-    new = dict(player)
-    for key in ("stock", "city", "tokens"):
-        new[key] = list(player[key])
-    return new
-
-
 # -- legal actions ---------------------------------------------------------------
 
 
