@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import clock, tasks, vacation
+from games import clock, vacation
 from games.errors import Forbidden, InvalidRequest
 from games.models import Event, Game, Seat
 from games.services.clocks import check_extend, check_pause, check_resume
@@ -29,15 +29,6 @@ def eager_tasks(settings):
     celery_app.conf.task_always_eager = True
     yield
     celery_app.conf.task_always_eager = eager
-
-
-@pytest.fixture
-def run_sweep(django_capture_on_commit_callbacks):
-    def run(at):
-        with django_capture_on_commit_callbacks(execute=True):
-            return tasks.sweep_and_queue(at)
-
-    return run
 
 
 def clocked(players, **clock_options):

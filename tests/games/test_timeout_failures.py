@@ -13,7 +13,7 @@ from django.utils import timezone
 from prometheus_client import REGISTRY
 
 from config.celery import app as celery_app
-from games import tasks, verification
+from games import verification
 from games.engines import base
 from games.models import Event, Game, Seat
 from games.services.creation import do_create_game
@@ -73,15 +73,6 @@ def playing():
     yield start
     for name in registered:
         base.unregister(name)
-
-
-@pytest.fixture
-def run_sweep(django_capture_on_commit_callbacks):
-    def run(at):
-        with django_capture_on_commit_callbacks(execute=True):
-            return tasks.sweep_and_queue(at)
-
-    return run
 
 
 def failures(title: str) -> float:
