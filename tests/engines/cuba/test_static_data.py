@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from games.engines.cuba import board, companies, hexes, phases, routes, trains, variants
-
-GAMEDATA = Path(__file__).resolve().parents[4] / "shared" / "gamedata" / "18cuba.json"
 
 
 def test_companies_match_the_map_homes_and_the_board():
@@ -80,12 +75,18 @@ def test_phase_table_as_the_draft_gives_it():
 
 
 def test_variants_follow_the_draft_summary_table():
-    data = json.loads(GAMEDATA.read_text())
-    for row in data["players"]["variants"]:
-        v = variants.BY_ID[row["id"]]
-        assert (v.players, v.starting_cash, v.certificate_limit) == (
-            row["players"], row["starting_cash"], row["certificate_limit"],
-        )  # fmt: skip
-        assert v.concessions_per_player == row["concessions_per_player"]
-    assert data["players"]["bank"]["value"] == variants.BANK
+    """Starting cash, certificate limit (VI.3) and concessions (VI.6) per setup,
+    as the draft's summary table gives them (it wins over the setup section)."""
+    table = {
+        "2e": (2, 720, 20, 1), "2h": (2, 880, 24, 2), "2c": (2, 1100, 35, 3),
+        "3e": (3, 700, 22, 1), "3h": (3, 850, 25, 2),
+        "4": (4, 680, 20, 1), "5": (5, 650, 17, 1), "6": (6, 650, 15, 1),
+    }  # fmt: skip
+    for vid, (players, cash, limit, concessions) in table.items():
+        v = variants.BY_ID[vid]
+        assert (v.players, v.starting_cash, v.certificate_limit) == (players, cash, limit)
+        assert v.concessions_per_player == concessions
+    assert tuple(table) == variants.VARIANT_IDS
+    assert variants.BANK == 8000
     assert variants.variant(2, "easy").partial_map
+    assert not any(v.partial_map for v in variants.VARIANTS if v.id != "2e")
