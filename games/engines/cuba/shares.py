@@ -27,9 +27,10 @@ Rule violations raise `IllegalAction` with a sentence for the player; the
 - ``move(certs, company, source, target, percent)``: the one way a certificate
   changes hands; every other change is made of moves, so each company's
   certificates always add up to 100%.
-- ``sell``: a player's sale into the pool, through their director's
-  certificate if they must (VI.4, VI.9).
-- ``change_director`` (VI.9): after a purchase or a sale.
+- ``sell(certs, company, seat, count, order)``: a player's sale into the
+  pool, through their director's certificate if they must (VI.4, VI.9).
+- ``change_director(certs, company, order)`` (VI.9): after every purchase and
+  sale; `order` is the seats in playing order, for ties.
 - ``inaugurate_minor`` (VI.7) and ``charter`` (VI.8): the shares a company
   keeps in its treasury.
 """
