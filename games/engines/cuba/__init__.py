@@ -18,7 +18,7 @@ Modules, by concern:
 * ``optimiser`` the exact best revenue of a company's trains and wagons
 * ``mapview``   the map as drawable data
 * ``companies`` ``trains`` ``phases`` ``market`` ``variants``  static data
-* ``cash``      every transfer of money; ``shares`` certificates (to come)
+* ``cash``      every transfer of money; ``shares`` certificates and directors
 * ``state``     the typed state and its copy
 * ``rounds``    the round base and the rounds; ``steps`` one module per verb group
 
