@@ -21,6 +21,7 @@ from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
 from tests.conftest import make_user
+from tests.support.threads import run_together
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,11 +51,7 @@ def race(player, game_id: int, card: int, later) -> dict[str, bool]:
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=move), threading.Thread(target=timeout)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_together(move, timeout)
     return results
 
 

@@ -23,6 +23,7 @@ from games.services.moves import check_submit_action
 from games.services.vacation import check_start_vacation
 from tests.conftest import make_user
 from tests.support.play import hand
+from tests.support.threads import run_together
 
 HOUR = datetime.timedelta(hours=1)
 GAP = 3 * HOUR
@@ -158,11 +159,7 @@ def race_moves_against_a_repair(games: list[Game], players, at: datetime.datetim
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=mover), threading.Thread(target=sweeper)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_together(mover, sweeper)
 
 
 @pytest.mark.postgres

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from functools import partial
 from itertools import pairwise
 
 import pytest
@@ -16,6 +17,7 @@ from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
 from tests.support.play import random_move, users_by_seat
+from tests.support.threads import run_together
 
 
 @pytest.fixture
@@ -128,11 +130,7 @@ def test_twenty_writers_at_the_same_seq_exactly_one_wins(duel_engine):
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=writer, args=(i,)) for i in range(20)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_together(*(partial(writer, i) for i in range(20)))
 
     assert sorted(outcomes) == ["ok"] + ["stale"] * 19
     events = events_of(game)
