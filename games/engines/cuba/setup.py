@@ -1,0 +1,87 @@
+"""A new game of 18Cuba: all randomness resolved from the seed (draft III.2).
+
+The only chance in 18Cuba is the deal of the playing-order cards; it is made
+here, so the stored setup holds the order and replay never draws again.
+"""
+
+from __future__ import annotations
+
+import random
+
+from . import board, cash, market, shares, trains
+from .companies import BY_SYM, FC
+from .state import CompanyState, CubaState, RoundState
+from .variants import BANK, Variant
+
+
+def new_game(variant: Variant, seed: int) -> CubaState:
+    order = list(range(variant.players))
+    random.Random(seed).shuffle(order)
+    # The lowest playing-order card holds the priority deal and starts.
+    return {
+        "variant": variant.id,
+        "players": variant.players,
+        "order": order,
+        "priority": order[0],
+        "phase": 1,
+        "cash": cash.new_ledger(BANK, variant.starting_cash, variant.players),
+        "certificates": shares.new_certificates(),
+        "companies": {sym: _charter(sym) for sym in BY_SYM},
+        "market": _market(),
+        "depot": depot(variant),
+        "pool": [],
+        "fc_trains": [],
+        "commissioners": dict.fromkeys((f"C{n}" for n in range(1, 7)), None),
+        "concessions": dict.fromkeys((f"M{n}" for n in range(1, 7)), None),
+        "board": board.new_board(),
+        "round": _first_round(order),
+        "end": None,
+    }
+
+
+def depot(variant: Variant) -> dict[str, int | None]:
+    """The stacks beside the bank: standard trains by stack (None: the 8/4D
+    is unlimited), narrow trains, wagons and machines by generation."""
+    stacks: dict[str, int | None] = {
+        stack: counts[variant.id] for stack, counts in trains.STANDARD_COUNTS.items()
+    }
+    stacks.update({name: counts[variant.players] for name, counts in trains.NARROW_COUNTS.items()})
+    stacks.update({wagon.name: wagon.count for wagon in trains.WAGONS})
+    stacks.update({f"machine-{m.generation}": m.count for m in trains.MACHINES})
+    return stacks
+
+
+def _charter(sym: str) -> CompanyState:
+    fc = sym == FC.sym
+    return {
+        "floated": fc,  # the FC runs from the start with its preprinted train (IV.5)
+        "operated": False,
+        "par": None,
+        "price": market.FC_START if fc else None,
+        "trains": [trains.FC_TRAIN.name] if fc else [],
+        "wagons": [],
+        "machines": [],
+        # The FC's eight markers are on the map from the start (IV.5).
+        "tokens_placed": 8 if fc else 0,
+        "home": None,
+        "cubes": 0,
+    }
+
+
+def _market() -> list[list[str]]:
+    cells: list[list[str]] = [[] for _ in market.CELLS]
+    cells[market.FC_START].append(FC.sym)
+    return cells
+
+
+def _first_round(order: list[int]) -> RoundState:
+    # The game opens with the commissioners' auction (IV.1), started by the
+    # holder of the priority deal.
+    return {
+        "kind": "auction",
+        "number": 1,
+        "of": 1,
+        "index": 1,
+        "entity": cash.player(order[0]),
+        "steps": {},
+    }
