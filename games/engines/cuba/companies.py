@@ -47,8 +47,6 @@ MINOR_SHARES = ShareSplit(director_percent=40, ordinary_count=3, ordinary_percen
 # no president and nobody floats it.
 FC_SHARES = ShareSplit(director_percent=0, ordinary_count=10, ordinary_percent=10)
 
-# Majors' station tokens: the home is free, then 40, 60, 80 (tokens.TOKEN_COSTS).
-MAJOR_TOKEN_COUNT = 4
 FLOAT_PERCENT = 50  # draft VI.8 (the implementation's 60 loses to the draft)
 
 _MAJORS = (
@@ -78,7 +76,6 @@ MINORS: tuple[Company, ...] = tuple(
 )
 FC = Company("FC", "Ferrocarril Central", "fc", "white", (HAVANA, HEXES[HAVANA].homes["FC"]))
 FC_TOKEN_COUNT = 8  # laid on the marked hexes at the start (IV.5)
-FC_START_PRICE = 50
 
 BY_SYM: dict[str, Company] = {c.sym: c for c in (*MAJORS, *MINORS, FC)}
 

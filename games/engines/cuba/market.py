@@ -38,14 +38,6 @@ TOP = len(CELLS) - 1
 FC_START = 0  # the FC's marker starts on 50 (IV.5)
 
 
-def cell_of_price(price: int) -> int:
-    """The cell of a par price (the only prices a player names)."""
-    for cell in CELLS:
-        if cell.price == price:
-            return cell.index
-    raise ValueError(f"no cell with price {price}")
-
-
 def right(index: int) -> int:
     """A dividend above zero: one space right; from 290 up to 300 (IX.1)."""
     if index == TOP:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from . import board, cash, market, shares, trains
-from .companies import BY_SYM, FC
+from .companies import BY_SYM, FC, FC_TOKEN_COUNT
 from .state import CompanyState, CubaState, RoundState
 from .variants import BANK, Variant
 
@@ -62,7 +62,7 @@ def _charter(sym: str) -> CompanyState:
         "wagons": [],
         "machines": [],
         # The FC's eight markers are on the map from the start (IV.5).
-        "tokens_placed": 8 if fc else 0,
+        "tokens_placed": FC_TOKEN_COUNT if fc else 0,
         "home": None,
         "cubes": 0,
     }

@@ -56,6 +56,7 @@ def test_iv5_the_fc_starts_on_50_with_its_preprinted_1_train():
     assert market.CELLS[fc["price"]].price == 50
     assert state["market"][fc["price"]] == ["FC"]
     assert fc["trains"] == ["1"]
+    assert fc["tokens_placed"] == 8  # on the marked hexes from the start
     assert all(not c["floated"] for sym, c in state["companies"].items() if sym != "FC")
 
 
