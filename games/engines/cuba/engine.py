@@ -1,16 +1,127 @@
 """The 18Cuba engine object: the protocol of `games.engines.base`, wired to
-the modules that hold the rules, and nothing else (the other titles' engine
-modules are the model).
-
-Filled when the game is playable, as:
+the modules that hold the rules, and nothing else.
 
     setup           -> setup.new_game (variants, shuffled playing order, depot)
-    to_act / legal  -> the current round (`rounds.stock`, `rounds.operating`)
+                       and the first round's own set-up (`rounds.flow`)
+    to_act / legal  -> the current round (`rounds.flow.current`)
     apply           -> EngineBase's template: copy_state (`state.py`), then
-                       Round.process
-    view            -> view.py (the map through `mapview`, charters, market)
-    text / parse    -> Round.text / Round.parse (steps own their lines)
+                       Round.process and `flow.settle` (the next round)
+    view            -> view.py (everything is open in 18Cuba)
+    text / parse    -> the steps' own lines (Round.text / Round.parse)
     result          -> scoring.py (cash + shares at market value, IX.2)
-
-Until then the package defines no ENGINE and the registry does not list it.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Action, EngineBase, IllegalAction, Result, State
+from . import scoring, setup, view
+from .rounds import flow, opening, operating, stock  # noqa: F401 (each registers its rounds)
+from .state import CubaState, copy_state
+from .variants import variant
+
+ENDED_BY = (operating.NOT_YET,)
+
+
+class CubaEngine(EngineBase):
+    NAME = "18cuba"
+    TITLE = "18Cuba"
+    VERSION = 1
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 6
+    STATE_TYPE = CubaState
+    OPTIONS = {
+        "difficulty": {
+            "default": "easy",
+            "choices": ["easy", "hard", "challenging"],
+            "help": "2 players: easy (one minor each, half the map), hard (two) or "
+            "challenging (three); 3 players: easy or hard; ignored from 4 players",
+        },
+        "map_part": {
+            "default": "east",
+            "choices": ["east", "west"],
+            "help": "2-player easy only: the part of the map played (draft X)",
+        },
+    }
+
+    NOT_YOUR_TURN = "it is not your turn"
+    NOT_AN_ACTION = 'an action is an object with a "type", e.g. {"type": "pass"}'
+
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
+        opts = self.resolve_options(options)
+        difficulty = opts["difficulty"] if players <= 3 else None
+        try:
+            chosen = variant(players, difficulty)
+        except ValueError as exc:
+            raise IllegalAction(f"18Cuba has no {difficulty} game for {players} players") from exc
+        part = opts["map_part"] if chosen.partial_map else None
+        state: State = dict(setup.new_game(chosen, seed, part))
+        flow.begin_game(state)
+        return state
+
+    def to_act(self, state: State) -> set[int]:
+        if state["end"] is not None:
+            return set()
+        entity = state["round"]["entity"]
+        return {int(entity[1:])} if isinstance(entity, str) and entity.startswith("p") else set()
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        return flow.current(state).legal(state, seat)
+
+    def is_over(self, state: State) -> bool:
+        return state["end"] is not None
+
+    def copy_state(self, state: State) -> State:
+        return dict(copy_state(state))
+
+    def play(self, state: State, seat: int, action: Action) -> None:
+        flow.current(state).process(state, seat, action)
+        flow.settle(state)
+
+    def why_not(self, state: State, seat: int, action: Action) -> str:
+        """The step that owns the action says why (it validates on its own);
+        only a move no step of this round knows gets the round's sentence."""
+        probe = self.copy_state(state)
+        try:
+            flow.current(probe).process(probe, seat, action)
+        except IllegalAction as exc:
+            return exc.message
+        return "that is not a legal move now"
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view.view(state, seat)
+
+    def text(self, action: Action) -> str:
+        return flow.text(action)
+
+    def parse(self, text: str, state: State, seat: int) -> Action:
+        if not isinstance(text, str) or not text.split():
+            raise IllegalAction("a move is a line of text, e.g.: pass")
+        return flow.current(state).parse(text.lower().replace(",", " ").split(), state, seat)
+
+    def skip_action(self, state: State, seat: int) -> Action | None:
+        """Pass, wherever the rules let this seat pass now."""
+        passing = {"type": "pass"}
+        return passing if passing in self.legal_actions(state, seat) else None
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """Pass; where passing is not allowed (the starter of a commissioner's
+        auction) the lowest bid, which costs the least."""
+        skip = self.skip_action(state, seat)
+        if skip is not None:
+            return skip
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise IllegalAction("this seat has nothing to do")
+        bids = [a for a in legal if a["type"] == "bid"]
+        return min(bids, key=lambda a: a["amount"]) if bids else legal[0]
+
+    def takeback_allowed(self, before: State, seat: int, action: Action, after: State) -> bool:
+        """Always: nothing in 18Cuba is hidden and nothing is drawn after setup."""
+        return True
+
+    def result(self, state: State) -> Result | None:
+        return scoring.result(state)

@@ -10,11 +10,12 @@ import random
 
 from . import board, cash, market, shares, trains
 from .companies import BY_SYM, FC, FC_TOKEN_COUNT
-from .state import CompanyState, CubaState, RoundState
+from .state import CompanyState, CubaState, PrivateState, RoundState
 from .variants import BANK, Variant
 
 
-def new_game(variant: Variant, seed: int) -> CubaState:
+def new_game(variant: Variant, seed: int, part: str | None = None) -> CubaState:
+    """`part`: the half of the map a 2-player easy game is played on (X)."""
     order = list(range(variant.players))
     random.Random(seed).shuffle(order)
     # The lowest playing-order card holds the priority deal and starts.
@@ -31,12 +32,19 @@ def new_game(variant: Variant, seed: int) -> CubaState:
         "depot": depot(variant),
         "pool": [],
         "fc_trains": [],
-        "commissioners": dict.fromkeys((f"C{n}" for n in range(1, 7)), None),
-        "concessions": dict.fromkeys((f"M{n}" for n in range(1, 7)), None),
+        "privates": {card: _private() for card in PRIVATES},
         "board": board.new_board(),
         "round": _first_round(order),
         "end": None,
     }
+
+
+# The six commissioners, auctioned first (IV.1), and the six concessions (IV.2).
+PRIVATES = (*(f"C{n}" for n in range(1, 7)), *(f"M{n}" for n in range(1, 7)))
+
+
+def _private() -> PrivateState:
+    return {"owner": None, "out": False, "minor": None, "company": None}
 
 
 def depot(variant: Variant) -> dict[str, int | None]:

@@ -29,14 +29,23 @@ class CompanyState(TypedDict):
     cubes: int  # sugar cubes waiting at a minor's mill
 
 
+class PrivateState(TypedDict):
+    """A commissioner (C1-C6) or a concession (M1-M6), owned by a player."""
+
+    owner: str | None  # player account; None while unsold or unchosen
+    out: bool  # back in the box: unchosen, unconverted, a commissioner's lay used
+    minor: str | None  # a concession: the minor it was converted into
+    company: str | None  # where its ability was put (#2, #5 majors; #3, #6 minors)
+
+
 class RoundState(TypedDict):
     """Where the game is: the round and the steps' own data."""
 
-    kind: str  # "auction", "stock", "operating"
+    kind: str  # "auction", "concessions", "stock", "operating" (`rounds.flow`)
     number: int  # SR number, or the OR's set number
     of: int  # ORs in this set (1-3); 1 for a stock round
     index: int  # which OR of the set, from 1
-    entity: str | None  # the acting company (OR) or player account (SR)
+    entity: str | None  # the acting player account (auction, draft, SR) or company (OR)
     steps: dict[str, Any]  # per step module, that step's data for this turn
 
 
@@ -53,8 +62,7 @@ class CubaState(TypedDict):
     depot: dict[str, int | None]  # cards left per stack (None: unlimited)
     pool: list[str]  # trains in the bank pool
     fc_trains: list[str]  # exported to the FC, newest last
-    commissioners: dict[str, str | None]  # card -> owner account (None: unsold)
-    concessions: dict[str, str | None]
+    privates: dict[str, PrivateState]  # C1-C6 commissioners, M1-M6 concessions
     board: Board  # `board`, `laying`, `tokens`
     round: RoundState
     end: dict[str, Any] | None

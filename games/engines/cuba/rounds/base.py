@@ -13,6 +13,7 @@ forced train purchase) must be settled first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -45,10 +46,28 @@ class Step(Protocol):
         ...
 
 
+def _nothing(state: State) -> None:
+    return None
+
+
+def _never(state: State) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class Round:
+    """A round's steps and its three moments, which `flow` calls:
+
+    begin(state)   the round's data (`round.steps`) and its first entity
+    over(state)    has the round ended (all passed, the last card chosen)?
+    finish(state)  the rules at its end (new playing order, sold-out rises)
+    """
+
     name: str
     steps: tuple[Step, ...]
+    begin: Callable[[State], None] = _nothing
+    over: Callable[[State], bool] = _never
+    finish: Callable[[State], None] = _nothing
 
     def reachable(self, state: State) -> list[Step]:
         """Active steps in order, up to and including the first blocking one."""

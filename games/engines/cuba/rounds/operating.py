@@ -2,7 +2,10 @@
 by share price, majors descending, ties by marker stacking, the FC last), each
 through its steps in the order of VII.3.1.
 
-To be filled by the operating-round part, with the steps of `steps/`:
+Not built yet: a game that reaches its first operating round ends there,
+with the result `ended_by` "operating rounds not yet available" and the
+final totals of IX.2 as they stand, instead of a crash. The operating round
+replaces `_not_yet` with its steps:
 
     OPERATING = Round("operating round", (
         steps.home,         # VII.3.2 home station (blocking in a first OR)
@@ -15,3 +18,18 @@ To be filled by the operating-round part, with the steps of `steps/`:
         steps.machines,     # VII.3.11 minors only
     ))
 """
+
+from __future__ import annotations
+
+from . import flow
+from .base import Round, State
+
+NOT_YET = "operating rounds not yet available"
+
+
+def _not_yet(state: State) -> None:
+    state["end"] = {"reason": NOT_YET}
+
+
+OPERATING = Round("operating round", (), begin=_not_yet)
+flow.register("operating", OPERATING)

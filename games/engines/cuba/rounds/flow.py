@@ -1,0 +1,69 @@
+"""The order of rounds (draft V, VI.6): the commissioners' auction, the
+concession draft, the first stock round, then operating rounds and stock
+rounds in turn. A round says when it is over; this module starts the next.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import Round, State
+
+# Filled by `rounds/__init__`-free registration below, so each round module
+# stays importable on its own (the steps import nothing of the flow).
+ROUNDS: dict[str, Round] = {}
+
+# Which round follows which; an operating round's successor is part of the
+# operating rounds' own rules (sets of 1-3 ORs), so it is asked of them.
+_NEXT = {"auction": "concessions", "concessions": "stock", "stock": "operating"}
+
+
+def register(kind: str, round_: Round) -> None:
+    ROUNDS[kind] = round_
+
+
+def current(state: State) -> Round:
+    return ROUNDS[state["round"]["kind"]]
+
+
+def start(state: State, kind: str) -> None:
+    """Open a round of `kind` and let it set itself up."""
+    previous = state["round"]
+    number = previous["number"]
+    if kind == "stock" and previous["kind"] == "operating":
+        number += 1  # a new stock round after a set of ORs
+    state["round"] = new_round(kind, number)
+    ROUNDS[kind].begin(state)
+
+
+def new_round(kind: str, number: int) -> Any:
+    return {"kind": kind, "number": number, "of": 1, "index": 1, "entity": None, "steps": {}}
+
+
+def settle(state: State) -> None:
+    """After a move: while the current round is over, finish it and start
+    the next one (a round may end as soon as it begins, e.g. a draft with
+    nothing left to choose)."""
+    while state["end"] is None and current(state).over(state):
+        current(state).finish(state)
+        if state["end"] is not None:
+            return
+        start(state, _NEXT.get(state["round"]["kind"], "stock"))
+
+
+def begin_game(state: State) -> None:
+    """The first round's set-up (setup.py leaves the auction opened by the
+    priority holder), then any round that is over at once."""
+    current(state).begin(state)
+    settle(state)
+
+
+def text(action: Any) -> str:
+    """An action's mail line, by the step that owns its type (a type two steps
+    share, such as "pass", reads the same in both)."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    for round_ in ROUNDS.values():
+        for step in round_.steps:
+            if kind in step.ACTIONS:
+                return step.text(action)
+    return str(kind)

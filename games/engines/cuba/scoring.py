@@ -1,0 +1,39 @@
+"""The final totals (draft IX.2): each player's cash plus their shares at the
+share price chart's value; company treasuries and trains count for nothing.
+"""
+
+from __future__ import annotations
+
+from ..base import Result, Score, State, finished, rank
+from . import market
+from .cash import player
+from .companies import BY_SYM, shares_of
+
+
+def share_value(state: State, seat: int) -> int:
+    """What a player's certificates are worth at their companies' prices. A
+    price is per ordinary share: 10% of a major or the FC, 20% of a minor
+    (a minor's 60% opens at three times its par, VI.7)."""
+    holder = player(seat)
+    total = 0
+    for sym, held in state["certificates"].items():
+        price = state["companies"][sym]["price"]
+        if price is not None:
+            unit = shares_of(BY_SYM[sym]).ordinary_percent
+            total += sum(held.get(holder, [])) // unit * market.CELLS[price].price
+    return total
+
+
+def wealth(state: State, seat: int) -> dict[str, Score]:
+    return {"cash": state["cash"][player(seat)], "shares": share_value(state, seat)}
+
+
+def result(state: State) -> Result | None:
+    """Most wealth wins; the draft names no tie-breaker, so equal wealth
+    shares a place. `ended_by` is the state's end reason."""
+    end = state["end"]
+    if end is None:
+        return None
+    breakdown = [wealth(state, seat) for seat in range(state["players"])]
+    scores: list[Score] = [sum(parts.values()) for parts in breakdown]
+    return finished(rank([(s,) for s in scores]), scores, end["reason"], breakdown)
