@@ -44,7 +44,7 @@ PRIVATES = (*(f"C{n}" for n in range(1, 7)), *(f"M{n}" for n in range(1, 7)))
 
 
 def _private() -> PrivateState:
-    return {"owner": None, "out": False, "minor": None, "company": None}
+    return {"owner": None, "out": False, "minor": None, "company": None, "machine": None}
 
 
 def depot(variant: Variant) -> dict[str, int | None]:

@@ -36,6 +36,9 @@ class PrivateState(TypedDict):
     out: bool  # back in the box: unchosen, unconverted, a commissioner's lay used
     minor: str | None  # a concession: the minor it was converted into
     company: str | None  # where its ability was put (#2, #5 majors; #3, #6 minors)
+    # #3: the generation of the machine it was exchanged for. It came off that
+    # generation's most expensive space, which the machine purchase prices by.
+    machine: int | None
 
 
 class RoundState(TypedDict):

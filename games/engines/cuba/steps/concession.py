@@ -1,0 +1,106 @@
+"""The concession draft (draft IV.2, VI.6): in playing order each player may
+choose one concession per turn, paying its cost to the bank, or refuse
+(pass); the table goes round as many times as the variant gives turns
+(`variants.Variant.concessions_per_player`). Unchosen concessions leave the
+game when the draft ends.
+
+Round data (`state["round"]["steps"]["concessions"]`):
+    turns    the seats still to choose, in order; the first is to act
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...base import IllegalAction
+from .. import cash, privates
+from ..variants import BY_ID
+
+NAME = "choose a concession"
+ACTIONS = frozenset({"choose", "pass"})
+KEY = "concessions"
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+def begin(state: State) -> None:
+    """Turns round the table in the (new) playing order, once per concession
+    a player may take."""
+    rounds = BY_ID[state["variant"]].concessions_per_player
+    state["round"]["steps"][KEY] = {"turns": list(state["order"]) * rounds}
+    _show_turn(state)
+
+
+def over(state: State) -> bool:
+    return not _data(state)["turns"] or not left(state)
+
+
+def finish(state: State) -> None:
+    """Unchosen concessions are out of the game."""
+    for card in left(state):
+        state["privates"][card]["out"] = True
+
+
+def left(state: State) -> list[str]:
+    return [
+        c.card
+        for c in privates.CONCESSIONS
+        if state["privates"][c.card]["owner"] is None and not state["privates"][c.card]["out"]
+    ]
+
+
+def _data(state: State) -> dict[str, Any]:
+    return state["round"]["steps"][KEY]
+
+
+def _show_turn(state: State) -> None:
+    turns = _data(state)["turns"]
+    state["round"]["entity"] = cash.player(turns[0]) if turns and left(state) else None
+
+
+def active(state: State) -> bool:
+    return state["round"]["kind"] == "concessions" and not over(state)
+
+
+def blocking(state: State) -> bool:
+    return True
+
+
+def legal(state: State, seat: int) -> list[Action]:
+    if not active(state) or _data(state)["turns"][0] != seat:
+        return []
+    money = state["cash"][cash.player(seat)]
+    return [
+        {"type": "choose", "card": card}
+        for card in left(state)
+        if privates.CONCESSION_BY_CARD[card].cost <= money
+    ] + [{"type": "pass"}]
+
+
+def apply(state: State, seat: int, action: Action) -> None:
+    if not active(state):
+        raise IllegalAction("the concession draft is over")
+    turns = _data(state)["turns"]
+    if turns[0] != seat:
+        raise IllegalAction("it is not your turn to choose a concession")
+    if action["type"] == "choose":
+        privates.take_concession(state, seat, action.get("card"))
+    turns.pop(0)
+    _show_turn(state)
+
+
+def text(action: Action) -> str:
+    if action["type"] == "pass":
+        return "pass"
+    return f"choose {action['card']}"
+
+
+def parse(words: list[str], state: State, seat: int) -> Action | None:
+    if words == ["pass"]:
+        return {"type": "pass"}
+    if not words or words[0] != "choose":
+        return None
+    if len(words) != 2:
+        raise IllegalAction("a choice reads: choose M3")
+    return {"type": "choose", "card": words[1].upper()}
