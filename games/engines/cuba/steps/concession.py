@@ -33,7 +33,8 @@ def begin(state: State) -> None:
 
 
 def over(state: State) -> bool:
-    return not _data(state)["turns"] or not left(state)
+    # No setup gives more turns than there are concessions.
+    return not _data(state)["turns"]
 
 
 def finish(state: State) -> None:
@@ -56,7 +57,7 @@ def _data(state: State) -> dict[str, Any]:
 
 def _show_turn(state: State) -> None:
     turns = _data(state)["turns"]
-    state["round"]["entity"] = cash.player(turns[0]) if turns and left(state) else None
+    state["round"]["entity"] = cash.player(turns[0]) if turns else None
 
 
 def active(state: State) -> bool:
