@@ -90,7 +90,10 @@ def legal(state: State, seat: int) -> list[Action]:
             for source in shares.SOURCES
             if _why_not_buy(state, seat, sym, source) is None
         ]
-    for sym in state["companies"]:
+    # Only a company nobody has started can be started: the others are
+    # skipped before their seven prices are tried.
+    unstarted = [sym for sym in state["companies"] if _unstarted(state, sym)]
+    for sym in unstarted:
         out += [
             {"type": "par", "company": sym, "price": price}
             for price in market.PAR_PRICES
@@ -98,7 +101,7 @@ def legal(state: State, seat: int) -> list[Action]:
         ]
     if _first_round(state):
         for card in CONCESSIONS:
-            for sym in state["companies"]:
+            for sym in unstarted:
                 out += [
                     {"type": "convert", "card": card, "company": sym, "price": price}
                     for price in market.PAR_PRICES
@@ -428,6 +431,11 @@ def _units_held(state: State, sym: str, seat: int) -> int:
     worth (a director may sell into it when another player can take it)."""
     unit = shares_of(BY_SYM[sym]).ordinary_percent
     return shares.percent(state["certificates"], sym, cash.player(seat)) // unit
+
+
+def _unstarted(state: State, sym: str) -> bool:
+    printed = shares_of(BY_SYM[sym]).director_percent
+    return bool(printed) and shares.offered(state["certificates"], sym, shares.IPO) == printed
 
 
 def _company_fault(state: State, sym: Any) -> str | None:
