@@ -1,7 +1,473 @@
-"""The stock round's verbs (VI.4-VI.8): sell, buy, par a major, inaugurate a
-minor, pass; the commissioner auction and the concession draft (IV.1, IV.2,
-VI.6).
+"""The stock round's verbs (VI.1-VI.9): sell, buy one certificate, start a
+major (par), convert a concession into a minor (first stock round), pass.
 
-The step contract is in `steps/__init__.py`; this module is filled by the
-round that needs it.
+One turn (VI.1): any number of sales, one action per company sold, in the
+order the player chooses; then at most one purchase, which ends the turn, or
+a pass, which ends it too. A pass after a sale only ends the turn; a pass
+without a sale counts towards the "all players passed in a row" that ends
+the round (`over`).
+
+Actions (every one complete, as `legal` lists them):
+
+    {"type": "sell", "company": "MS", "count": 2}         sell MS 2
+    {"type": "buy", "company": "MS", "source": "pool"}     buy MS pool
+    {"type": "par", "company": "MS", "price": 80}          par MS 80
+    {"type": "convert", "card": "M1", "company": "HG", "price": 70}
+                                                           convert M1 HG 70
+    {"type": "pass"}                                       pass
+
+The round's data lives in `state["round"]["steps"]["stock"]` (`DATA`):
+
+    passes   passes in a row without a sale; the round ends at one per player
+    sold     per player account, the companies they sold this round (VI.5)
+    turn     the sales of the acting player's current turn, in order
+    floated  majors that reached 50% this round: chartered at its end (VI.8)
+
+Certificates change only through `shares`, money only through `cash`, share
+prices only through `market`; the rules' thresholds live there.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...base import IllegalAction
+from .. import cash, market, shares
+from ..companies import BY_SYM, FLOAT_PERCENT, shares_of
+from ..rounds.base import Action, State
+from ..variants import BY_ID
+
+NAME = "sell or buy shares"
+ACTIONS = frozenset({"sell", "buy", "par", "convert", "pass"})
+DATA = "stock"
+
+# IV.2: a concession is worth $210 towards the 60% of a minor (VI.7).
+CONCESSION_VALUE = 210
+CONCESSIONS = tuple(f"M{n}" for n in range(1, 7))
+# VI.7: the 40% director's certificate and a 20% share, three share prices.
+MINOR_START_SHARES = 3
+# VI.8: the 20% director's certificate costs twice the par price.
+DIRECTOR_SHARES = 2
+
+# `parse` with no source: the first of these the purchase is legal from.
+DEFAULT_SOURCES = shares.SOURCES
+
+
+def new_data() -> dict[str, Any]:
+    return {"passes": 0, "sold": {}, "turn": [], "floated": []}
+
+
+def data(state: State) -> dict[str, Any]:
+    steps: dict[str, Any] = state["round"]["steps"]
+    out: dict[str, Any] = steps[DATA]
+    return out
+
+
+# -- the step contract --------------------------------------------------------
+
+
+def active(state: State) -> bool:
+    return state["round"]["kind"] == "stock" and DATA in state["round"]["steps"]
+
+
+def blocking(state: State) -> bool:
+    return True
+
+
+def legal(state: State, seat: int) -> list[Action]:
+    if not _acting(state, seat):
+        return []
+    out: list[Action] = []
+    for sym in state["companies"]:
+        out += [
+            {"type": "sell", "company": sym, "count": n}
+            for n in range(1, _units_held(state, sym, seat) + 1)
+            if _why_not_sell(state, seat, sym, n) is None
+        ]
+    for sym in state["companies"]:
+        out += [
+            {"type": "buy", "company": sym, "source": source}
+            for source in shares.SOURCES
+            if _why_not_buy(state, seat, sym, source) is None
+        ]
+    # Only a company nobody has started can be started: the others are
+    # skipped before their seven prices are tried.
+    unstarted = [sym for sym in state["companies"] if _unstarted(state, sym)]
+    for sym in unstarted:
+        out += [
+            {"type": "par", "company": sym, "price": price}
+            for price in market.PAR_PRICES
+            if _why_not_par(state, seat, sym, price) is None
+        ]
+    if _first_round(state):
+        for card in CONCESSIONS:
+            for sym in unstarted:
+                out += [
+                    {"type": "convert", "card": card, "company": sym, "price": price}
+                    for price in market.PAR_PRICES
+                    if _why_not_convert(state, seat, card, sym, price) is None
+                ]
+    if _why_not_pass(state, seat) is None:
+        out.append({"type": "pass"})
+    return out
+
+
+def apply(state: State, seat: int, action: Action) -> None:
+    if not _acting(state, seat):
+        raise IllegalAction("it is not your turn")
+    kind = action.get("type")
+    if kind == "sell":
+        _refuse(_why_not_sell(state, seat, action.get("company"), action.get("count")))
+        _sell(state, seat, action["company"], action["count"])
+    elif kind == "buy":
+        _refuse(_why_not_buy(state, seat, action.get("company"), action.get("source")))
+        _buy(state, seat, action["company"], action["source"])
+    elif kind == "par":
+        _refuse(_why_not_par(state, seat, action.get("company"), action.get("price")))
+        _par(state, seat, action["company"], action["price"])
+    elif kind == "convert":
+        args = (action.get("card"), action.get("company"), action.get("price"))
+        _refuse(_why_not_convert(state, seat, *args))
+        _convert(state, seat, action["card"], action["company"], action["price"])
+    elif kind == "pass":
+        _refuse(_why_not_pass(state, seat))
+        _pass(state)
+    else:
+        raise IllegalAction(f"'{kind}' is not a stock round action")
+
+
+def text(action: Action) -> str:
+    kind = action.get("type")
+    if kind == "sell":
+        return f"sell {action['company']} {action['count']}"
+    if kind == "buy":
+        return f"buy {action['company']} {action['source']}"
+    if kind == "par":
+        return f"par {action['company']} {action['price']}"
+    if kind == "convert":
+        return f"convert {action['card']} {action['company']} {action['price']}"
+    return "pass"
+
+
+USAGE = {
+    "sell": "sell <company> [count], e.g. sell MS 2",
+    "buy": "buy <company> [ipo|treasury|pool], e.g. buy MS pool",
+    "par": "par <company> <price>, e.g. par MS 80",
+    "convert": "convert <concession> <minor> <price>, e.g. convert M1 HG 70",
+    "pass": "pass",
+}
+
+
+def parse(words: list[str], state: State, seat: int) -> Action | None:
+    """Words are lower case (the engine folds the line); company symbols are
+    matched without regard to case. A purchase without a source buys from the
+    first source it is legal from, in the order offering, treasury, pool."""
+    if not words or words[0] not in ACTIONS:
+        return None
+    verb, args = words[0], words[1:]
+    try:
+        if verb == "pass" and not args:
+            return {"type": "pass"}
+        if verb == "sell" and len(args) in (1, 2):
+            count = _number(args[1]) if len(args) == 2 else 1
+            return {"type": "sell", "company": _symbol(state, args[0]), "count": count}
+        if verb == "buy" and len(args) in (1, 2):
+            sym = _symbol(state, args[0])
+            source = args[1] if len(args) == 2 else _default_source(state, seat, sym)
+            if source not in shares.SOURCES:
+                raise IllegalAction(
+                    f"shares come from the ipo, a treasury or the pool, not {source!r}"
+                )
+            return {"type": "buy", "company": sym, "source": source}
+        if verb == "par" and len(args) == 2:
+            return {"type": "par", "company": _symbol(state, args[0]), "price": _number(args[1])}
+        if verb == "convert" and len(args) == 3:
+            return {
+                "type": "convert",
+                "card": args[0].upper(),
+                "company": _symbol(state, args[1]),
+                "price": _number(args[2]),
+            }
+    except IllegalAction as exc:
+        raise IllegalAction(f"{exc.message} (write: {USAGE[verb]})") from exc
+    raise IllegalAction(f"write: {USAGE[verb]}")
+
+
+# -- why an action is refused (None: allowed); `legal` and `apply` share them --
+
+
+def _why_not_sell(state: State, seat: int, sym: Any, count: Any) -> str | None:
+    if _first_round(state):
+        return "no shares may be sold in the first stock round"
+    fault = _company_fault(state, sym)
+    if fault:
+        return fault
+    return shares.can_sell(
+        state["certificates"], sym, seat, count, operated=state["companies"][sym]["operated"]
+    )
+
+
+def _why_not_buy(state: State, seat: int, sym: Any, source: Any) -> str | None:
+    fault = _company_fault(state, sym)
+    if fault:
+        return fault
+    certs = state["certificates"]
+    reason = shares.can_buy(
+        certs,
+        sym,
+        seat,
+        source,
+        state["variant"],
+        phase=state["phase"],
+        sold_this_round=sym in data(state)["sold"].get(cash.player(seat), []),
+    )
+    if reason:
+        return reason
+    split = shares_of(BY_SYM[sym])
+    if split.director_percent and shares.offered(certs, sym, source) == split.director_percent:
+        return f"{sym} has not been started: its director's certificate is bought with 'par'"
+    if state["companies"][sym]["price"] is None:
+        return f"{sym} has no share price yet"
+    price, has = _price(state, sym), state["cash"][cash.player(seat)]
+    if has < price:
+        return f"a {sym} share costs ${price}; you have ${has}"
+    return None
+
+
+def _why_not_par(state: State, seat: int, sym: Any, price: Any) -> str | None:
+    fault = _company_fault(state, sym)
+    if fault:
+        return fault
+    kind = BY_SYM[sym].kind
+    if kind == "minor":
+        return "a minor company is started only by converting a concession in the first SR"
+    if kind == "fc":
+        return "the FC has no director's certificate; its shares are bought at its price"
+    if price not in market.PAR_PRICES:
+        return f"the par price is one of {', '.join(map(str, market.PAR_PRICES))}, not {price!r}"
+    certs = state["certificates"]
+    if shares.offered(certs, sym, shares.IPO) != shares_of(BY_SYM[sym]).director_percent:
+        return f"{sym} has been started already"
+    reason = shares.can_buy(
+        certs, sym, seat, shares.IPO, state["variant"], phase=state["phase"], sold_this_round=False
+    )
+    if reason:
+        return reason
+    cost, has = DIRECTOR_SHARES * price, state["cash"][cash.player(seat)]
+    if has < cost:
+        return f"the director's certificate at {price} costs ${cost}; you have ${has}"
+    return None
+
+
+def _why_not_convert(state: State, seat: int, card: Any, sym: Any, price: Any) -> str | None:
+    if not _first_round(state):
+        return "concessions are converted only in the first stock round"
+    private = state["privates"].get(card) if card in CONCESSIONS else None
+    if private is None:
+        return f"{card!r} is not a concession (M1 to M6)"
+    if private["owner"] != cash.player(seat) or private["out"]:
+        return f"you do not hold concession {card}"
+    if private["minor"] is not None:
+        return f"concession {card} has been converted into {private['minor']} already"
+    fault = _company_fault(state, sym)
+    if fault:
+        return fault
+    if BY_SYM[sym].kind != "minor":
+        return f"a concession is converted into a minor company; {sym} is not one"
+    certs = state["certificates"]
+    director_percent = shares_of(BY_SYM[sym]).director_percent
+    if shares.offered(certs, sym, shares.IPO) != director_percent:
+        return f"{sym} has been started already"
+    if price not in market.PAR_PRICES:
+        return f"the par price is one of {', '.join(map(str, market.PAR_PRICES))}, not {price!r}"
+    limit = BY_ID[state["variant"]].certificate_limit
+    held = shares.certificate_count(certs, seat)
+    if held + 2 > limit:
+        return f"you hold {held} certificates; two more would pass the limit of {limit}"
+    due, has = MINOR_START_SHARES * price - CONCESSION_VALUE, state["cash"][cash.player(seat)]
+    if has < due:
+        return f"starting {sym} at {price} costs ${due} besides the concession; you have ${has}"
+    return None
+
+
+def _why_not_pass(state: State, seat: int) -> str | None:
+    """A player above the certificate limit (a change of director they did
+    not make can put them there) must sell down first when they can."""
+    limit = BY_ID[state["variant"]].certificate_limit
+    held = shares.certificate_count(state["certificates"], seat)
+    if held <= limit:
+        return None
+    can_sell = any(_why_not_sell(state, seat, sym, 1) is None for sym in state["companies"])
+    if can_sell:
+        return f"you hold {held} certificates, above the limit of {limit}: sell first"
+    return None
+
+
+# -- what an action does --------------------------------------------------------
+
+
+def _sell(state: State, seat: int, sym: str, count: int) -> None:
+    """VI.4, IX.3: the current price per certificate from the bank, then the
+    marker one cell down per certificate (never the FC's in a stock round)."""
+    price = _price(state, sym)
+    account = cash.player(seat)
+    state["certificates"] = shares.sell(state["certificates"], sym, seat, count, state["order"])
+    state["cash"] = cash.transfer(state["cash"], cash.BANK, account, count * price)
+    if BY_SYM[sym].kind != "fc":
+        move_marker(state, sym, market.down(state["companies"][sym]["price"], count))
+    sold = data(state)["sold"]
+    sold[account] = sorted({*sold.get(account, []), sym})
+    data(state)["turn"].append({"company": sym, "count": count})
+
+
+def _buy(state: State, seat: int, sym: str, source: str) -> None:
+    """One certificate at the current price. From the offering or the pool the
+    money goes to the bank (VI.5); from a major's treasury to the company,
+    whose shares they are (see README)."""
+    price = _price(state, sym)
+    account = cash.player(seat)
+    cert = shares.offered(state["certificates"], sym, source)
+    assert cert is not None  # `_why_not_buy` found it
+    certs = shares.move(state["certificates"], sym, source, account, cert)
+    state["certificates"] = shares.change_director(certs, sym, state["order"])
+    payee = sym if source == shares.TREASURY else cash.BANK
+    state["cash"] = cash.transfer(_with_account(state["cash"], payee), account, payee, price)
+    _float(state, sym)
+    _end_turn(state)
+
+
+def _par(state: State, seat: int, sym: str, price: int) -> None:
+    """VI.8: the director's certificate for twice the par price, to the bank;
+    the marker on the par cell."""
+    cell = market.PAR_CELLS[price]
+    account = cash.player(seat)
+    director_percent = shares_of(BY_SYM[sym]).director_percent
+    state["certificates"] = shares.move(
+        state["certificates"], sym, shares.IPO, account, director_percent
+    )
+    state["cash"] = cash.transfer(state["cash"], account, cash.BANK, DIRECTOR_SHARES * price)
+    state["companies"][sym]["par"] = cell
+    move_marker(state, sym, cell)
+    _float(state, sym)
+    _end_turn(state)
+
+
+def _convert(state: State, seat: int, card: str, sym: str, price: int) -> None:
+    """VI.7: three times the par price, $210 of it the concession's value and
+    the rest the player's; the minor receives the three prices at once, with
+    its two remaining shares in its treasury. This is the turn's purchase."""
+    cell = market.PAR_CELLS[price]
+    account = cash.player(seat)
+    state["certificates"] = shares.inaugurate_minor(state["certificates"], sym, seat)
+    ledger = cash.transfer(
+        state["cash"], account, cash.BANK, MINOR_START_SHARES * price - CONCESSION_VALUE
+    )
+    ledger = cash.transfer(_with_account(ledger, sym), cash.BANK, sym, MINOR_START_SHARES * price)
+    state["cash"] = ledger
+    company = state["companies"][sym]
+    company["par"] = cell
+    company["floated"] = True
+    move_marker(state, sym, cell)
+    state["privates"][card]["minor"] = sym
+    _end_turn(state)
+
+
+def _pass(state: State) -> None:
+    d = data(state)
+    d["passes"] = 0 if d["turn"] else d["passes"] + 1
+    _end_turn(state, reset=False)
+
+
+def _end_turn(state: State, *, reset: bool = True) -> None:
+    d = data(state)
+    if reset:
+        d["passes"] = 0
+    d["turn"] = []
+    order = state["order"]
+    seat = int(state["round"]["entity"][1:])
+    state["round"]["entity"] = cash.player(order[(order.index(seat) + 1) % len(order)])
+
+
+def _float(state: State, sym: str) -> None:
+    """VI.8: a major floats once 50% has left its offering (the pool counts)."""
+    company = state["companies"][sym]
+    if BY_SYM[sym].kind != "major" or company["floated"]:
+        return
+    if shares.sold_percent(state["certificates"], sym) >= FLOAT_PERCENT:
+        company["floated"] = True
+        data(state)["floated"].append(sym)
+
+
+# -- helpers the round's end uses too ------------------------------------------------
+
+
+def move_marker(state: State, sym: str, cell: int) -> None:
+    """The company's share price and its marker on the chart, kept together."""
+    state["market"] = market.place(state["market"], sym, cell)
+    state["companies"][sym]["price"] = cell
+
+
+def _with_account(ledger: cash.Ledger, name: str) -> cash.Ledger:
+    return ledger if name in ledger else cash.open_account(ledger, name)
+
+
+def _acting(state: State, seat: int) -> bool:
+    return active(state) and state["round"]["entity"] == cash.player(seat)
+
+
+def _first_round(state: State) -> bool:
+    return int(state["round"]["number"]) == 1
+
+
+def _price(state: State, sym: str) -> int:
+    cell = state["companies"][sym]["price"]
+    if cell is None:
+        raise IllegalAction(f"{sym} has no share price yet")
+    return market.CELLS[cell].price
+
+
+def _units_held(state: State, sym: str, seat: int) -> int:
+    """Ordinary certificates' worth held, a director's counted as what it is
+    worth (a director may sell into it when another player can take it)."""
+    unit = shares_of(BY_SYM[sym]).ordinary_percent
+    return shares.percent(state["certificates"], sym, cash.player(seat)) // unit
+
+
+def _unstarted(state: State, sym: str) -> bool:
+    printed = shares_of(BY_SYM[sym]).director_percent
+    return bool(printed) and shares.offered(state["certificates"], sym, shares.IPO) == printed
+
+
+def _company_fault(state: State, sym: Any) -> str | None:
+    if not isinstance(sym, str) or sym not in state["companies"]:
+        return f"there is no company {sym!r} in this game"
+    return None
+
+
+def _refuse(reason: str | None) -> None:
+    if reason is not None:
+        raise IllegalAction(reason)
+
+
+def _symbol(state: State, word: str) -> str:
+    for sym in state["companies"]:
+        if sym.lower() == word.lower():
+            return sym
+    raise IllegalAction(f"there is no company {word!r} in this game")
+
+
+def _number(word: str) -> int:
+    digits = word.removeprefix("$")
+    if not digits.isdigit():
+        raise IllegalAction(f"{word!r} is not a number")
+    return int(digits)
+
+
+def _default_source(state: State, seat: int, sym: str) -> str:
+    for source in DEFAULT_SOURCES:
+        if _why_not_buy(state, seat, sym, source) is None:
+            return source
+    # Nothing is buyable: name the first source that holds a certificate, so
+    # the refusal says why that one is not.
+    held = state["certificates"][sym]
+    return next((s for s in DEFAULT_SOURCES if s in held), shares.IPO)
