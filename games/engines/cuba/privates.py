@@ -205,6 +205,8 @@ def assign_fault(state: State, seat: int, card: Any, company: Any) -> str | None
     target = BY_SYM.get(company) if isinstance(company, str) else None
     if target is None or target.kind != info.assign_to:
         return f"{card}'s ability goes into a {info.assign_to} company"
+    if target.sym not in state["companies"]:
+        return f"{target.sym} is not in this game"
     if shares.director(state["certificates"], target.sym) != account:
         return f"you do not direct {target.sym}"
     charter = state["companies"][target.sym]
@@ -226,7 +228,7 @@ def assignable(state: State, seat: int) -> list[tuple[str, str]]:
         (info.card, sym)
         for info in CONCESSIONS
         if info.assign_to is not None
-        for sym in sorted(BY_SYM)
+        for sym in sorted(state["companies"])
         if assign_fault(state, seat, info.card, sym) is None
     ]
 

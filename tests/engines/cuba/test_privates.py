@@ -146,6 +146,16 @@ def test_an_ability_goes_only_into_a_company_the_player_directs():
         privates.assign(state, 0, "M5", "NPP")  # nobody directs it yet
 
 
+def test_an_ability_goes_only_into_a_company_in_the_game():
+    # A minor nobody started leaves after the first stock round, and the
+    # 2-player easy game has only four majors: neither can take an ability.
+    state = game()
+    del state["companies"]["DQ"], state["certificates"]["DQ"]
+    with pytest.raises(IllegalAction, match="DQ is not in this game"):
+        privates.assign(state, 0, "M6", "DQ")
+    assert ("M6", "DQ") not in privates.assignable(state, 0)
+
+
 def test_only_the_owner_assigns_an_ability():
     state = game(seat=0)
     state["certificates"] = shares.move(state["certificates"], "CVC", shares.IPO, "p1", 20)
