@@ -52,6 +52,19 @@ def options_for(engine: base.Engine, rng: random.Random) -> dict:
     }
 
 
+def setup_with_random_options(engine: base.Engine, players: int, seed: int, rng: random.Random):
+    """(options, state) for a random choice of options this player count
+    takes: a title may refuse a combination (18Cuba has no challenging
+    3-player game), and must do so with IllegalAction, nothing else."""
+    for _ in range(50):
+        options = options_for(engine, rng)
+        try:
+            return options, engine.setup(players, options, seed)
+        except IllegalAction:
+            continue
+    raise AssertionError(f"{engine.NAME} refused 50 random option choices for {players} players")
+
+
 def is_number(value) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
@@ -261,8 +274,7 @@ def playout(engine, players, seed, *, step=None, leave_at=None):
     `leave_at` a random seat resigns before that move.
     """
     rng = random.Random(seed)
-    options = options_for(engine, rng)
-    state = engine.setup(players, options, seed)
+    options, state = setup_with_random_options(engine, players, seed, rng)
     moves = []
     while engine.result(state) is None:
         assert len(moves) < MAX_STEPS, "the game does not end"

@@ -42,6 +42,14 @@ GAMES: list[tuple[str, int, dict[str, Any], int, int | None]] = [
         for edition in ("neue-heimat", "the-estates")
         for seed, rounds, resign_at in ((1, 1, None), (2, 3, 40 if players > 2 else None))
     ),
+    # Every 18Cuba setup; the 2-player easy game on both halves of the map.
+    ("18cuba", 2, {"difficulty": "easy", "map_part": "east"}, 1, None),
+    ("18cuba", 2, {"difficulty": "easy", "map_part": "west"}, 2, None),
+    ("18cuba", 2, {"difficulty": "hard"}, 1, None),
+    ("18cuba", 2, {"difficulty": "challenging"}, 1, None),
+    ("18cuba", 3, {"difficulty": "easy"}, 1, None),
+    ("18cuba", 3, {"difficulty": "hard"}, 1, None),
+    *(("18cuba", players, {}, seed, None) for players in (4, 5, 6) for seed in (1, 2)),
 ]
 
 

@@ -1,9 +1,9 @@
-"""18Cuba (API name ``18cuba``): the geography part.
+"""18Cuba (API name ``18cuba``).
 
-This package so far holds the map, the tiles, track laying, station tokens,
-routes and the revenue optimiser as a pure library.  Companies and
-rounds come later; until the engine is complete the package defines
-no ``ENGINE`` (the registry in ``games.engines.base`` reads it lazily).
+The game plays from the commissioners' auction through the concession draft
+and the stock rounds; the operating rounds are not built yet, so a game ends
+when it reaches its first one, with the final totals as they stand
+(``rounds/operating.py``).
 
 Modules, by concern:
 
@@ -20,9 +20,17 @@ Modules, by concern:
 * ``companies`` ``trains`` ``phases`` ``market`` ``variants``  static data
 * ``cash``      every transfer of money; ``shares`` certificates and directors
 * ``state``     the typed state and its copy
+* ``privates``  the commissioners and concessions and their abilities
 * ``rounds``    the round base and the rounds; ``steps`` one module per verb group
+* ``engine``    the protocol wired to the rounds; ``view`` ``scoring``
 
 README.md gives the layout and the reasons for it.
 """
 
 from __future__ import annotations
+
+from .engine import CubaEngine
+
+ENGINE = CubaEngine()
+
+__all__ = ["ENGINE", "CubaEngine"]

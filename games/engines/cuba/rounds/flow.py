@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...base import IllegalAction
 from .base import Round, State
 
 # Filled by `rounds/__init__`-free registration below, so each round module
@@ -66,4 +67,4 @@ def text(action: Any) -> str:
         for step in round_.steps:
             if kind in step.ACTIONS:
                 return step.text(action)
-    return str(kind)
+    raise IllegalAction(f"{kind!r} is not an 18Cuba move")

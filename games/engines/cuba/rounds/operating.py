@@ -3,7 +3,7 @@ by share price, majors descending, ties by marker stacking, the FC last), each
 through its steps in the order of VII.3.1.
 
 Not built yet: a game that reaches its first operating round ends there,
-with the result `ended_by` "operating rounds not yet available" and the
+with the result `ended_by` "operating_rounds_not_yet_available" and the
 final totals of IX.2 as they stand, instead of a crash. The operating round
 replaces `_not_yet` with its steps:
 
@@ -24,7 +24,8 @@ from __future__ import annotations
 from . import flow
 from .base import Round, State
 
-NOT_YET = "operating rounds not yet available"
+# The result's `ended_by` (a stable slug, as every title's is).
+NOT_YET = "operating_rounds_not_yet_available"
 
 
 def _not_yet(state: State) -> None:
