@@ -192,7 +192,8 @@ def part_side_open(part: Part | None, coord: str, edge: int) -> bool:
 
 
 def content(board: Board, coord: str) -> Content:
-    special = edge_tile(board, coord)
+    part = board.get("part")  # inline: this runs for every hex of every network
+    special = PARTS[part].tiles.get(coord) if part is not None else None
     if special is not None:
         name, rot = special
         t = SPECIAL[name]
