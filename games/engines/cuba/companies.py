@@ -82,3 +82,18 @@ BY_SYM: dict[str, Company] = {c.sym: c for c in (*MAJORS, *MINORS, FC)}
 
 def shares_of(company: Company) -> ShareSplit:
     return {"major": MAJOR_SHARES, "minor": MINOR_SHARES, "fc": FC_SHARES}[company.kind]
+
+
+def majors_in_play(part: str | None) -> tuple[str, ...]:
+    """The majors of a game: all of them on the full map; four on a part (draft X).
+
+    The draft names them; they are the majors whose home lies in the part and
+    not under its red tile (the tests check this against the map), and the
+    FEC, which has no printed home, in the east.
+    """
+    if part is None:
+        return tuple(c.sym for c in MAJORS)
+    by_part = {"east": ("NPP", "TSS", "SdC", "FEC"), "west": ("Oe", "MS", "CVC", "StSp")}
+    if part not in by_part:
+        raise ValueError(f"there is no part {part!r} of the map (east or west)")
+    return by_part[part]

@@ -31,6 +31,10 @@ class CubaEngine(EngineBase):
     MIN_PLAYERS = 2
     MAX_PLAYERS = 6
     STATE_TYPE = CubaState
+    # Three market prices, the narrow-train and wagon tables, the machine
+    # prices and the 2-player easy map's two edge tiles are our reading of a
+    # draft with gaps (README); the view says which in `provisional`.
+    PROVISIONAL_DATA = True
     OPTIONS = {
         "difficulty": {
             "default": "easy",

@@ -13,6 +13,8 @@ joins two vertices.  The rules for walking it (draft VII.2):
 
 Two gauges never mix: the standard network and the narrow network are built
 separately, so narrow track meeting standard track is a dead end for both.
+On a part of the map (2-player easy) the network holds only the hexes in
+play, so no route and no connection can run outside the part.
 
 What a company reaches for laying and stations (:func:`cheapest_reach`) is
 exact: only legal partial routes count, never a walk that turns round a loop
@@ -25,7 +27,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import FC, Board, city_tokens, content
+from .board import FC, Board, city_tokens, content, part_of
 from .hexes import HEXES, NEIGHBOURS, Stop
 
 
@@ -74,7 +76,10 @@ def build(board: Board, gauge: str) -> Network:
             net.sides[vid] = ((coord, edge), (other, (edge + 3) % 6))
         return boundary_ids[key]
 
+    part = part_of(board)
     for coord in HEXES:
+        if part is not None and coord not in part.hexes:
+            continue
         c = content(board, coord)
         for p in c.paths:
             if p.gauge != gauge:
@@ -119,7 +124,7 @@ class Reach:
 
 def passable(board: Board, company: str, coord: str, idx: int, stop: Stop, ignore_fc: Any) -> bool:
     """May a route run *through* this stop (not just start or end there)?"""
-    if stop.type == "offboard":
+    if stop.type in ("offboard", "red"):  # harbors and the red off-board are route ends
         return False
     if stop.type != "city":
         return True

@@ -19,7 +19,8 @@ from typing import Any
 
 EDGE_OFFSETS: tuple[tuple[int, int], ...] = ((-1, 1), (-2, 0), (-1, -1), (1, -1), (2, 0), (1, 1))
 HEX_KINDS = ("blank", "city", "sugar", "harbor", "havana")
-STOP_TYPES = ("city", "town", "offboard")
+# "offboard" is a harbor; "red" the red off-board area of the 2-player easy game
+STOP_TYPES = ("city", "town", "offboard", "red")
 GAUGES = ("s", "n")  # standard, narrow
 HAVANA = "B7"
 
@@ -30,9 +31,19 @@ class DataError(ValueError):
 
 @dataclass(frozen=True)
 class Stop:
-    type: str  # city | town | offboard
-    revenue: int
+    type: str  # city | town | offboard | red
+    revenue: int  # a stop valued by phase: its phase-1 value (use revenue_of)
     slots: int = 0
+    phase_revenues: tuple[int, ...] = ()  # value in phases 1, 2, ... (the red off-board)
+
+
+def revenue_of(stop: Stop, phase: int | None) -> int:
+    """What the stop counts in ``phase``; a stop valued by phase needs the phase."""
+    if not stop.phase_revenues:
+        return stop.revenue
+    if phase is None:
+        raise ValueError("the red off-board's value depends on the phase: pass phase=")
+    return stop.phase_revenues[min(max(phase, 1), len(stop.phase_revenues)) - 1]
 
 
 @dataclass(frozen=True)
@@ -79,12 +90,16 @@ def coord_of(x: int, y: int) -> str:
     return f"{chr(ord('A') + y)}{x + 1}"
 
 
-def _parse_stops(raw: list[dict[str, Any]]) -> tuple[Stop, ...]:
+def parse_stops(raw: list[dict[str, Any]], where: str) -> tuple[Stop, ...]:
     stops = []
     for s in raw:
         if s["type"] not in STOP_TYPES:
-            raise DataError(f"bad stop type {s['type']!r}")
-        stops.append(Stop(s["type"], int(s["revenue"]), int(s.get("slots", 0))))
+            raise DataError(f"{where}: bad stop type {s['type']!r}")
+        ladder = tuple(int(v) for v in s.get("phase_revenues", ()))
+        if (s["type"] == "red") != bool(ladder) or list(ladder) != sorted(ladder):
+            raise DataError(f"{where}: a red off-board (only) has rising values by phase")
+        revenue = ladder[0] if ladder else int(s["revenue"])
+        stops.append(Stop(s["type"], revenue, int(s.get("slots", 0)), ladder))
     return tuple(stops)
 
 
@@ -110,7 +125,7 @@ def _load() -> tuple[dict[str, Hex], frozenset[tuple[str, int]]]:
             raise DataError(f"{coord}: column parity does not match the row")
         if h["kind"] not in HEX_KINDS:
             raise DataError(f"{coord}: bad kind {h['kind']!r}")
-        stops = _parse_stops(h.get("stops", []))
+        stops = parse_stops(h.get("stops", []), coord)
         hexes[coord] = Hex(
             coord=coord,
             name=h.get("name"),
@@ -202,3 +217,29 @@ def edge_open(coord: str, edge: int) -> bool:
     if HEXES[other].is_harbor:
         return harbor_accepts(other, (edge + 3) % 6)
     return True
+
+
+# The 2-player easy game (draft X) is played on one part of the island: the red
+# off-board tile and the dark green sugar field tile, laid at the start, form
+# the edge of the map.  Hex -> (tile, rotation) per part.  The draft's hexes
+# (C15/B16 east, C19/D18 west) are not in this grid: README "The 2-player easy
+# map" explains the mapping, which is provisional.
+PART_TILES: dict[str, dict[str, tuple[str, int]]] = {
+    "east": {"D15": ("RED", 0), "C16": ("DG", 0)},
+    "west": {"D19": ("RED", 3), "E18": ("DG", 3)},
+}
+PART_NOTES: dict[str, tuple[str, ...]] = {
+    "east": (
+        "The draft puts the red tile on C15 and the dark green tile on B16, hexes this map "
+        "does not have; they lie here on D15 (Sancti Spiritus) and C16 (a sugar cane field), "
+        "one row lower: the only shift that makes them the edge between the two parts with "
+        "every arrow pointing into the part in play.",
+    ),
+    "west": (
+        "The draft puts the red tile on C19 and the dark green tile on D18, hexes this map "
+        "does not have; they lie here on D19 (Camagüey) and E18 (a sugar cane field), the "
+        "same shift as for the eastern part.",
+        "The draft turns the red tile's arrows W and SW, but SW faces the dark green tile; "
+        "here they point W and NW (the eastern placement turned round), into the part in play.",
+    ),
+}

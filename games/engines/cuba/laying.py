@@ -16,7 +16,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base import IllegalAction
-from .board import FC, Board, company_hexes, content, copy_board, is_blocked
+from .board import (
+    FC,
+    Board,
+    buildable,
+    company_hexes,
+    content,
+    copy_board,
+    is_blocked,
+    part_of,
+    part_side_open,
+)
 from .graph import Reach, build, cheapest_reach, reach
 from .hexes import HAVANA, HEXES, LAND, edge_open
 from .tiles import COLOR_PHASE, NEXT_COLOR, TILES, Tile, distinct_rotations, exits, rotated_paths
@@ -63,6 +73,11 @@ def _static_fault(
     """Every rule that does not depend on connectivity; None when all pass."""
     if coord not in LAND:
         return f"{coord} is not a land hex of the map"
+    part = part_of(board)
+    if part is not None and coord not in part.hexes:
+        return f"{coord} lies outside the part of the map in play"
+    if part is not None and coord in part.tiles:
+        return f"{coord} is the edge of the map: its special tile is never built on or upgraded"
     cur = content(board, coord)
     if NEXT_COLOR.get(cur.color) != tile.color:
         want = NEXT_COLOR.get(cur.color, "nothing")
@@ -73,9 +88,13 @@ def _static_fault(
         if tile.label == "H" or cur.label == "H":
             return "only H tiles go on Havana, and H tiles go nowhere else"
         return f"tile {tile.name} does not match the label of {coord}"
-    bad = sorted(e for e in exits(rotated_paths(tile.name, rot)) if not edge_open(coord, e))
+    ends = exits(rotated_paths(tile.name, rot))
+    bad = sorted(e for e in ends if not edge_open(coord, e))
     if bad:
         return f"track would run off the map, into the sea or into a barrier at side {bad[0]}"
+    bad = sorted(e for e in ends if not part_side_open(part, coord, e))
+    if bad:
+        return f"track would run off the part of the map in play at side {bad[0]}"
     if cur.color == "white":
         return _lay_fault(who, coord, tile)
     return _upgrade_fault(board, who, coord, tile, rot)
@@ -326,7 +345,7 @@ def legal_lays(
         candidates.add(who.home)
     out: list[dict[str, Any]] = []
     available = [t for t in TILES.values() if board["supply"].get(t.group, 0) > 0]
-    for coord in sorted(candidates & LAND):
+    for coord in sorted(c for c in candidates & LAND if buildable(board, c)):
         if _first_turn_fault(board, who, coord):
             continue
         cur = content(board, coord)

@@ -149,15 +149,19 @@ def optimise(
     *,
     wagons: list[int] | None = None,
     cubes: dict[str, int] | None = None,
+    phase: int | None = None,
 ) -> Plan:
-    """The plan with the highest net revenue (ties: the first found, deterministic)."""
+    """The plan with the highest net revenue (ties: the first found, deterministic).
+
+    ``phase`` values the red off-board of the 2-player easy map (required there).
+    """
     wagons = list(wagons or []) if kind == "major" else []
     cubes = dict(cubes or {})
     empty = Plan(tuple([None] * len(trains)), 0, 0, 0, tuple([None] * len(trains)))
     if not trains:
         return empty
     max_stops = max(t.distance for t in trains) + (1 if kind == "major" else 0)
-    routes = enumerate_routes(board, company, kind, max_stops)
+    routes = enumerate_routes(board, company, kind, max_stops, phase=phase)
     lists = [_candidates(routes, train, kind, wagons, cubes, len(trains)) for train in trains]
     order = sorted(range(len(trains)), key=lambda i: (-(lists[i][0][0] if lists[i] else 0), i))
     # A train may always run no route, so no train's bound is below zero.
@@ -305,6 +309,7 @@ def check_claim(
     *,
     wagons: list[int] | None = None,
     cubes: dict[str, int] | None = None,
+    phase: int | None = None,
 ) -> Plan:
     """Validate the director's own routes (one list of track pieces or None per train).
 
@@ -320,7 +325,7 @@ def check_claim(
         if texts is None or texts == []:
             routes.append(None)
             continue
-        route = route_of_paths(board, company, kind, texts, net)
+        route = route_of_paths(board, company, kind, texts, net, phase=phase)
         if route.mask & used:
             raise IllegalAction("two trains may not use the same piece of track")
         used |= route.mask
@@ -328,7 +333,7 @@ def check_claim(
     plan = evaluate(
         routes, trains, kind, list(wagons or []) if kind == "major" else [], dict(cubes or {})
     )
-    best = optimise(board, company, kind, trains, wagons=wagons, cubes=cubes)
+    best = optimise(board, company, kind, trains, wagons=wagons, cubes=cubes, phase=phase)
     if plan.net < best.net:
         raise IllegalAction(
             f"these routes earn {plan.net}; the trains can earn {best.net}, which must be claimed"

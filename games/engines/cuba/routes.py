@@ -10,6 +10,8 @@ to another (draft VII.2, VII.3.7):
   through it; an FC token there can be passed for $20 (a plus train passes one
   for free);
 * harbors are only ends; Havana's cities count once (no Havana to Havana);
+* the red off-board of the 2-player easy game is only an end, standard gauge
+  only, and worth its value in the current phase (``phase`` is needed then);
 * a minor runs narrow gauge from its sugar mill over sugar fields only.
 
 A route is written as the list of its track pieces in running order, each
@@ -24,8 +26,8 @@ from typing import Any
 from ..base import IllegalAction
 from .board import MINORS, Board, city_tokens, content
 from .graph import Network, build
-from .hexes import HAVANA
-from .tiles import TILES
+from .hexes import HAVANA, revenue_of
+from .tiles import face
 
 
 @dataclass(frozen=True)
@@ -68,20 +70,22 @@ class Route:
 class StopInfo:
     coord: str
     revenue: int
-    offboard: bool
+    offboard: bool  # a harbor (the red off-board is an end, but not a harbor)
     own: bool
     through: str  # "open" | "fc" | "closed"
     allowed: bool  # may be a stop of this company's routes at all
     mills: tuple[str, ...]
 
 
-def stop_infos(board: Board, net: Network, company: str, kind: str) -> dict[int, StopInfo]:
+def stop_infos(
+    board: Board, net: Network, company: str, kind: str, phase: int | None = None
+) -> dict[int, StopInfo]:
     out = {}
     for vid, (coord, idx, stop) in net.stops.items():
         owners = city_tokens(board, coord, idx)
         own = company in owners
         through = "open"
-        if stop.type == "offboard":
+        if stop.type in ("offboard", "red"):
             through = "closed"
         elif stop.type == "city" and not own and len(owners) >= stop.slots:
             through = "fc" if "FC" in owners and len(owners) - 1 < stop.slots else "closed"
@@ -89,19 +93,25 @@ def stop_infos(board: Board, net: Network, company: str, kind: str) -> dict[int,
         if kind == "minor":
             allowed = own or stop.type == "town"
         tile = content(board, coord).tile
-        mills = tuple(o for o in owners if o in MINORS) if tile and TILES[tile].is_mill else ()
+        mills = tuple(o for o in owners if o in MINORS) if tile and face(tile).is_mill else ()
         out[vid] = StopInfo(
-            coord, stop.revenue, stop.type == "offboard", own, through, allowed, mills
+            coord, revenue_of(stop, phase), stop.type == "offboard", own, through, allowed, mills
         )
     return out
 
 
 def enumerate_routes(
-    board: Board, company: str, kind: str, max_stops: int, net: Network | None = None
+    board: Board,
+    company: str,
+    kind: str,
+    max_stops: int,
+    net: Network | None = None,
+    *,
+    phase: int | None = None,
 ) -> list[Route]:
     """Every legal route with at most ``max_stops`` revenue locations (deduplicated)."""
     net = net or build(board, "s" if kind == "major" else "n")
-    info = stop_infos(board, net, company, kind)
+    info = stop_infos(board, net, company, kind, phase)
     nv = len(net.incident)
     stop_bits = sum(1 << v for v in net.stops)
     found: dict[int, Route] = {}
@@ -192,7 +202,13 @@ def train_value(route: Route, train: Train, kind: str) -> int | None:
 
 
 def route_of_paths(
-    board: Board, company: str, kind: str, texts: Any, net: Network | None = None
+    board: Board,
+    company: str,
+    kind: str,
+    texts: Any,
+    net: Network | None = None,
+    *,
+    phase: int | None = None,
 ) -> Route:
     """Rebuild a submitted route from its track pieces; IllegalAction if it breaks a rule."""
     if not isinstance(texts, list) or not texts or not all(isinstance(t, str) for t in texts):
@@ -203,7 +219,7 @@ def route_of_paths(
         if t not in net.path_ids:
             raise IllegalAction(f"there is no usable track {t!r}")
         pids.append(net.path_ids[t])
-    info = stop_infos(board, net, company, kind)
+    info = stop_infos(board, net, company, kind, phase)
     start = _start_vertex(net, info, pids)
     return _walk_route(net, info, start, pids)
 

@@ -9,13 +9,21 @@ from __future__ import annotations
 import random
 
 from . import board, cash, market, shares, trains
-from .companies import BY_SYM, FC, FC_TOKEN_COUNT
+from .companies import BY_SYM, FC, FC_TOKEN_COUNT, majors_in_play
 from .state import CompanyState, CubaState, PrivateState, RoundState
 from .variants import BANK, Variant
 
 
 def new_game(variant: Variant, seed: int, part: str | None = None) -> CubaState:
     """`part`: the half of the map a 2-player easy game is played on (X)."""
+    # The 2-player easy game is played on the eastern or the western part of
+    # the map (draft X); a major not in play has no charter and no certificates.
+    if variant.partial_map and part is None:
+        raise ValueError(f"the {variant.id} game is played on a part: name east or west")
+    if not variant.partial_map and part is not None:
+        raise ValueError(f"the {variant.id} game is played on the whole map, not a part")
+    majors = majors_in_play(part)
+    syms = [sym for sym, c in BY_SYM.items() if c.kind != "major" or sym in majors]
     order = list(range(variant.players))
     random.Random(seed).shuffle(order)
     # The lowest playing-order card holds the priority deal and starts.
@@ -26,14 +34,14 @@ def new_game(variant: Variant, seed: int, part: str | None = None) -> CubaState:
         "priority": order[0],
         "phase": 1,
         "cash": cash.new_ledger(BANK, variant.starting_cash, variant.players),
-        "certificates": shares.new_certificates(),
-        "companies": {sym: _charter(sym) for sym in BY_SYM},
+        "certificates": shares.new_certificates(syms),
+        "companies": {sym: _charter(sym) for sym in syms},
         "market": _market(),
         "depot": depot(variant),
         "pool": [],
         "fc_trains": [],
         "privates": {card: _private() for card in PRIVATES},
-        "board": board.new_board(),
+        "board": board.new_board(part),
         "round": _first_round(order),
         "end": None,
     }

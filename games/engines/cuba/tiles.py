@@ -13,12 +13,13 @@ from functools import cache
 from pathlib import Path as FilePath
 from typing import Any
 
-from .hexes import DataError, Path, Stop, parse_paths
+from .hexes import DataError, Path, Stop, parse_paths, parse_stops
 
 COLORS = ("yellow", "green", "brown", "gray")
 NEXT_COLOR = {"white": "yellow", "yellow": "green", "green": "brown", "brown": "gray"}
 # Phase in which each colour becomes available (draft VII.3.5 / VII.3.14).
 COLOR_PHASE = {"yellow": 1, "green": 3, "brown": 5, "gray": 7}
+SPECIAL_COLORS = ("red", "darkgreen")
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,9 @@ class Tile:
     label: str | None
     stops: tuple[Stop, ...]
     paths: tuple[Path, ...]
+    # The special tiles of the 2-player easy game are in neither source (README).
+    provisional: bool = False
+    note: str | None = None
 
     @property
     def gauges(self) -> frozenset[str]:
@@ -61,7 +65,28 @@ class Tile:
         return self.cities > 0 and self.is_mixed
 
 
-def _load() -> tuple[dict[str, Tile], dict[str, int]]:
+def _tile(t: dict[str, Any], group: str, colors: tuple[str, ...]) -> Tile:
+    name = t["name"]
+    if t["color"] not in colors:
+        raise DataError(f"tile {name}: bad colour {t['color']!r}")
+    stops = parse_stops(t["stops"], f"tile {name}")
+    tile = Tile(
+        name=name,
+        color=t["color"],
+        group=group,
+        label=t["label"],
+        stops=stops,
+        paths=parse_paths(t["paths"], len(stops), f"tile {name}"),
+        provisional=bool(t.get("provisional", False)),
+        note=t.get("note"),
+    )
+    used = {n for p in tile.paths for k, n in (p.a, p.b) if k == "s"}
+    if used != set(range(len(tile.stops))):
+        raise DataError(f"tile {name}: a stop without track")
+    return tile
+
+
+def _load() -> tuple[dict[str, Tile], dict[str, int], dict[str, Tile]]:
     raw: dict[str, Any] = json.loads(
         FilePath(__file__).with_name("tiles.json").read_text(encoding="utf-8")
     )
@@ -71,35 +96,33 @@ def _load() -> tuple[dict[str, Tile], dict[str, int]]:
         name = t["name"]
         if name in tiles:
             raise DataError(f"tile {name} listed twice")
-        if t["color"] not in COLORS:
-            raise DataError(f"tile {name}: bad colour {t['color']!r}")
         if t["group"] not in groups or name not in t["group"].split("/"):
             raise DataError(f"tile {name}: bad group {t['group']!r}")
-        stops = tuple(
-            Stop(s["type"], int(s["revenue"]), int(s.get("slots", 0))) for s in t["stops"]
-        )
-        tiles[name] = Tile(
-            name=name,
-            color=t["color"],
-            group=t["group"],
-            label=t["label"],
-            stops=stops,
-            paths=parse_paths(t["paths"], len(stops), f"tile {name}"),
-        )
+        tiles[name] = _tile(t, t["group"], COLORS)
+        if any(s.type == "red" for s in tiles[name].stops):
+            raise DataError(f"tile {name}: only a special tile is a red off-board")
     for group, count in groups.items():
         faces = group.split("/")
         if count <= 0 or any(f not in tiles for f in faces):
             raise DataError(f"group {group}: bad count or unknown face")
         if len({tiles[f].color for f in faces}) != 1:
             raise DataError(f"group {group}: faces of different colours")
-    for tile in tiles.values():
-        used = {n for p in tile.paths for k, n in (p.a, p.b) if k == "s"}
-        if used != set(range(len(tile.stops))):
-            raise DataError(f"tile {tile.name}: a stop without track")
-    return tiles, groups
+    special: dict[str, Tile] = {}
+    for t in raw["special"]:
+        if t["name"] in tiles or t["name"] in special:
+            raise DataError(f"tile {t['name']} listed twice")
+        special[t["name"]] = _tile(t, t["name"], SPECIAL_COLORS)
+    return tiles, groups, special
 
 
-TILES, MANIFEST = _load()
+# TILES: the faces a company may lay; SPECIAL: the two tiles of the 2-player
+# easy game, laid at the start and never in the supply.
+TILES, MANIFEST, SPECIAL = _load()
+
+
+def face(name: str) -> Tile:
+    """A layable or a special tile face by name."""
+    return TILES[name] if name in TILES else SPECIAL[name]
 
 
 def initial_supply() -> dict[str, int]:
@@ -114,7 +137,7 @@ def rotated_paths(name: str, rotation: int) -> tuple[Path, ...]:
     def turn(end: tuple[str, int]) -> tuple[str, int]:
         return ("e", (end[1] + rotation) % 6) if end[0] == "e" else end
 
-    return tuple(Path(turn(p.a), turn(p.b), p.gauge) for p in TILES[name].paths)
+    return tuple(Path(turn(p.a), turn(p.b), p.gauge) for p in face(name).paths)
 
 
 def exits(paths: tuple[Path, ...]) -> frozenset[int]:

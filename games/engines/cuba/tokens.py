@@ -11,7 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import IllegalAction
-from .board import MINORS, Board, city_tokens, company_hexes, content, copy_board, free_slots
+from .board import (
+    MINORS,
+    Board,
+    buildable,
+    city_tokens,
+    company_hexes,
+    content,
+    copy_board,
+    free_slots,
+    in_play,
+)
 from .graph import build, cheapest_reach, reach
 from .hexes import HAVANA, HEXES
 from .laying import FC_FEE, _check_passes, _fc_blocks
@@ -38,6 +48,10 @@ def token_cost(extra_placed: int) -> int:
 def _city_fault(board: Board, coord: Any, city: Any) -> str | None:
     if not isinstance(coord, str) or coord not in HEXES:
         return f"there is no hex {coord!r} on the map"
+    if not in_play(board, coord):
+        return f"{coord} lies outside the part of the map in play"
+    if not buildable(board, coord):
+        return f"{coord} is the edge of the map: no station goes there"
     stops = content(board, coord).stops
     if not isinstance(city, int) or isinstance(city, bool) or not 0 <= city < len(stops):
         return f"{coord} has no city number {city!r}"
@@ -144,7 +158,7 @@ def release_home(board: Board, company: str) -> Board:
 def fec_home_options(board: Board) -> list[dict[str, Any]]:
     """The FEC may take any empty city slot, on a tile or a printed hex (VII.3.2)."""
     out = []
-    for coord in sorted(HEXES):
+    for coord in sorted(c for c in HEXES if buildable(board, c)):
         for city, stop in enumerate(content(board, coord).stops):
             if stop.type != "city":
                 continue
@@ -161,6 +175,7 @@ def minor_home_options(board: Board) -> list[str]:
         c
         for c, h in sorted(HEXES.items())
         if h.kind == "city"
+        and buildable(board, c)
         and h.label is None
         and c not in board["tiles"]
         and c not in minors_homes

@@ -37,8 +37,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "privates": {card: dict(p) for card, p in state["privates"].items()},
         "depot": dict(state["depot"]),
         "pool_trains": list(state["pool"]),
-        "map": mapview.map_view(state["board"]),
-        "provisional": PROVISIONAL,
+        "map": mapview.map_view(state["board"], phase=state["phase"]),
+        "provisional": [PROVISIONAL, *mapview.provisional(state["board"])],
         "end": None if state["end"] is None else dict(state["end"]),
     }
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.cuba import cash, market, setup, shares, variants
-from games.engines.cuba.companies import BY_SYM
 from games.engines.cuba.engine import CubaEngine
 from games.engines.cuba.rounds import flow
 from games.engines.cuba.steps import buy_sell_par
@@ -15,8 +14,6 @@ from games.engines.cuba.steps import buy_sell_par
 ENGINE = CubaEngine()
 # IV.2: what each concession costs in the draft.
 CONCESSION_COST = {"M1": 120, "M2": 140, "M3": 150, "M4": 170, "M5": 180, "M6": 200}
-# X: the majors of a 2-player easy game on the eastern part.
-EAST = ("NPP", "TSS", "SdC", "FEC")
 
 
 def stock_game(
@@ -25,19 +22,16 @@ def stock_game(
     *,
     number: int = 1,
     concessions: dict[str, int] | None = None,
-    majors: tuple[str, ...] | None = None,
+    part: str | None = None,
 ) -> Any:
     """A game at the start of stock round `number`. `concessions`: card ->
     seat (paid for at its draft price); by default every seat in playing
-    order gets as many as its variant deals, M1 first. `majors`: only these
-    majors are in play (the 2-player easy game's four)."""
+    order gets as many as its variant deals, M1 first. `part`: the half of
+    the map a 2-player easy game is played on (east by default)."""
     v = variants.BY_ID[variant]
-    state: Any = setup.new_game(v, seed)
-    if majors is not None:
-        for sym in [s for s in state["companies"] if BY_SYM[s].kind == "major"]:
-            if sym not in majors:
-                del state["companies"][sym]
-                del state["certificates"][sym]
+    if v.partial_map and part is None:
+        part = "east"
+    state: Any = setup.new_game(v, seed, part)
     if concessions is None:
         cards = iter(buy_sell_par.CONCESSIONS)
         concessions = {
