@@ -6,6 +6,7 @@ import pytest
 
 from games.models import Event, Game
 from games.services.creation import do_create_game
+from tests.conftest import make_user
 from tests.support.play import hand
 
 
@@ -238,3 +239,18 @@ def test_events_page_with_after_and_hide_other_seats_choices(as_, alice, bob, ga
 def test_events_reject_bad_paging(as_, alice, game):
     response = as_(alice).get(f"/api/games/{game.pk}/events/?after=-1")
     assert response.status_code == 400 and response.json()["error"] == "invalid"
+
+
+def test_an_18cuba_setup_the_player_count_does_not_have_is_refused_clearly(as_, db):
+    users = [make_user(name) for name in ("cu1", "cu2", "cu3")]
+    response = as_(users[0]).post(
+        "/api/games/",
+        {
+            "title": "18cuba",
+            "players": [u.username for u in users],
+            "options": {"difficulty": "challenging"},
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "no challenging game for 3 players" in str(response.json())

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from . import board, cash, market, shares, trains
-from .companies import BY_SYM, FC, FC_TOKEN_COUNT, majors_in_play
+from .companies import BY_SYM, FC, majors_in_play
 from .state import CompanyState, CubaState, PrivateState, RoundState
 from .variants import BANK, Variant
 
@@ -26,6 +26,9 @@ def new_game(variant: Variant, seed: int, part: str | None = None) -> CubaState:
     syms = [sym for sym, c in BY_SYM.items() if c.kind != "major" or sym in majors]
     order = list(range(variant.players))
     random.Random(seed).shuffle(order)
+    the_board = board.new_board(part)
+    companies = {sym: _charter(sym) for sym in syms}
+    companies[FC.sym]["tokens_placed"] = fc_markers(the_board)
     # The lowest playing-order card holds the priority deal and starts.
     return {
         "variant": variant.id,
@@ -35,16 +38,24 @@ def new_game(variant: Variant, seed: int, part: str | None = None) -> CubaState:
         "phase": 1,
         "cash": cash.new_ledger(BANK, variant.starting_cash, variant.players),
         "certificates": shares.new_certificates(syms),
-        "companies": {sym: _charter(sym) for sym in syms},
+        "companies": companies,
         "market": _market(),
         "depot": depot(variant),
         "pool": [],
         "fc_trains": [],
         "privates": {card: _private() for card in PRIVATES},
-        "board": board.new_board(part),
+        "board": the_board,
         "round": _first_round(order),
         "end": None,
     }
+
+
+def fc_markers(the_board: board.Board) -> int:
+    """The FC's markers on the map: in a city slot or waiting on their hex
+    (eight on the whole map; on a part only those in play)."""
+    cities = [owners for hex_cities in the_board["tokens"].values() for owners in hex_cities]
+    placed = sum(owners.count(FC.sym) for owners in cities)
+    return placed + len(the_board["fc_pending"])
 
 
 # The six commissioners, auctioned first (IV.1), and the six concessions (IV.2).
@@ -77,8 +88,9 @@ def _charter(sym: str) -> CompanyState:
         "trains": [trains.FC_TRAIN.name] if fc else [],
         "wagons": [],
         "machines": [],
-        # The FC's eight markers are on the map from the start (IV.5).
-        "tokens_placed": FC_TOKEN_COUNT if fc else 0,
+        # The FC's markers are on the map from the start (IV.5): all eight,
+        # or those in play on a part of the map (X); new_game counts them.
+        "tokens_placed": 0,
         "home": None,
         "cubes": 0,
     }

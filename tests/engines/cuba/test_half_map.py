@@ -470,3 +470,13 @@ def test_x_the_special_tiles_are_never_in_the_supply() -> None:
     assert not {"RED", "DG"} & set(b["supply"])
     with pytest.raises(IllegalAction, match="no tile"):
         check_lay(b, Layer("NPP", "major"), "D17", "RED", 0, 1)
+
+
+@pytest.mark.parametrize("part", ["east", "west"])
+def test_x_the_fc_counts_only_its_markers_in_play(part):
+    state = setup.new_game(variants.BY_ID["2e"], 1, part)
+    on_board = sum(
+        owners.count("FC") for cities in state["board"]["tokens"].values() for owners in cities
+    ) + len(state["board"]["fc_pending"])
+    assert 0 < on_board < 8
+    assert state["companies"]["FC"]["tokens_placed"] == on_board
