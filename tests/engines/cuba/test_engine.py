@@ -165,3 +165,26 @@ def test_the_game_ends_at_its_first_operating_round_with_the_final_totals():
     assert market.CELLS[state["companies"]["MS"]["price"]].price == 100
     with pytest.raises(IllegalAction, match="over"):
         ENGINE.apply(state, starter, {"type": "pass"})
+
+
+@pytest.mark.parametrize("variant", variants.VARIANTS, ids=lambda v: v.id)
+def test_the_opening_sequence_of_every_variant(variant):
+    """Auction of C1..C6, each opened in turn round the dealt order; the draft
+    with as many turns per player as the variant deals; then the first SR."""
+    options = {"difficulty": variant.difficulty or "easy"}
+    state = ENGINE.setup(variant.players, options, 7)
+    dealt = list(state["order"])
+    state = opening_for_nothing(state)
+    for k in range(1, 7):
+        opener = dealt[(k - 1) % variant.players]
+        assert state["privates"][f"C{k}"]["owner"] == f"p{opener}"
+    assert state["round"]["kind"] == "concessions"
+    turns = []
+    while state["round"]["kind"] == "concessions":
+        [seat] = ENGINE.to_act(state)
+        turns.append(seat)
+        state = play(state, (seat, {"type": "pass"}))
+    assert turns == state["order"] * variant.concessions_per_player
+    assert state["round"]["kind"] == "stock" and state["round"]["number"] == 1
+    assert ENGINE.to_act(state) == {state["order"][0]}
+    assert all(state["privates"][f"M{n}"]["out"] for n in range(1, 7))
