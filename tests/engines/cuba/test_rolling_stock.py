@@ -560,3 +560,16 @@ def test_random_rolling_stock_through_every_phase_conserves_money_and_cards(seed
     assert out["2"] > 0 and out["3"] > 0
     # The playout reached the trade-ins and the pool, not only the depot.
     assert kinds["trade"] > 0 and kinds["pool"] > 0
+
+
+def test_pool_wagons_go_to_majors_at_face_value_within_the_limit():
+    state = game()
+    state["phase"] = 5
+    state["pool"] = ["2-wagon"]
+    assert pool_offers(state, "HG") == []
+    state["companies"]["MS"]["wagons"] = ["1-wagon", "1-wagon"]
+    with pytest.raises(IllegalAction, match="MS owns 2 wagons"):
+        buy(state, "MS", "2-wagon", "pool")
+    state["companies"]["MS"]["wagons"] = ["1-wagon"]
+    assert buy(state, "MS", "2-wagon", "pool").paid == trains.WAGONS[1].price
+    assert state["pool"] == []
