@@ -36,10 +36,10 @@ CUBE_VALUE = 30
 # whatever the position spends it on: a candidate route looked at is 1 unit,
 # bounding one that fits the track left is BOUND_COST, valuing a complete plan
 # EVALUATE_COST plus FLOW_STEP_COST per step of its wagon search and 1 per cube
-# load tried.  750,000 units took at most about 0.8 s on the development
-# machine (2 busy cores) on the slowest positions known, route enumeration
-# included.
-WORK_BUDGET = 750_000
+# load tried.  600,000 units took at most about 0.75 s on the slowest position
+# known, route enumeration included, on the development machine with both
+# cores busy (750,000 took up to 1.1 s there).
+WORK_BUDGET = 600_000
 BOUND_COST = 30
 EVALUATE_COST = 100
 FLOW_STEP_COST = 8
