@@ -4,7 +4,9 @@
 show" (VII.3.8).  The optimiser is exact: it enumerates every legal route
 (:mod:`routes`) and searches train-to-route assignments by branch and bound,
 with an upper bound that never underestimates, so no better combination is
-ever cut off.
+ever cut off.  The search has a deterministic work budget: a position too big
+for it (none reachable in play is known) gives the best plan found, flagged
+``exact=False``.
 
 Value of a plan = stop revenue of every train (4D doubled)
                 + $30 per sugar cube delivered by wagons (never doubled)
@@ -15,8 +17,9 @@ plus train passes one FC token of its own route for free.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import permutations, product
+from math import prod
 from typing import Any
 
 from ..base import IllegalAction
@@ -26,6 +29,36 @@ from .laying import FC_FEE
 from .routes import Route, Train, enumerate_routes, route_of_paths, train_value
 
 CUBE_VALUE = 30
+
+# The search's work budget (README, "The optimiser's work budget"), counted in
+# steps of the search and never in time, so that a replayed game reaches the
+# same plan on any machine.  The weights make a unit cost roughly the same time
+# whatever the position spends it on: a candidate route looked at is 1 unit,
+# bounding one that fits the track left is BOUND_COST, valuing a complete plan
+# EVALUATE_COST plus FLOW_STEP_COST per step of its wagon search and 1 per cube
+# load tried.  600,000 units took at most about 0.75 s on the slowest position
+# known, route enumeration included, on the development machine with both
+# cores busy (750,000 took up to 1.1 s there).
+WORK_BUDGET = 600_000
+BOUND_COST = 30
+EVALUATE_COST = 100
+FLOW_STEP_COST = 8
+
+
+class _OutOfWork(Exception):
+    """The work budget is spent: the search stops with the best plan so far."""
+
+
+class _Work:
+    """Work units left; spending past zero stops the search (deterministically)."""
+
+    def __init__(self, budget: int) -> None:
+        self.left = budget
+
+    def spend(self, units: int) -> None:
+        self.left -= units
+        if self.left < 0:
+            raise _OutOfWork
 
 
 @dataclass(frozen=True)
@@ -37,6 +70,8 @@ class Plan:
     sugar: int
     fees: int
     wagons: tuple[int | None, ...]  # wagon capacity coupled to each train
+    # False when the work budget ran out first: the best plan found, not proven best
+    exact: bool = True
 
     @property
     def net(self) -> int:
@@ -59,16 +94,23 @@ def fc_fees(routes: list[Route | None], trains: list[Train]) -> int:
     return FC_FEE * (best or 0)
 
 
-def _max_flow(caps: list[int], mills: list[tuple[str, ...]], cubes: dict[str, int]) -> int:
+def _max_flow(
+    caps: list[int],
+    mills: list[tuple[str, ...]],
+    cubes: dict[str, int],
+    work: _Work | None = None,
+) -> int:
     """Cubes wagons can carry: train i takes up to caps[i] from mills it visits."""
     left = dict(cubes)
 
     def best(i: int) -> int:
+        if work is not None:
+            work.spend(FLOW_STEP_COST)
         if i == len(caps):
             return 0
         top = best(i + 1)
         sources = [m for m in mills[i] if left.get(m, 0) > 0]
-        for split in _splits(caps[i], [left[m] for m in sources]):
+        for split in _splits(caps[i], [left[m] for m in sources], work):
             for m, n in zip(sources, split, strict=True):
                 left[m] -= n
             top = max(top, sum(split) + best(i + 1))
@@ -79,10 +121,12 @@ def _max_flow(caps: list[int], mills: list[tuple[str, ...]], cubes: dict[str, in
     return best(0)
 
 
-def _splits(cap: int, avail: list[int]) -> list[tuple[int, ...]]:
+def _splits(cap: int, avail: list[int], work: _Work | None = None) -> list[tuple[int, ...]]:
     """Ways to load at most ``cap`` cubes from piles ``avail`` (only maximal loads)."""
     if not avail:
         return []
+    if work is not None:
+        work.spend(prod(a + 1 for a in avail))  # one unit per load looked at
     out = []
     for combo in product(*[range(a + 1) for a in avail]):
         total = sum(combo)
@@ -94,7 +138,10 @@ def _splits(cap: int, avail: list[int]) -> list[tuple[int, ...]]:
 
 
 def sugar_value(
-    routes: list[Route | None], wagons: list[int], cubes: dict[str, int]
+    routes: list[Route | None],
+    wagons: list[int],
+    cubes: dict[str, int],
+    work: _Work | None = None,
 ) -> tuple[int, tuple[int | None, ...]]:
     """Best cube income and the wagon coupled to each train (one wagon per train)."""
     n = len(routes)
@@ -109,7 +156,8 @@ def sugar_value(
         # equal capacities give equal orders: try each once, in a fixed order
         # (a set's order is no part of the result: ties keep the first found)
         for chosen in dict.fromkeys(permutations(caps, k)):
-            got = _max_flow(list(chosen), [routes[i].mills for i in trains], cubes)  # type: ignore[union-attr]
+            mills = [routes[i].mills for i in trains]  # type: ignore[union-attr]
+            got = _max_flow(list(chosen), mills, cubes, work)
             if got * CUBE_VALUE > best:
                 assign: list[int | None] = [None] * n
                 for i, c in zip(trains, chosen, strict=True):
@@ -124,8 +172,12 @@ def evaluate(
     kind: str,
     wagons: list[int],
     cubes: dict[str, int],
+    work: _Work | None = None,
 ) -> Plan:
-    """The exact value of giving ``routes[i]`` to ``trains[i]`` (separate track assumed)."""
+    """The exact value of giving ``routes[i]`` to ``trains[i]`` (separate track assumed).
+
+    ``work``, when given, is charged for the wagon search (the optimiser's budget).
+    """
     revenue = 0
     for route, train in zip(routes, trains, strict=True):
         if route is None:
@@ -134,7 +186,7 @@ def evaluate(
         if v is None:
             raise IllegalAction(f"a {train.name} train cannot run that route")
         revenue += v
-    sugar, assign = sugar_value(routes, wagons, cubes) if kind == "major" else (0, ())
+    sugar, assign = sugar_value(routes, wagons, cubes, work) if kind == "major" else (0, ())
     if not assign:
         assign = tuple([None] * len(routes))
     fees = fc_fees(routes, trains) if kind == "major" else 0
@@ -150,10 +202,13 @@ def optimise(
     wagons: list[int] | None = None,
     cubes: dict[str, int] | None = None,
     phase: int | None = None,
+    budget: int = WORK_BUDGET,
 ) -> Plan:
     """The plan with the highest net revenue (ties: the first found, deterministic).
 
     ``phase`` values the red off-board of the 2-player easy map (required there).
+    ``budget`` caps the search in work units (see ``WORK_BUDGET``); when it runs
+    out the best plan found so far comes back with ``exact=False``.
     """
     wagons = list(wagons or []) if kind == "major" else []
     cubes = dict(cubes or {})
@@ -174,6 +229,9 @@ def optimise(
     rest_gross = [sum(gross[j:]) for j in range(len(order) + 1)]
     caps = sorted(wagons, reverse=True)
     best: dict[str, Any] = {"net": 0, "plan": empty}
+    # Work left, counted in candidate routes looked at and plans valued: the
+    # same position spends the same work on any machine, unlike a clock.
+    work = _Work(budget)
 
     def refined(
         value: int,
@@ -203,8 +261,9 @@ def optimise(
         if depth == len(order):
             if refined(value, loads, passes, free) <= best["net"]:
                 return
+            work.spend(EVALUATE_COST)
             plan = evaluate(
-                [chosen.get(i) for i in range(len(trains))], trains, kind, wagons, cubes
+                [chosen.get(i) for i in range(len(trains))], trains, kind, wagons, cubes, work
             )
             if plan.net > best["net"]:
                 best["net"], best["plan"] = plan.net, plan
@@ -216,8 +275,10 @@ def optimise(
         for ub, route, idx, v, sug in lists[i]:
             if bound + ub + later <= best["net"]:
                 break
+            work.spend(1)
             if route.mask & used or idx <= floor:
                 continue
+            work.spend(BOUND_COST)
             n_loads = (*loads, (route.mills, sug)) if sug else loads
             n_passes = passes | route.passes if route.passes else passes
             n_free = free + 1 if train.plus and route.passes else free
@@ -248,7 +309,10 @@ def optimise(
             {**last_idx, train: len(routes)},
         )
 
-    search(0, 0, {}, 0, (), frozenset(), 0, 0, {})
+    try:
+        search(0, 0, {}, 0, (), frozenset(), 0, 0, {})
+    except _OutOfWork:
+        return replace(best["plan"], exact=False)
     return best["plan"]
 
 
@@ -297,7 +361,16 @@ def plan_json(board: Board, plan: Plan, trains: list[Train], kind: str) -> dict[
                 "fc_passes": sorted(route.passes),
             }
         )
-    return {"revenue": plan.revenue, "sugar": plan.sugar, "fc_fees": plan.fees, "routes": out}
+    data: dict[str, Any] = {
+        "revenue": plan.revenue,
+        "sugar": plan.sugar,
+        "fc_fees": plan.fees,
+        "routes": out,
+    }
+    if not plan.exact:
+        # only then, so the states of every game so far keep their bytes
+        data["exact"] = False
+    return data
 
 
 def check_claim(
@@ -310,11 +383,14 @@ def check_claim(
     wagons: list[int] | None = None,
     cubes: dict[str, int] | None = None,
     phase: int | None = None,
+    budget: int = WORK_BUDGET,
 ) -> Plan:
     """Validate the director's own routes (one list of track pieces or None per train).
 
     Raises IllegalAction if a route breaks a rule, trains share track, or the
-    plan earns less than the best possible (VII.3.8).
+    plan earns less than the best possible (VII.3.8).  When the work budget cut
+    the search short, "the best possible" is the best plan the search found: a
+    claim at least that good is accepted (it may even be better).
     """
     if not isinstance(claimed, list) or len(claimed) != len(trains):
         raise IllegalAction(f"give one route (or none) for each of the {len(trains)} trains")
@@ -333,7 +409,9 @@ def check_claim(
     plan = evaluate(
         routes, trains, kind, list(wagons or []) if kind == "major" else [], dict(cubes or {})
     )
-    best = optimise(board, company, kind, trains, wagons=wagons, cubes=cubes, phase=phase)
+    best = optimise(
+        board, company, kind, trains, wagons=wagons, cubes=cubes, phase=phase, budget=budget
+    )
     if plan.net < best.net:
         raise IllegalAction(
             f"these routes earn {plan.net}; the trains can earn {best.net}, which must be claimed"
