@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from ..base import IllegalAction
 from . import cash, market, shares, trains
-from .companies import BY_SYM, FC, Company, shares_of
+from .companies import BY_SYM, FC, Company
 
 State = Any
 
@@ -38,7 +38,6 @@ FC_CUBE_VALUE = 10  # per unshipped sugar cube in the FC's income (VII.3.12)
 # A minor's income from which it puts 1, 2, 3 cubes at its mill (the gamedata:
 # 0-29 none, 30-79 one, 80-150 two, 151 and more three).
 CUBE_THRESHOLDS = (30, 80, 151)
-_MACHINE_BONUS = {m.generation: m.bonus for m in trains.MACHINES}
 
 Kind = Literal["payout", "retain"]
 
@@ -74,7 +73,7 @@ def operating_order(state: State) -> list[str]:
 def units(sym: str) -> int:
     """How many ordinary certificates' worth a company's 100% is: ten for a
     major and the FC, five for a minor (whose price is per 20% share)."""
-    return 100 // shares_of(_company(sym)).ordinary_percent
+    return shares.units(sym, 100)
 
 
 def dividend_per_share(sym: str, revenue: int) -> int:
@@ -137,7 +136,7 @@ def minor_income(route_revenue: int, machines: Iterable[int]) -> int:
     _check_amount(route_revenue)
     if route_revenue == 0:
         return 0
-    return route_revenue + sum(_MACHINE_BONUS[generation] for generation in machines)
+    return route_revenue + trains.machines_bonus(machines)
 
 
 def cubes_for(income: int) -> int:
@@ -240,7 +239,6 @@ def _pay_holders(
 ) -> dict[str, int]:
     """The bank pays each player, and the company for its treasury shares
     when `treasury_to` names it, `per_share` per ordinary certificate's worth."""
-    unit = shares_of(_company(sym)).ordinary_percent
     paid: dict[str, int] = {}
     for holder, held in sorted(state["certificates"][sym].items()):
         if holder in (shares.IPO, shares.POOL):
@@ -248,7 +246,7 @@ def _pay_holders(
         payee = treasury_to if holder == shares.TREASURY else holder
         if payee is None:
             continue
-        amount = sum(held) // unit * per_share
+        amount = shares.units(sym, sum(held)) * per_share
         if amount:
             _transfer(state, cash.BANK, payee, amount)
             paid[payee] = paid.get(payee, 0) + amount

@@ -30,6 +30,7 @@ from .phases import phase as phase_of
 from .privates import n_train_discount, use_n_train_discount
 from .trains import (
     BY_NAME,
+    MACHINE_BY_GENERATION,
     MACHINES,
     MAX_MACHINES_PER_MINOR,
     MINOR_TRAIN_LIMIT,
@@ -37,16 +38,15 @@ from .trains import (
     STANDARD,
     STANDARD_COUNTS,
     WAGONS,
-    MachineGeneration,
     TrainCard,
     Wagon,
+    machines_bonus,
 )
 
 State = dict[str, Any]
 Source = Literal["depot", "pool"]
 
 WAGON_BY_NAME: dict[str, Wagon] = {w.name: w for w in WAGONS}
-MACHINE_BY_GENERATION: dict[int, MachineGeneration] = {m.generation: m for m in MACHINES}
 # An obsolete n-train is the same card turned over.
 OBSOLETE: dict[str, TrainCard] = {t.obsolete_as: t for t in NARROW if t.obsolete_as}
 # The type an n-train is traded in for: the next one, never skipping one.
@@ -502,4 +502,4 @@ def buy_machine(state: State, company: str, generation: int) -> Changes:
 
 def machine_bonus(charter: Any) -> int:
     """What a minor's machines add to its income (+10/+20/+40 per generation)."""
-    return sum(MACHINE_BY_GENERATION[g].bonus for g in charter["machines"])
+    return machines_bonus(charter["machines"])

@@ -5,9 +5,8 @@ share price chart's value; company treasuries and trains count for nothing.
 from __future__ import annotations
 
 from ..base import Result, Score, State, finished, rank
-from . import market
+from . import market, shares
 from .cash import player
-from .companies import BY_SYM, shares_of
 
 
 def share_value(state: State, seat: int) -> int:
@@ -19,8 +18,7 @@ def share_value(state: State, seat: int) -> int:
     for sym, held in state["certificates"].items():
         price = state["companies"][sym]["price"]
         if price is not None:
-            unit = shares_of(BY_SYM[sym]).ordinary_percent
-            total += sum(held.get(holder, [])) // unit * market.CELLS[price].price
+            total += shares.units(sym, sum(held.get(holder, []))) * market.CELLS[price].price
     return total
 
 

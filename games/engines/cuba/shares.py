@@ -82,6 +82,14 @@ def director(certs: Certificates, company: str) -> str | None:
     return None
 
 
+def units(company: str, percent_held: int) -> int:
+    """How many ordinary shares' worth a percentage is: a price is per
+    ordinary share (10% of a major or the FC, 20% of a minor, whose 60%
+    opens at three times its par, VI.7), so this is what a holding is paid,
+    valued and sold by."""
+    return percent_held // shares_of(_company(company)).ordinary_percent
+
+
 def certificate_count(certs: Certificates, seat: int) -> int:
     """What counts against the certificate limit (VI.3): every share
     certificate, a director's as one. Commissioners and concessions are not

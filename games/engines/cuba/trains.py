@@ -9,6 +9,7 @@ an unlimited stack (the draft's "x" for the 8/4D).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -136,6 +137,14 @@ MACHINES: tuple[MachineGeneration, ...] = (
     # +40 as the phase and machine tables say; the component list's +30 loses.
     MachineGeneration(3, 40, 4, 5, (65, 70, 75, 80)),
 )
+MACHINE_BY_GENERATION: dict[int, MachineGeneration] = {m.generation: m for m in MACHINES}
+
+
+def machines_bonus(generations: Iterable[int]) -> int:
+    """What a minor's machines add to its income (+10/+20/+40 per generation)."""
+    return sum(MACHINE_BY_GENERATION[g].bonus for g in generations)
+
+
 MAX_MACHINES_PER_MINOR = 3
 MINOR_TRAIN_LIMIT = 2
 

@@ -268,3 +268,9 @@ def test_every_company_always_holds_one_hundred_percent(actions):
                     assert mine <= shares.percent(certs, sym, boss)
         for seat in range(PLAYERS):
             assert shares.certificate_count(certs, seat) <= 17
+
+
+def test_a_price_is_per_ordinary_share_10_percent_of_a_major_20_of_a_minor():
+    assert shares.units("MS", 20) == 2  # a major's director's certificate
+    assert shares.units("FC", 10) == 1
+    assert shares.units("HG", 60) == 3  # a minor's director plus one share: 3x par (VI.7)

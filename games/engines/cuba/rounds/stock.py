@@ -14,7 +14,7 @@ moments:
 from __future__ import annotations
 
 from .. import cash, market, shares
-from ..companies import BY_SYM, shares_of
+from ..companies import BY_SYM
 from ..steps import abilities, buy_sell_par
 from . import flow
 from .base import Round, State
@@ -47,9 +47,7 @@ def charter(state: State, sym: str) -> None:
     draft's other figure, ten times par (IV.3, IV.4), is not used: see
     README "Stock rounds and the market"."""
     company = state["companies"][sym]
-    units = (
-        shares.sold_percent(state["certificates"], sym) // shares_of(BY_SYM[sym]).ordinary_percent
-    )
+    units = shares.units(sym, shares.sold_percent(state["certificates"], sym))
     capital = units * market.CELLS[company["par"]].price
     state["certificates"] = shares.charter(state["certificates"], sym)
     ledger = state["cash"]

@@ -429,8 +429,7 @@ def _price(state: State, sym: str) -> int:
 def _units_held(state: State, sym: str, seat: int) -> int:
     """Ordinary certificates' worth held, a director's counted as what it is
     worth (a director may sell into it when another player can take it)."""
-    unit = shares_of(BY_SYM[sym]).ordinary_percent
-    return shares.percent(state["certificates"], sym, cash.player(seat)) // unit
+    return shares.units(sym, shares.percent(state["certificates"], sym, cash.player(seat)))
 
 
 def _unstarted(state: State, sym: str) -> bool:
