@@ -16,18 +16,22 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Action, EngineBase, IllegalAction, Result, State
-from . import scoring, setup, view
+from . import scoring, setup, turn, view
 from .rounds import flow, opening, operating, stock  # noqa: F401 (each registers its rounds)
 from .state import CubaState, copy_state
 from .variants import variant
 
-ENDED_BY = (operating.NOT_YET,)
+ENDED_BY = (operating.BANK_BROKEN,)
+# What a seat that runs out of time does, by preference: end what may be
+# ended, run the best routes, keep the income, and otherwise the cheapest
+# move the rules force (a bid, a train the company must own).
+TIMEOUT_PREFERENCE = ("pass", "run", "retain", "refuse")
 
 
 class CubaEngine(EngineBase):
     NAME = "18cuba"
     TITLE = "18Cuba"
-    VERSION = 1
+    VERSION = 2
     MIN_PLAYERS = 2
     MAX_PLAYERS = 6
     STATE_TYPE = CubaState
@@ -67,8 +71,8 @@ class CubaEngine(EngineBase):
     def to_act(self, state: State) -> set[int]:
         if state["end"] is not None:
             return set()
-        entity = state["round"]["entity"]
-        return {int(entity[1:])} if isinstance(entity, str) and entity.startswith("p") else set()
+        account = turn.acting_account(state)
+        return set() if account is None else {int(account[1:])}
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if seat not in self.to_act(state):
@@ -112,16 +116,19 @@ class CubaEngine(EngineBase):
         return passing if passing in self.legal_actions(state, seat) else None
 
     def timeout_action(self, state: State, seat: int) -> Action:
-        """Pass; where passing is not allowed (the starter of a commissioner's
-        auction) the lowest bid, which costs the least."""
-        skip = self.skip_action(state, seat)
-        if skip is not None:
-            return skip
+        """The safe default of each decision (`TIMEOUT_PREFERENCE`): pass,
+        run the optimum, retain, refuse an offer; where none of these is
+        allowed (the starter of a commissioner's auction, a train the company
+        must buy) the cheapest move, else the first one listed."""
         legal = self.legal_actions(state, seat)
         if not legal:
             raise IllegalAction("this seat has nothing to do")
-        bids = [a for a in legal if a["type"] == "bid"]
-        return min(bids, key=lambda a: a["amount"]) if bids else legal[0]
+        for kind in TIMEOUT_PREFERENCE:
+            for action in legal:
+                if action == {"type": kind}:
+                    return action
+        priced = [(_cost(a), i) for i, a in enumerate(legal) if _cost(a) is not None]
+        return legal[min(priced)[1]] if priced else legal[0]
 
     def takeback_allowed(self, before: State, seat: int, action: Action, after: State) -> bool:
         """Always: nothing in 18Cuba is hidden and nothing is drawn after setup."""
@@ -129,3 +136,11 @@ class CubaEngine(EngineBase):
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
+
+
+def _cost(action: Action) -> int | None:
+    """What a move costs its mover, where it names a sum (a bid, a price)."""
+    for key in ("amount", "price"):
+        if isinstance(action.get(key), int):
+            return int(action[key])
+    return None

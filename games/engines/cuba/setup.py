@@ -46,6 +46,7 @@ def new_game(variant: Variant, seed: int, part: str | None = None) -> CubaState:
         "privates": {card: _private() for card in PRIVATES},
         "board": the_board,
         "round": _first_round(order),
+        "ending": None,
         "end": None,
     }
 

@@ -68,6 +68,9 @@ class CubaState(TypedDict):
     privates: dict[str, PrivateState]  # C1-C6 commissioners, M1-M6 concessions
     board: Board  # `board`, `laying`, `tokens`
     round: RoundState
+    # IX.1: where the bank first ran out ({"round": kind, "set": number}); the
+    # game ends after the set of ORs numbered `set` (`rounds.operating`).
+    ending: dict[str, Any] | None
     end: dict[str, Any] | None
 
 

@@ -128,43 +128,32 @@ def opening_for_nothing(state):
     return state
 
 
-def test_the_game_ends_at_its_first_operating_round_with_the_final_totals():
+def test_vii1_the_first_stock_round_is_followed_by_operating_rounds():
     state = opening_for_nothing(ENGINE.setup(2, {"difficulty": "hard"}, 1))
     first, second = state["order"]
     state = play(
         state,
-        (first, {"type": "choose", "card": "M1"}),  # 880 - 120 = 760
-        (second, {"type": "choose", "card": "M2"}),  # 880 - 140 = 740
+        (first, {"type": "choose", "card": "M1"}),
+        (second, {"type": "choose", "card": "M2"}),
         (first, {"type": "pass"}),
         (second, {"type": "pass"}),
     )
-    assert state["round"]["kind"] == "stock"
     [starter] = ENGINE.to_act(state)
     other = second if starter == first else first
     card = {first: "M1", second: "M2"}
     state = play(
         state,
-        # 3 x 70 = 210, the concession's whole value: nothing to pay.
         (starter, {"type": "convert", "card": card[starter], "company": "HG", "price": 70}),
-        # 3 x 100 - 210 = 90 to pay.
         (other, {"type": "convert", "card": card[other], "company": "JU", "price": 100}),
-        (starter, {"type": "par", "company": "MS", "price": 100}),  # 2 x 100 = 200
+        (starter, {"type": "par", "company": "MS", "price": 100}),
         (other, {"type": "pass"}),
         (starter, {"type": "pass"}),
     )
-    assert ENGINE.result(state) is not None and ENGINE.to_act(state) == set()
-    result = ENGINE.result(state)
-    assert result["ended_by"] == "operating_rounds_not_yet_available"
-    cash = {first: 760, second: 740}
-    # HG's 60% is three 20% shares at 70; MS's director's 20% two shares at 100.
-    starter_wealth = {"cash": cash[starter] - 200, "shares": 3 * 70 + 2 * 100}
-    other_wealth = {"cash": cash[other] - 90, "shares": 3 * 100}
-    assert result["breakdown"][starter] == starter_wealth
-    assert result["breakdown"][other] == other_wealth
-    assert result["scores"][starter] == sum(starter_wealth.values())
-    assert market.CELLS[state["companies"]["MS"]["price"]].price == 100
-    with pytest.raises(IllegalAction, match="over"):
-        ENGINE.apply(state, starter, {"type": "pass"})
+    assert ENGINE.result(state) is None
+    # the cheaper minor operates first (VII.1), its director to act
+    assert state["round"]["kind"] == "operating"
+    assert state["round"]["entity"] == "HG"
+    assert ENGINE.to_act(state) == {starter}
 
 
 @pytest.mark.parametrize("variant", variants.VARIANTS, ids=lambda v: v.id)

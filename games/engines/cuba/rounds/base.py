@@ -46,6 +46,14 @@ class Step(Protocol):
         ...
 
 
+def auto(step: Step, state: State) -> bool:
+    """Let `step` take a move nobody has a choice about (a major's home
+    station, the income of a company without trains): a step module may
+    define `auto(state) -> bool`, True when it changed the state."""
+    forced = getattr(step, "auto", None)
+    return bool(forced(state)) if forced is not None else False
+
+
 def _nothing(state: State) -> None:
     return None
 
@@ -56,16 +64,19 @@ def _never(state: State) -> bool:
 
 @dataclass(frozen=True)
 class Round:
-    """A round's steps and its three moments, which `flow` calls:
+    """A round's steps and its four moments, which `flow` calls:
 
-    begin(state)   the round's data (`round.steps`) and its first entity
-    over(state)    has the round ended (all passed, the last card chosen)?
-    finish(state)  the rules at its end (new playing order, sold-out rises)
+    begin(state)    the round's data (`round.steps`) and its first entity
+    proceed(state)  after every move: what happens without a decision (the
+                    next company's turn, a forced move, the FC's run)
+    over(state)     has the round ended (all passed, the last card chosen)?
+    finish(state)   the rules at its end (new playing order, sold-out rises)
     """
 
     name: str
     steps: tuple[Step, ...]
     begin: Callable[[State], None] = _nothing
+    proceed: Callable[[State], None] = _nothing
     over: Callable[[State], bool] = _never
     finish: Callable[[State], None] = _nothing
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...base import IllegalAction
+from .. import cash
 from .base import Round, State
 
 # Filled by `rounds/__init__`-free registration below, so each round module
@@ -32,7 +33,7 @@ def start(state: State, kind: str) -> None:
     previous = state["round"]
     number = previous["number"]
     if kind == "stock" and previous["kind"] == "operating":
-        number += 1  # a new stock round after a set of ORs
+        number += 1  # a new stock round after a set of ORs; the set shares the SR's number
     state["round"] = new_round(kind, number)
     ROUNDS[kind].begin(state)
 
@@ -45,11 +46,23 @@ def settle(state: State) -> None:
     """After a move: while the current round is over, finish it and start
     the next one (a round may end as soon as it begins, e.g. a draft with
     nothing left to choose)."""
+    note_bank(state)
+    current(state).proceed(state)
     while state["end"] is None and current(state).over(state):
         current(state).finish(state)
         if state["end"] is not None:
             return
         start(state, _NEXT.get(state["round"]["kind"], "stock"))
+        note_bank(state)
+        current(state).proceed(state)
+
+
+def note_bank(state: State) -> None:
+    """IX.1: remember the round in which the bank first ran out of money;
+    the operating rounds end the game from it (`rounds.operating`)."""
+    if state["ending"] is None and cash.bank_broken(state["cash"]):
+        r = state["round"]
+        state["ending"] = {"round": r["kind"], "set": r["number"]}
 
 
 def begin_game(state: State) -> None:

@@ -1,36 +1,185 @@
-"""The operating round (draft VII): the companies in order (minors ascending
-by share price, majors descending, ties by marker stacking, the FC last), each
-through its steps in the order of VII.3.1.
+"""A set of operating rounds (draft VII): one, two or three ORs after each
+stock round, by the phase when the set begins (VII.1). In each OR the
+companies operate in order (minors ascending by share price, majors
+descending, a shared cell top marker first: `income.operating_order`), each
+through its steps in the order of VII.3.1 (`turn.STAGES`), and the FC last,
+on its own (VII.3.12). At the end of the set a train is exported to the FC
+(VII.3.13), and the game ends if the bank ran out of money in this set or in
+the stock round before it (IX.1).
 
-Not built yet: a game that reaches its first operating round ends there,
-with the result `ended_by` "operating_rounds_not_yet_available" and the
-final totals of IX.2 as they stand, instead of a crash. The operating round
-replaces `_not_yet` with its steps:
+The round's data, `state["round"]["steps"]["operating"]`:
 
-    OPERATING = Round("operating round", (
-        steps.home,         # VII.3.2 home station (blocking in a first OR)
-        steps.issue,        # VII.3.3 issue or redeem one share
-        steps.track,        # VII.3.4-5, commissioners' extra lays
-        steps.token,        # VII.3.6 one station per OR
-        steps.route,        # VII.3.7 run trains (blocking)
-        steps.dividend,     # VII.3.8 pay out or retain (blocking)
-        steps.buy_train,    # VII.3.9-10 trains, wagons, trade-ins, emergency money
-        steps.machines,     # VII.3.11 minors only
-    ))
+    queue   the companies still to operate in this OR, in order
+    done    those that have operated in it
+    fc      the FC's income in this OR once it has run, else None
+
+The order is fixed when an OR begins, as at the table: a share price that
+moves during the OR does not let a company operate twice or not at all.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from .. import income, rolling_stock, turn
+from ..board import content
+from ..companies import FC
+from ..hexes import revenue_of
+from ..phases import phase
+from ..steps import (
+    abilities,
+    buy_train,
+    dividend,
+    done,
+    home,
+    issue,
+    machines,
+    route,
+    token,
+    track,
+)
 from . import flow
-from .base import Round, State
+from .base import Round, State, auto
 
-# The result's `ended_by` (a stable slug, as every title's is).
-NOT_YET = "operating_rounds_not_yet_available"
-
-
-def _not_yet(state: State) -> None:
-    state["end"] = {"reason": NOT_YET}
+DATA = "operating"
+# The result's `ended_by` (a stable slug, as every title's is): IX.1.
+BANK_BROKEN = "bank_broken"
 
 
-OPERATING = Round("operating round", (), begin=_not_yet)
+def data(state: State) -> dict[str, Any]:
+    out: dict[str, Any] = state["round"]["steps"][DATA]
+    return out
+
+
+def begin(state: State) -> None:
+    """A new set: its length from the phase now (VII.1), then its first OR."""
+    r = state["round"]
+    r["of"] = phase(state["phase"]).operating_rounds
+    r["index"] = 1
+    _open(state)
+
+
+def _open(state: State) -> None:
+    order = [sym for sym in income.operating_order(state) if sym != FC.sym]
+    state["round"]["steps"] = {DATA: {"queue": order, "done": [], "fc": None}}
+    state["round"]["entity"] = None
+
+
+def proceed(state: State) -> None:
+    """Everything up to the next decision a person makes: the end of a turn
+    the director closed, the next company's turn and its forced moves, the
+    FC's run, the next OR of the set."""
+    while True:
+        record = turn.current(state)
+        if record is not None:
+            if record["stage"] == "done":
+                _end_turn(state)
+            elif not _forced(state):
+                return
+            continue
+        queue = data(state)["queue"]
+        if queue:
+            _start_turn(state, queue.pop(0))
+        elif data(state)["fc"] is None:
+            data(state)["fc"] = operate_fc(state)
+        elif state["round"]["index"] < state["round"]["of"]:
+            state["round"]["index"] += 1
+            _open(state)
+        else:
+            return
+
+
+def _start_turn(state: State, sym: str) -> None:
+    if sym not in state["companies"] or turn.director_seat(state, sym) is None:
+        return  # closed or without a director since the OR began
+    state["round"]["steps"][turn.TURN] = turn.new_turn(sym)
+    state["round"]["entity"] = sym
+
+
+def _end_turn(state: State) -> None:
+    sym = turn.company(state)
+    assert sym is not None
+    state["companies"][sym]["operated"] = True
+    data(state)["done"].append(sym)
+    del state["round"]["steps"][turn.TURN]
+    state["round"]["entity"] = None
+
+
+def _forced(state: State) -> bool:
+    """Make one move nobody has a choice about; False when a person must
+    decide. A step's own `auto` comes first (a major's home station, the
+    income of a company that earned nothing); then, when the director's
+    only move is to end the turn, the turn ends."""
+    reachable = OPERATING.reachable(state)
+    if any(auto(step, state) for step in reachable):
+        return True
+    seat = turn.director_seat(state, str(turn.company(state)))
+    assert seat is not None
+    if OPERATING.legal(state, seat) == [{"type": "pass"}]:
+        turn.reach(state, "done")
+        return True
+    return False
+
+
+def fc_city_revenues(state: State) -> list[int]:
+    """The revenue now of each city holding an FC station (VII.3.12). A
+    marker still waiting on a yellow hex (IV.5) is not in a city yet."""
+    board = state["board"]
+    out = []
+    for coord, cities in sorted(board["tokens"].items()):
+        stops = content(board, coord).stops
+        for i, owners in enumerate(cities):
+            if FC.sym in owners:
+                out.append(revenue_of(stops[i], state["phase"]))
+    return out
+
+
+def operate_fc(state: State) -> int:
+    """The FC's turn: its income paid out (`income.operate_fc`)."""
+    paid = income.operate_fc(state, fc_city_revenues(state), income.fc_train_range(state))
+    return paid.revenue
+
+
+def over(state: State) -> bool:
+    r = state["round"]
+    d = data(state)
+    return (
+        turn.current(state) is None
+        and not d["queue"]
+        and d["fc"] is not None
+        and r["index"] >= r["of"]
+    )
+
+
+def finish(state: State) -> None:
+    """VII.3.13: a train to the FC (which may start a phase); IX.1: the game
+    ends after the set in which, or after the stock round in which, the
+    bank ran out."""
+    if rolling_stock.top_standard_stack(state) is not None:
+        rolling_stock.export_to_fc(state)
+    ending = state["ending"]
+    if ending is not None and state["round"]["number"] >= ending["set"]:
+        state["end"] = {"reason": BANK_BROKEN}
+    state["round"]["entity"] = None
+
+
+OPERATING = Round(
+    "operating round",
+    (
+        abilities,  # a concession's ability, on a turn of a company its owner directs
+        home,  # VII.3.2
+        issue,  # VII.3.3
+        track,  # VII.3.4-5 and the commissioners' extra lays
+        token,  # VII.3.6
+        route,  # VII.3.7 (blocking)
+        dividend,  # VII.3.8 (blocking)
+        buy_train,  # VII.3.9-10 (blocking while the company must buy a train)
+        machines,  # VII.3.11
+        done,  # the director ends the turn
+    ),
+    begin=begin,
+    proceed=proceed,
+    over=over,
+    finish=finish,
+)
 flow.register("operating", OPERATING)

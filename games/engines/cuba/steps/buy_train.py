@@ -1,6 +1,41 @@
-"""Buy trains and wagons (VII.3.9), trade in n-trains, emergency financing
-(VII.3.10), machines for minors (VII.3.11).
+"""VII.3.9-10: trains and wagons from the bank, the pool or another company;
+n-train trade-ins; emergency financing.
 
-The step contract is in `steps/__init__.py`; this module is filled by the
-round that needs it.
+Not built yet: inactive, so a company's turn passes over it.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...base import IllegalAction
+
+NAME = "buy trains"
+ACTIONS: frozenset[str] = frozenset()
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+def active(state: State) -> bool:
+    return False
+
+
+def blocking(state: State) -> bool:
+    return False
+
+
+def legal(state: State, seat: int) -> list[Action]:
+    return []
+
+
+def apply(state: State, seat: int, action: Action) -> None:
+    raise IllegalAction(f"{NAME} is not possible yet")
+
+
+def text(action: Action) -> str:
+    raise IllegalAction(f"{NAME} has no moves yet")
+
+
+def parse(words: list[str], state: State, seat: int) -> Action | None:
+    return None

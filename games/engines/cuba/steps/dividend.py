@@ -1,6 +1,40 @@
-"""Pay out or retain (VII.3.8, IX.2): income to the shareholders or the
-treasury, the share price move, a minor's sugar cubes.
+"""VII.3.8, IX.2: the income paid out or retained; a minor's cubes at its mill either way.
 
-The step contract is in `steps/__init__.py`; this module is filled by the
-round that needs it.
+Not built yet: inactive, so a company's turn passes over it.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...base import IllegalAction
+
+NAME = "pay out or retain"
+ACTIONS: frozenset[str] = frozenset()
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+def active(state: State) -> bool:
+    return False
+
+
+def blocking(state: State) -> bool:
+    return False
+
+
+def legal(state: State, seat: int) -> list[Action]:
+    return []
+
+
+def apply(state: State, seat: int, action: Action) -> None:
+    raise IllegalAction(f"{NAME} is not possible yet")
+
+
+def text(action: Action) -> str:
+    raise IllegalAction(f"{NAME} has no moves yet")
+
+
+def parse(words: list[str], state: State, seat: int) -> Action | None:
+    return None

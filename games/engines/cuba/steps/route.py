@@ -1,6 +1,41 @@
-"""Run trains (VII.3.7): accept the optimiser's plan or submit routes, which
-`optimiser.check_claim` refuses when worth less than the optimum.
+"""VII.3.7-8: run the optimum or the director's own routes (not worth less); FC
+fees; sugar delivered.
 
-The step contract is in `steps/__init__.py`; this module is filled by the
-round that needs it.
+Not built yet: inactive, so a company's turn passes over it.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...base import IllegalAction
+
+NAME = "run trains"
+ACTIONS: frozenset[str] = frozenset()
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+def active(state: State) -> bool:
+    return False
+
+
+def blocking(state: State) -> bool:
+    return False
+
+
+def legal(state: State, seat: int) -> list[Action]:
+    return []
+
+
+def apply(state: State, seat: int, action: Action) -> None:
+    raise IllegalAction(f"{NAME} is not possible yet")
+
+
+def text(action: Action) -> str:
+    raise IllegalAction(f"{NAME} has no moves yet")
+
+
+def parse(words: list[str], state: State, seat: int) -> Action | None:
+    return None

@@ -1,6 +1,40 @@
-"""Place the home station (VII.3.2: a major's home, a minor's mill city, the
-FEC's free slot) and one station per OR (VII.3.6), on top of `tokens`.
+"""VII.3.6: one station per OR for majors, $40/$60/$80, FC passes at $20.
 
-The step contract is in `steps/__init__.py`; this module is filled by the
-round that needs it.
+Not built yet: inactive, so a company's turn passes over it.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...base import IllegalAction
+
+NAME = "place a station"
+ACTIONS: frozenset[str] = frozenset()
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+def active(state: State) -> bool:
+    return False
+
+
+def blocking(state: State) -> bool:
+    return False
+
+
+def legal(state: State, seat: int) -> list[Action]:
+    return []
+
+
+def apply(state: State, seat: int, action: Action) -> None:
+    raise IllegalAction(f"{NAME} is not possible yet")
+
+
+def text(action: Action) -> str:
+    raise IllegalAction(f"{NAME} has no moves yet")
+
+
+def parse(words: list[str], state: State, seat: int) -> Action | None:
+    return None

@@ -1,6 +1,41 @@
 """Lay or upgrade track (VII.3.4-5), the commissioners' extra lays (IV.1) and
 the FC pass for laying ($20), on top of `laying`.
 
-The step contract is in `steps/__init__.py`; this module is filled by the
-round that needs it.
+Not built yet: inactive, so a company's turn passes over it.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...base import IllegalAction
+
+NAME = "lay track"
+ACTIONS: frozenset[str] = frozenset()
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+def active(state: State) -> bool:
+    return False
+
+
+def blocking(state: State) -> bool:
+    return False
+
+
+def legal(state: State, seat: int) -> list[Action]:
+    return []
+
+
+def apply(state: State, seat: int, action: Action) -> None:
+    raise IllegalAction(f"{NAME} is not possible yet")
+
+
+def text(action: Action) -> str:
+    raise IllegalAction(f"{NAME} has no moves yet")
+
+
+def parse(words: list[str], state: State, seat: int) -> Action | None:
+    return None

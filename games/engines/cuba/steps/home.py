@@ -1,0 +1,41 @@
+"""VII.3.2: a minor chooses its mill city; the FEC any empty city slot; other
+majors are placed on their printed home automatically.
+
+Not built yet: inactive, so a company's turn passes over it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...base import IllegalAction
+
+NAME = "place the home station"
+ACTIONS: frozenset[str] = frozenset()
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+def active(state: State) -> bool:
+    return False
+
+
+def blocking(state: State) -> bool:
+    return False
+
+
+def legal(state: State, seat: int) -> list[Action]:
+    return []
+
+
+def apply(state: State, seat: int, action: Action) -> None:
+    raise IllegalAction(f"{NAME} is not possible yet")
+
+
+def text(action: Action) -> str:
+    raise IllegalAction(f"{NAME} has no moves yet")
+
+
+def parse(words: list[str], state: State, seat: int) -> Action | None:
+    return None

@@ -1,0 +1,110 @@
+"""The operating company's turn (draft VII.3.1): who operates, what it has
+done so far this turn, and the order its actions must keep.
+
+The record lives in `state["round"]["steps"]["turn"]` while a company
+operates and is dropped when its turn ends:
+
+    company    the company operating (also `state["round"]["entity"]`)
+    stage      the latest step the company acted in (`STAGES`); a step
+               earlier in VII.3.1's order is closed once a later one acted
+    issued     it issued or redeemed its one share this OR (VII.3.3)
+    laid       it made its own track lay or upgrade (VII.3.4-5)
+    station    it placed its one station this OR (VII.3.6)
+    fc_paid    FC tokens it paid $20 to pass this turn, usable for the
+               turn's later lays, station and run (VII.3.4, VII.3.6-7)
+    run        what its trains earned (`optimiser.plan_json` plus the
+               company's `income`), None until it ran
+    paid       "payout" or "retain" once the income is decided (VII.3.8)
+    traded_in  it traded an n-train in this OR (VII.3.9)
+    offer      a train offered to another company's director, waiting for
+               their answer (VII.3.9), or None
+
+A step reads this record through the functions below and writes it
+through them, so the order of VII.3.1 is kept in one place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import shares
+from .cash import player
+from .companies import BY_SYM
+
+State = dict[str, Any]
+
+TURN = "turn"
+# VII.3.1's order; "done" is the director ending the turn.
+STAGES = ("home", "issue", "track", "token", "route", "dividend", "buy_train", "machines", "done")
+
+
+def new_turn(company: str) -> dict[str, Any]:
+    return {
+        "company": company,
+        "stage": STAGES[0],
+        "issued": False,
+        "laid": False,
+        "station": False,
+        "fc_paid": [],
+        "run": None,
+        "paid": None,
+        "traded_in": False,
+        "offer": None,
+    }
+
+
+def current(state: State) -> dict[str, Any] | None:
+    """The turn record, or None outside a company's turn."""
+    if state["round"]["kind"] != "operating":
+        return None
+    record: dict[str, Any] | None = state["round"]["steps"].get(TURN)
+    return record
+
+
+def company(state: State) -> str | None:
+    record = current(state)
+    return None if record is None else str(record["company"])
+
+
+def open_at(state: State, stage: str) -> bool:
+    """May the company still act in `stage`: is there a turn, and has no
+    step after it acted yet?"""
+    record = current(state)
+    if record is None:
+        return False
+    return STAGES.index(record["stage"]) <= STAGES.index(stage)
+
+
+def reach(state: State, stage: str) -> None:
+    """The company acted in `stage`: every earlier step is closed."""
+    record = current(state)
+    assert record is not None, "no company is operating"
+    if STAGES.index(stage) > STAGES.index(record["stage"]):
+        record["stage"] = stage
+
+
+def director_seat(state: State, sym: str) -> int | None:
+    account = shares.director(state["certificates"], sym)
+    return None if account is None else int(account[1:])
+
+
+def is_director(state: State, seat: int) -> bool:
+    """Is `seat` the director of the operating company?"""
+    sym = company(state)
+    return sym is not None and shares.director(state["certificates"], sym) == player(seat)
+
+
+def acting_account(state: State) -> str | None:
+    """The player account that must move now: the round's entity when it is
+    a player; in an OR the director of the company asked (the seller of an
+    offered train while the offer waits) or of the operating company; None
+    for the FC, which nobody directs."""
+    entity = state["round"]["entity"]
+    if not isinstance(entity, str):
+        return None
+    record = current(state)
+    if record is not None and record["offer"] is not None:
+        return shares.director(state["certificates"], record["offer"]["from"])
+    if entity in BY_SYM:
+        return shares.director(state["certificates"], entity)
+    return entity
