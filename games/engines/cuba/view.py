@@ -37,8 +37,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "privates": {card: dict(p) for card, p in state["privates"].items()},
         "depot": dict(state["depot"]),
         "pool_trains": list(state["pool"]),
+        # the FC runs with the newest (last) of these, else its preprinted 1-train
+        "fc_trains": list(state["fc_trains"]),
         "map": mapview.map_view(state["board"], phase=state["phase"]),
         "provisional": [PROVISIONAL, *mapview.provisional(state["board"])],
+        # the bank ran out: the game ends after the set of ORs numbered `set` (IX.1)
+        "ending": None if state["ending"] is None else dict(state["ending"]),
         "end": None if state["end"] is None else dict(state["end"]),
     }
 

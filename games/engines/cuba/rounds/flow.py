@@ -43,18 +43,21 @@ def new_round(kind: str, number: int) -> Any:
 
 
 def settle(state: State) -> None:
-    """After a move: while the current round is over, finish it and start
-    the next one (a round may end as soon as it begins, e.g. a draft with
-    nothing left to choose)."""
-    note_bank(state)
+    """After a move: what follows without a decision (`Round.proceed`), and
+    while the current round is over, finish it and start the next one (a
+    round may end as soon as it begins, e.g. a draft with nothing left to
+    choose). The bank is watched after each of these, so the round in which
+    it broke is the one recorded."""
     current(state).proceed(state)
+    note_bank(state)
     while state["end"] is None and current(state).over(state):
         current(state).finish(state)
+        note_bank(state)
         if state["end"] is not None:
             return
         start(state, _NEXT.get(state["round"]["kind"], "stock"))
-        note_bank(state)
         current(state).proceed(state)
+        note_bank(state)
 
 
 def note_bank(state: State) -> None:

@@ -1,0 +1,124 @@
+"""18Cuba whole games: one JSON object per line (see DESIGN.md, `make bench`).
+
+    .venv/bin/python bench/bench_cuba_games.py [--seeds N] [--moves N]
+
+- cuba.game_seconds (min / median / max over seeds, per variant) and
+  cuba.game_moves: whole random games (`randomgame`, the same player as the
+  property tests) from the first auction to the final ranking, in the engine
+  alone, pinned to one core; target: a 4-player game under 10 s.
+- cuba.service_move_ms (median / p95 / max): one move of a game already
+  1,500 events long, submitted through `games.services.moves` exactly as the
+  API does (load from the newest snapshot and the events after it, apply,
+  chained append, notifications to players who have addresses), on the
+  database of DATABASE_URL (PostgreSQL by default) with Redis when REDIS_URL
+  is set; target under 20 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+
+from support import django_setup, emit, throwaway_database
+
+# One core, so the figure does not depend on what else the machine runs.
+if hasattr(os, "sched_setaffinity"):
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+SETUPS = [
+    ("2e", 2, {"difficulty": "easy"}),
+    ("2h", 2, {"difficulty": "hard"}),
+    ("3e", 3, {"difficulty": "easy"}),
+    ("4", 4, {}),
+    ("5", 5, {}),
+    ("6", 6, {}),
+]
+LONG_GAME = 1_500
+
+
+def bench_games(seeds: int) -> None:
+    from games.engines.cuba import randomgame
+
+    for name, players, options in SETUPS:
+        seconds, moves = [], []
+        for seed in range(1, seeds + 1):
+            started = time.perf_counter()
+            played = randomgame.play(players, options, seed)
+            seconds.append(time.perf_counter() - started)
+            moves.append(played.moves)
+        for label, value in (
+            ("min", min(seconds)),
+            ("median", statistics.median(seconds)),
+            ("max", max(seconds)),
+        ):
+            target = {"target": 10} if players == 4 and label == "max" else {}
+            emit(f"cuba.game_seconds_{label}", value, "s", variant=name, games=seeds, **target)
+        emit("cuba.game_moves_median", statistics.median(moves), "moves", variant=name,
+             min=min(moves), max=max(moves), games=seeds)  # fmt: skip
+
+
+def bench_service_move(measured: int) -> None:
+    from django.conf import settings
+    from django.db import connection
+
+    from accounts.models import User
+    from games import store
+    from games.engines import base
+    from games.engines.cuba.randomgame import choose
+    from games.services.creation import do_create_game
+    from games.services.moves import check_submit_action
+
+    engine = base.get("18cuba")
+    users = [
+        User.objects.create(username=f"cuba{i}", email=f"cuba{i}@example.org") for i in range(4)
+    ]
+    # A seed whose game lasts beyond the long game plus the measured moves.
+    for seed in range(1, 50):
+        game = do_create_game(title="18cuba", players=users, options={}, seed=seed)
+        rng = random.Random(seed)
+        times: list[float] = []
+        while not engine.is_over(state := store.load(game, engine).state):
+            seat = min(engine.to_act(state))
+            action = choose(rng, engine.legal_actions(state, seat))
+            started = time.perf_counter()
+            check_submit_action(game, users[seat], action=action, expected_seq=game.seq)
+            elapsed = time.perf_counter() - started
+            game.refresh_from_db()
+            if game.seq > LONG_GAME:
+                times.append(elapsed)
+                if len(times) == measured:
+                    break
+        if len(times) == measured:
+            break
+    else:
+        raise SystemExit("no seed gave a game long enough")
+    ms = sorted(1000 * t for t in times)
+    context = {
+        "events": LONG_GAME,
+        "moves": measured,
+        "snapshot_every": settings.CORREO_SNAPSHOT_EVERY,
+        "database": connection.vendor,
+        "redis": bool(os.environ.get("REDIS_URL")),
+    }
+    emit("cuba.service_move_ms_median", statistics.median(ms), "ms", target=20, **context)
+    emit("cuba.service_move_ms_p95", ms[int(0.95 * (len(ms) - 1))], "ms", **context)
+    emit("cuba.service_move_ms_max", ms[-1], "ms", **context)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--moves", type=int, default=60)
+    args = parser.parse_args()
+    django_setup()
+    bench_games(args.seeds)
+    with throwaway_database():
+        bench_service_move(args.moves)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""Whole random games of every 18Cuba variant, from the first auction to the
+final ranking, with what the rules conserve checked after every move:
+
+- money: the bank's 8,000 (players, companies, FC and bank together); no
+  account but the bank's ever below zero (the bank's is the "piece of
+  paper" of IX.1);
+- certificates: every company's 100%;
+- trains and wagons: a card leaves the game only when its phase scraps it
+  or a trade-in discards it; none appears but from the depot;
+- machines (never scrapped, VII.3.11) and tiles (a replaced tile goes back
+  to the supply, VII.3.5);
+- the train limits after every move (VII.3.9), no negative sugar cube count;
+
+and every game ends with a result that ranks every player. The games are
+played by `randomgame` (seeded), so a failure replays exactly.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from games.engines.cuba import cash, randomgame, rolling_stock, variants
+from games.engines.cuba.phases import phase
+
+# (players, options): every variant, the 2-player easy one on both halves.
+SETUPS = [
+    (2, {"difficulty": "easy", "map_part": "east"}),
+    (2, {"difficulty": "easy", "map_part": "west"}),
+    (2, {"difficulty": "hard"}),
+    (2, {"difficulty": "challenging"}),
+    (3, {"difficulty": "easy"}),
+    (3, {"difficulty": "hard"}),
+    (4, {}),
+    (5, {}),
+    (6, {}),
+]
+SEEDS = (1, 2)
+
+
+def cards(state):
+    """Cards per limited depot stack (the 8/4D is unlimited): left in the
+    depot plus held anywhere."""
+    limited = {stack for stack, left in state["depot"].items() if left is not None}
+    out = Counter()
+    holdings = [c["trains"] + c["wagons"] for c in state["companies"].values()]
+    holdings += [state["pool"], state["fc_trains"]]
+    for held in holdings:
+        for name in held:
+            stack = rolling_stock.stack_of(name)
+            if stack in limited:  # the FC's preprinted train is no depot card
+                out[stack] += 1
+    for stack, left in state["depot"].items():
+        if left is not None and not stack.startswith("machine-"):
+            out[stack] += left
+    return out
+
+
+def machines(state):
+    out = Counter()
+    for charter in state["companies"].values():
+        out.update(f"machine-{g}" for g in charter["machines"])
+    for stack, left in state["depot"].items():
+        if stack.startswith("machine-"):
+            out[stack] += left
+    return out
+
+
+def tiles(state):
+    board = state["board"]
+    return sum(board["supply"].values()) + len(board["tiles"])
+
+
+def check(before, after, seat, action):
+    note = (seat, action, after["round"])
+    assert cash.total(after["cash"]) == variants.BANK, note
+    assert all(v >= 0 for k, v in after["cash"].items() if k != cash.BANK), note
+    for sym, holders in after["certificates"].items():
+        assert sum(sum(held) for held in holders.values()) == 100, (note, sym)
+    was, now = cards(before), cards(after)
+    scrapped = {name for number in range(1, after["phase"] + 1) for name in phase(number).rusts}
+    for stack in was | now:
+        if now[stack] > was[stack]:
+            raise AssertionError(f"{stack} cards appeared: {note}")
+        if now[stack] < was[stack]:
+            traded = action["type"] == "trade" and stack == rolling_stock.stack_of(action["card"])
+            assert traded or any(rolling_stock.stack_of(n) == stack for n in scrapped), (
+                stack,
+                note,
+            )
+    assert machines(after) == machines(before), note
+    assert tiles(after) == tiles(before), note
+    for sym, charter in after["companies"].items():
+        limit = rolling_stock.train_limit(after, sym)
+        if limit is not None:
+            assert len(charter["trains"]) <= limit, (note, sym)
+        assert charter["cubes"] >= 0, (note, sym)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(("players", "options"), SETUPS, ids=lambda x: str(x))
+def test_random_whole_games_end_with_a_result_and_conserve_what_the_rules_conserve(
+    players, options, seed
+):
+    played = randomgame.play(players, options, seed, check=check)
+    result = randomgame.ENGINE.result(played.state)
+    assert result is not None
+    assert result["ended_by"] in ("bank_broken", "bankruptcy")
+    assert len(result["places"]) == players and min(result["places"]) == 1
+    for s in range(players):
+        assert result["scores"][s] == sum(result["breakdown"][s].values())
