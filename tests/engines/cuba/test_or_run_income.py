@@ -230,6 +230,40 @@ def test_vii37_an_fc_token_paid_for_this_turn_is_passed_for_free():
     assert after["cash"]["MS"] == 500 and after["cash"].get("FC", 0) == 0
 
 
+def fc_blocked(**kw):
+    """MS (a 4 and a 3) gains $40 by passing an FC token that fills C14."""
+    state = at_run("MS", seed=0, rounds=20, phase=4, trains=["4", "3"], **kw)
+    state["board"]["tokens"]["C14"] = [["FC"]]
+    return state
+
+
+def test_vii37_a_major_pays_20_into_the_fc_treasury_to_pass_an_fc_token():
+    after = run(fc_blocked())
+    record = turn.current(after)
+    assert record["run"]["income"] == 170 and record["run"]["fc_fees"] == 20
+    assert after["cash"]["MS"] == 480 and after["cash"]["FC"] == 20
+    assert record["fc_paid"] == ["C14"]
+
+
+def test_vii37_a_token_paid_for_earlier_in_the_turn_is_not_paid_again():
+    state = fc_blocked()
+    turn.current(state)["fc_paid"] = ["C14"]  # paid when laying track this turn
+    after = run(state)
+    assert turn.current(after)["run"]["income"] == 170
+    assert after["cash"]["MS"] == 500 and after["cash"].get("FC", 0) == 0
+
+
+def test_vii37_a_company_that_cannot_pay_the_fee_runs_without_passing():
+    state = fc_blocked()
+    state["cash"] = cash.transfer(state["cash"], "MS", cash.BANK, 490)
+    paying = turn.current(run(fc_blocked()))["run"]["routes"]
+    after = run(state)
+    assert turn.current(after)["run"]["income"] == 120  # the best without C14
+    assert after["cash"]["MS"] == 10
+    with pytest.raises(IllegalAction, match="cannot pay"):
+        claim(state, director(state), {"type": "run", "routes": [r["paths"] for r in paying]})
+
+
 def test_vii37_a_plus_train_passes_one_fc_token_for_free():
     state = at_run("MS", seed=15, rounds=20, phase=4, trains=["3+"])
     after = run(state)
@@ -303,6 +337,7 @@ def test_vii312_the_fc_operates_last_paying_out_its_cities_and_unshipped_cubes()
     "routes",
     [
         "B9:e4-s0",
+        None,
         [5, None],
         [["nowhere"], None],
         [[1, 2], None],

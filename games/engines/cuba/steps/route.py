@@ -27,6 +27,7 @@ from ...base import IllegalAction
 from .. import income, notation, optimiser, turn
 from ..board import Board, copy_board, is_blocked
 from ..companies import BY_SYM, FC
+from ..laying import FC_FEE
 from ..optimiser import CUBE_VALUE, Plan
 from ..routes import Route, Train, train_from_name
 from ..trains import WAGONS
@@ -88,6 +89,8 @@ def apply(state: State, seat: int, action: Action) -> None:
         raise IllegalAction("only the director of the operating company runs its trains")
     if not set(action) <= {"type", "routes"}:
         raise IllegalAction('a run is {"type": "run"} or {"type": "run", "routes": [...]}')
+    if "routes" in action and not isinstance(action["routes"], list):
+        raise IllegalAction("routes are a list: one list of track pieces (or null) per train")
     run_plan(state, action.get("routes"))
 
 
@@ -136,13 +139,31 @@ def run_plan(state: State, claimed: Any = None) -> Plan:
     wagons = [WAGON_CAPACITY[w] for w in charter["wagons"]] if kind == "major" else []
     cubes = mill_cubes(state)
     paid = list(record["fc_paid"])
+    phase = state["phase"]
+    treasury = state["cash"].get(sym, 0)
     board = running_board(state["board"], sym, paid)
-    plan = _plan(board, sym, kind, trains, wagons, cubes, state["phase"], claimed)
-    if plan.fees > state["cash"].get(sym, 0):
+    plan = optimiser.optimise(board, sym, kind, trains, wagons=wagons, cubes=cubes, phase=phase)
+    closed = plan.fees > treasury
+    if closed:
         # FC passes are voluntary and paid from the treasury: a company that
-        # cannot pay runs the best it can without new passes.
+        # cannot pay the optimum's runs the best it can without new passes,
+        # and that is then the optimum a director's claim is measured by.
         board = running_board(state["board"], sym, paid, closed=True)
-        plan = _plan(board, sym, kind, trains, wagons, cubes, state["phase"], claimed)
+        plan = optimiser.optimise(
+            board, sym, kind, trains, wagons=wagons, cubes=cubes, phase=phase
+        )
+    if claimed is not None:
+        try:
+            plan = _claim(board, sym, kind, trains, wagons, cubes, phase, claimed)
+        except IllegalAction as exc:
+            if not closed:
+                raise
+            short = f"{sym} has ${treasury}, so it cannot pay ${FC_FEE} to pass an FC token"
+            raise IllegalAction(f"{exc.message} ({short})") from exc
+        if plan.fees > treasury:
+            raise IllegalAction(
+                f"{sym} has ${treasury}: it cannot pay ${plan.fees} to pass FC tokens"
+            )
     passes = paid_passes(plan.routes, trains)
     if passes:
         income.pay_fc_fee(state, sym, len(passes))
@@ -155,7 +176,7 @@ def run_plan(state: State, claimed: Any = None) -> Plan:
     return plan
 
 
-def _plan(
+def _claim(
     board: Board,
     sym: str,
     kind: str,
@@ -165,12 +186,6 @@ def _plan(
     phase: int,
     claimed: Any,
 ) -> Plan:
-    if claimed is None:
-        return optimiser.optimise(
-            board, sym, kind, trains, wagons=wagons, cubes=cubes, phase=phase
-        )
-    if not isinstance(claimed, list):
-        raise IllegalAction("routes are a list: one list of track pieces (or null) per train")
     if not trains:
         raise IllegalAction(f"{sym} has no train to run")
     return optimiser.check_claim(
