@@ -143,6 +143,17 @@ def test_vii38_the_claimed_revenue_must_be_the_highest():
         claim(state, director(state), {"type": "run", "routes": [paths[0], None]})
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine.py must take route.candidates into its candidates (the coordinator's file)",
+)
+def test_vii38_the_engine_accepts_a_directors_own_routes():
+    state = at_run("MS", trains=["3", "2"])
+    paths = [r["paths"] for r in turn.current(run(state))["run"]["routes"]]
+    after = ENGINE.apply(state, director(state), {"type": "run", "routes": paths})
+    assert turn.current(after)["run"]["routes"]
+
+
 def test_vii37_the_run_is_mandatory_and_comes_before_the_income():
     state = at_run("MS", trains=["3", "2"])
     assert ENGINE.legal_actions(state, director(state)) == [{"type": "run"}]

@@ -58,10 +58,12 @@ def legal(state: State, seat: int) -> list[Action]:
 
 
 def candidates(state: State, seat: int, action: Action) -> list[Action]:
-    """What the engine should check a posted run against (its `candidates`):
-    `legal` lists only the optimum, so the director's own routes, which
-    `apply` validates in full, are their own candidate while the company
-    runs."""
+    """A director's own routes as their own candidate (`[action]`), else `[]`.
+
+    `legal` lists only the optimum, and `EngineBase.apply` accepts only what
+    its `candidates` hold: the engine's `candidates` should return this when
+    it is not empty (`apply` then validates the claim in full), else the
+    legal moves."""
     if (
         isinstance(action, dict)
         and action.get("type") == "run"
@@ -70,7 +72,7 @@ def candidates(state: State, seat: int, action: Action) -> list[Action]:
         and turn.is_director(state, seat)
     ):
         return [action]
-    return legal(state, seat)
+    return []
 
 
 def auto(state: State) -> bool:
