@@ -1,6 +1,14 @@
-"""VII.3.8, IX.2: the income paid out or retained; a minor's cubes at its mill either way.
+"""VII.3.8, IX.2: the income of the run paid out or retained.
 
-Not built yet: inactive, so a company's turn passes over it.
+    {"type": "payout"}    payout
+    {"type": "retain"}    retain
+
+The income is the turn's `run["income"]` (the route step's). Paying out
+moves the marker right on a dividend above $0, retaining moves it left
+(`income.pay_out` / `income.retain`). A minor puts the cubes of its income
+at its mill either way (VII.3.8, `income.produce_cubes`). An income of $0
+has nothing to decide: it is retained automatically (`auto`), and the
+marker moves left, as IX.2 says for a dividend of $0.
 """
 
 from __future__ import annotations
@@ -8,33 +16,80 @@ from __future__ import annotations
 from typing import Any
 
 from ...base import IllegalAction
+from .. import income, turn
+from ..companies import BY_SYM
 
-NAME = "pay out or retain"
-ACTIONS: frozenset[str] = frozenset()
+NAME = "pay out or retain the income"
+ACTIONS = frozenset({"payout", "retain"})
 
 State = dict[str, Any]
 Action = dict[str, Any]
 
 
 def active(state: State) -> bool:
-    return False
+    record = turn.current(state)
+    return (
+        record is not None
+        and record["run"] is not None
+        and record["paid"] is None
+        and turn.open_at(state, "dividend")
+    )
 
 
 def blocking(state: State) -> bool:
-    return False
+    return active(state)
 
 
 def legal(state: State, seat: int) -> list[Action]:
-    return []
+    if not turn.is_director(state, seat):
+        return []
+    return [{"type": "payout"}, {"type": "retain"}]
+
+
+def auto(state: State) -> bool:
+    """Nothing to decide on an income of $0: retained."""
+    if not active(state) or _income(state) != 0:
+        return False
+    decide(state, "retain")
+    return True
 
 
 def apply(state: State, seat: int, action: Action) -> None:
-    raise IllegalAction(f"{NAME} is not possible yet")
+    if not turn.is_director(state, seat):
+        raise IllegalAction("only the director of the operating company decides its income")
+    if set(action) != {"type"}:
+        raise IllegalAction('write {"type": "payout"} or {"type": "retain"}, nothing more')
+    decide(state, action["type"])
+
+
+def decide(state: State, kind: str) -> income.Dividend:
+    """Pay out or retain the turn's income; a minor's cubes to its mill."""
+    record = turn.current(state)
+    assert record is not None
+    sym = str(record["company"])
+    earned = _income(state)
+    how = income.pay_out if kind == "payout" else income.retain
+    result = how(state, sym, earned)
+    if BY_SYM[sym].kind == "minor":
+        income.produce_cubes(state, sym, earned)
+    record["paid"] = kind
+    turn.reach(state, "dividend")
+    return result
+
+
+def _income(state: State) -> int:
+    record = turn.current(state)
+    assert record is not None and record["run"] is not None
+    return int(record["run"]["income"])
 
 
 def text(action: Action) -> str:
-    raise IllegalAction(f"{NAME} has no moves yet")
+    return str(action["type"])
 
 
 def parse(words: list[str], state: State, seat: int) -> Action | None:
+    if words == ["payout"] or words == ["pay", "out"]:
+        return {"type": "payout"}
+    if words in (["retain"], ["withhold"]):
+        return {"type": "retain"}
     return None
