@@ -19,6 +19,7 @@ from ..base import Action, EngineBase, IllegalAction, Result, State
 from . import scoring, setup, turn, view
 from .rounds import flow, opening, operating, stock  # noqa: F401 (each registers its rounds)
 from .state import CubaState, copy_state
+from .steps import route
 from .variants import variant
 
 ENDED_BY = (operating.BANK_BROKEN,)
@@ -78,6 +79,20 @@ class CubaEngine(EngineBase):
         if seat not in self.to_act(state):
             return []
         return flow.current(state).legal(state, seat)
+
+    def candidates(self, state: State, seat: int, action: Action) -> list[Action]:
+        """Only the moves of the step that owns the action's type, so that a
+        stock move is not checked against every tile lay on the map; and a
+        director's own routes, which no list can hold (too many), as their
+        own candidate while the company runs: `apply` validates them in full
+        (`steps.route`)."""
+        if seat not in self.to_act(state):
+            return []
+        claim = route.candidates(state, seat, action)
+        if claim:
+            return claim
+        kind = action.get("type") if isinstance(action, dict) else None
+        return flow.current(state).legal_of(state, seat, kind)
 
     def is_over(self, state: State) -> bool:
         return state["end"] is not None

@@ -143,10 +143,6 @@ def test_vii38_the_claimed_revenue_must_be_the_highest():
         claim(state, director(state), {"type": "run", "routes": [paths[0], None]})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine.py must take route.candidates into its candidates (the coordinator's file)",
-)
 def test_vii38_the_engine_accepts_a_directors_own_routes():
     state = at_run("MS", trains=["3", "2"])
     paths = [r["paths"] for r in turn.current(run(state))["run"]["routes"]]

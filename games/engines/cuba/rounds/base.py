@@ -94,6 +94,15 @@ class Round:
     def legal(self, state: State, seat: int) -> list[Action]:
         return [a for step in self.reachable(state) for a in step.legal(state, seat)]
 
+    def legal_of(self, state: State, seat: int, kind: Any) -> list[Action]:
+        """The legal moves of the reachable steps that take `kind`."""
+        return [
+            a
+            for step in self.reachable(state)
+            if kind in step.ACTIONS
+            for a in step.legal(state, seat)
+        ]
+
     def process(self, state: State, seat: int, action: Action) -> None:
         """Hand the action to the step that takes it, or refuse with the reason."""
         kind = action.get("type")
