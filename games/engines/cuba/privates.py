@@ -294,6 +294,23 @@ def mail_contract(state: State) -> str | None:
     return state["privates"]["M5"]["company"]
 
 
+# IV.2: "+10/20/30/40" at the start of the company's turn; which amount when
+# is missing from the draft and the data. We step it with the tile colours
+# (yellow, green, brown, gray phases), the one four-step ladder the game has:
+# provisional, see README "The mail contract".
+MAIL_INCOME_BY_PHASE = {1: 10, 2: 10, 3: 20, 4: 20, 5: 30, 6: 30, 7: 40}
+
+
+def collect_mail(state: State, company: str) -> int:
+    """The bank pays the mail contract's income to `company` if it holds #5
+    (at the start of its turn in an OR); returns the amount."""
+    if mail_contract(state) != company:
+        return 0
+    amount = MAIL_INCOME_BY_PHASE[state["phase"]]
+    state["cash"] = cash.transfer(state["cash"], cash.BANK, company, amount)
+    return amount
+
+
 # --- the commissioners' extra lay --------------------------------------------
 
 

@@ -17,7 +17,8 @@ from .variants import BY_ID
 PROVISIONAL = (
     "Some 18Cuba data is provisional: the rules draft has gaps, so three "
     "share prices, the narrow-train and wagon prices and counts and the "
-    "machine prices come from an unfinished implementation and may change."
+    "machine prices come from an unfinished implementation and may change; "
+    "the mail contract's amount in each phase is our reading."
 )
 
 

@@ -152,3 +152,32 @@ def test_ix2_the_final_ranking_is_cash_plus_shares_at_market_value():
     )
     best = max(result["scores"])
     assert result["winners"] == [s for s in range(state["players"]) if result["scores"][s] == best]
+
+
+def test_iv2_the_mail_contract_pays_its_major_at_the_start_of_each_turn():
+    state = stock_game("4", concessions={"M5": 0})
+    seat = state["order"][0]
+    start_major(state, "MS", 100)
+    give(state, "MS", seat, 20, 10, 10)
+    state["cash"] = cash.transfer(cash.open_account(state["cash"], "MS"), cash.BANK, "MS", 500)
+    state["companies"]["MS"]["trains"] = ["2"]
+    state["privates"]["M5"]["company"] = "MS"
+    for phase, mail in ((1, 10), (3, 20), (5, 30), (7, 40)):
+        probe = ENGINE.copy_state(state)
+        probe["phase"] = phase
+        flow.start(probe, "operating")
+        flow.current(probe).proceed(probe)
+        assert probe["round"]["entity"] == "MS"
+        assert probe["cash"]["MS"] == 500 + mail
+
+
+def test_iv2_without_the_mail_contract_nothing_is_paid():
+    state = stock_game("4")
+    seat = state["order"][0]
+    start_major(state, "MS", 100)
+    give(state, "MS", seat, 20, 10, 10)
+    state["cash"] = cash.transfer(cash.open_account(state["cash"], "MS"), cash.BANK, "MS", 500)
+    state["companies"]["MS"]["trains"] = ["2"]
+    flow.start(state, "operating")
+    flow.current(state).proceed(state)
+    assert state["round"]["entity"] == "MS" and state["cash"]["MS"] == 500

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import income, rolling_stock, turn
+from .. import income, privates, rolling_stock, turn
 from ..board import content
 from ..companies import FC
 from ..hexes import revenue_of
@@ -94,6 +94,7 @@ def _start_turn(state: State, sym: str) -> None:
         return  # closed or without a director since the OR began
     state["round"]["steps"][turn.TURN] = turn.new_turn(sym)
     state["round"]["entity"] = sym
+    privates.collect_mail(state, sym)
 
 
 def _end_turn(state: State) -> None:
