@@ -437,7 +437,10 @@ def parse(words: list[str], state: State, seat: int) -> Action | None:
         return {"type": "buy_train", "card": card, "source": source, "price": price}
     if head == "trade" and len(rest) == 1:
         card = _card(rest[0])
-        if rolling_stock.train_card(card).name not in rolling_stock.NEXT_NARROW:
+        if (
+            not rolling_stock.is_train(card)
+            or rolling_stock.train_card(card).name not in rolling_stock.NEXT_NARROW
+        ):
             raise IllegalAction(f"there is no n-train type after the {card}")
         price = rolling_stock.trade_in_price(state, sym, card)
         return {"type": "trade", "card": card, "price": price}
