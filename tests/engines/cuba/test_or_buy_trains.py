@@ -511,3 +511,57 @@ def test_bad_input_is_refused_with_a_sentence(ms):
     for text in bad:
         with pytest.raises(IllegalAction):
             ENGINE.parse(text, ms, 1)
+
+
+# --- random games through the buy step ---------------------------------------------
+
+
+def _income_decided_at_once(monkeypatch):
+    """A stand-in for the income step (built elsewhere): every company has
+    its income retained at once, so every turn reaches the buy step."""
+    from games.engines.cuba.steps import dividend
+
+    def undecided(state):
+        record = turn.current(state)
+        return record is not None and record["paid"] is None and state["end"] is None
+
+    def decide(state):
+        record = turn.current(state)
+        record["paid"] = "retain"
+        turn.reach(state, "dividend")
+        return True
+
+    monkeypatch.setattr(dividend, "active", undecided)
+    monkeypatch.setattr(dividend, "blocking", lambda state: True)
+    monkeypatch.setattr(dividend, "auto", decide, raising=False)
+
+
+@pytest.mark.parametrize(("players", "options"), [(2, {"difficulty": "hard"}), (4, {}), (6, {})])
+def test_random_games_buy_finance_and_end_keeping_money_shares_and_limits(
+    monkeypatch, players, options
+):
+    from games.engines.cuba import randomgame, variants
+
+    _income_decided_at_once(monkeypatch)
+    played_types = set()
+
+    def check(before, after, seat, action):
+        played_types.add(action["type"])
+        assert cash.total(after["cash"]) == variants.BANK
+        assert all(v >= 0 for k, v in after["cash"].items() if k != cash.BANK), action
+        for holders in after["certificates"].values():
+            assert sum(sum(held) for held in holders.values()) == 100
+        for sym, charter in after["companies"].items():
+            limit = rolling_stock.train_limit(after, sym)
+            assert limit is None or len(charter["trains"]) <= limit
+            assert len(charter["machines"]) <= 3
+        if ENGINE.is_over(after):
+            return
+        [to_act] = ENGINE.to_act(after)
+        for move in ENGINE.legal_actions(after, to_act):
+            if move["type"] != "offer" or move["price"] < 3:
+                assert ENGINE.parse(ENGINE.text(move), after, to_act) == move
+
+    played = randomgame.play(players, options, 1, check=check)
+    assert ENGINE.result(played.state) is not None
+    assert "buy_train" in played_types
