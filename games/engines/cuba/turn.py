@@ -18,6 +18,10 @@ operates and is dropped when its turn ends:
     traded_in  it traded an n-train in this OR (VII.3.9)
     offer      a train offered to another company's director, waiting for
                their answer (VII.3.9), or None
+    refused    [company, card] offers refused this turn, not to be made again
+               (so a turn of offers always ends)
+    emergency  the director began emergency financing (VII.3.10): the
+               forced train is then the cheapest from the bank or the pool
 
 A step reads this record through the functions below and writes it
 through them, so the order of VII.3.1 is kept in one place.
@@ -50,6 +54,8 @@ def new_turn(company: str) -> dict[str, Any]:
         "paid": None,
         "traded_in": False,
         "offer": None,
+        "refused": [],
+        "emergency": False,
     }
 
 

@@ -1,6 +1,12 @@
 """VII.3.11: a minor buys machines after its trains.
 
-Not built yet: inactive, so a company's turn passes over it.
+Any number in one OR, up to the three a minor may own, of any generation on
+sale, at the generation's next price (`rolling_stock.machine_price`). Never
+blocking: the director ends the turn with `pass` whenever they like.
+
+| action | line |
+|---|---|
+| `{"type": "buy_machine", "generation": 1}` | `machine 1` |
 """
 
 from __future__ import annotations
@@ -8,16 +14,29 @@ from __future__ import annotations
 from typing import Any
 
 from ...base import IllegalAction
+from .. import rolling_stock, turn
+from ..companies import BY_SYM
+from ..trains import MACHINES
 
 NAME = "buy machines"
-ACTIONS: frozenset[str] = frozenset()
+ACTIONS = frozenset({"buy_machine"})
 
 State = dict[str, Any]
 Action = dict[str, Any]
 
 
 def active(state: State) -> bool:
-    return False
+    """A minor's turn after its income, while no offer for a train waits and
+    the company owns the train it must own (the train step blocks before)."""
+    record = turn.current(state)
+    return (
+        record is not None
+        and state["end"] is None
+        and record["paid"] is not None
+        and record["offer"] is None
+        and turn.open_at(state, "machines")
+        and BY_SYM[record["company"]].kind == "minor"
+    )
 
 
 def blocking(state: State) -> bool:
@@ -25,16 +44,40 @@ def blocking(state: State) -> bool:
 
 
 def legal(state: State, seat: int) -> list[Action]:
-    return []
+    if not active(state) or not turn.is_director(state, seat):
+        return []
+    sym = turn.company(state)
+    assert sym is not None
+    return [
+        {"type": "buy_machine", "generation": m.generation}
+        for m in MACHINES
+        if rolling_stock.machine_fault(state, sym, m.generation) is None
+    ]
 
 
 def apply(state: State, seat: int, action: Action) -> None:
-    raise IllegalAction(f"{NAME} is not possible yet")
+    if not active(state):
+        raise IllegalAction("no minor is buying machines now")
+    if not turn.is_director(state, seat):
+        raise IllegalAction("only the director of the operating minor buys its machines")
+    if set(action) != {"type", "generation"}:
+        raise IllegalAction('a machine is bought as {"type": "buy_machine", "generation": 1}')
+    generation = action["generation"]
+    if isinstance(generation, bool):
+        raise IllegalAction(f"there is no machine generation {generation!r}")
+    sym = turn.company(state)
+    assert sym is not None
+    rolling_stock.buy_machine(state, sym, generation)
+    turn.reach(state, "machines")
 
 
 def text(action: Action) -> str:
-    raise IllegalAction(f"{NAME} has no moves yet")
+    return f"machine {action['generation']}"
 
 
 def parse(words: list[str], state: State, seat: int) -> Action | None:
-    return None
+    if len(words) != 2 or words[0] != "machine":
+        return None
+    if not words[1].isdigit():
+        raise IllegalAction(f"{words[1]!r} is not a machine generation (1, 2 or 3)")
+    return {"type": "buy_machine", "generation": int(words[1])}
