@@ -19,14 +19,17 @@ from ..base import Action, EngineBase, IllegalAction, Result, State
 from . import scoring, setup, turn, view
 from .rounds import flow, opening, operating, stock  # noqa: F401 (each registers its rounds)
 from .state import CubaState, copy_state
-from .steps import route
+from .steps import buy_train, route
 from .variants import variant
 
-ENDED_BY = (operating.BANK_BROKEN,)
+ENDED_BY = (operating.BANK_BROKEN, buy_train.BANKRUPTCY)
 # What a seat that runs out of time does, by preference: end what may be
 # ended, run the best routes, keep the income, and otherwise the cheapest
 # move the rules force (a bid, a train the company must own).
 TIMEOUT_PREFERENCE = ("pass", "run", "retain", "refuse")
+# Never chosen for an absent player: a price offered for another company's
+# train is a negotiation, not a default.
+NEVER_BY_TIMEOUT = frozenset({"offer"})
 
 
 class CubaEngine(EngineBase):
@@ -83,12 +86,12 @@ class CubaEngine(EngineBase):
     def candidates(self, state: State, seat: int, action: Action) -> list[Action]:
         """Only the moves of the step that owns the action's type, so that a
         stock move is not checked against every tile lay on the map; and a
-        director's own routes, which no list can hold (too many), as their
-        own candidate while the company runs: `apply` validates them in full
-        (`steps.route`)."""
+        director's own routes and an offer at a price not listed, which no
+        list can hold (too many), as their own candidate: `apply` validates
+        them in full (`steps.route`, `steps.buy_train`)."""
         if seat not in self.to_act(state):
             return []
-        claim = route.candidates(state, seat, action)
+        claim = route.candidates(state, seat, action) or buy_train.candidates(state, seat, action)
         if claim:
             return claim
         kind = action.get("type") if isinstance(action, dict) else None
@@ -142,6 +145,7 @@ class CubaEngine(EngineBase):
             for action in legal:
                 if action == {"type": kind}:
                     return action
+        legal = [a for a in legal if a["type"] not in NEVER_BY_TIMEOUT] or legal
         priced = [(_cost(a), i) for i, a in enumerate(legal) if _cost(a) is not None]
         return legal[min(priced)[1]] if priced else legal[0]
 

@@ -42,6 +42,9 @@ def base_game():
             (other, {"type": "pass"}),
             (starter, {"type": "pass"}),
         )
+        # as after the first set of ORs: the first 2-train exported (phase 2)
+        if not state["fc_trains"]:
+            rolling_stock.export_to_fc(state)
         _BASE["state"] = state
     return ENGINE.copy_state(_BASE["state"])
 
@@ -93,9 +96,11 @@ def legal(state, sym=None):
 
 
 def act(state, action):
-    """The seat to act plays `action`, which must be legal."""
+    """The seat to act plays `action`, which must be legal: listed, or an
+    offer at a price between the listed ones."""
     [seat] = ENGINE.to_act(state)
-    assert action in ENGINE.legal_actions(state, seat), (action, ENGINE.legal_actions(state, seat))
+    listed = ENGINE.legal_actions(state, seat)
+    assert action in listed or ENGINE.candidates(state, seat, action) == [action], (action, listed)
     return ENGINE.apply(state, seat, action)
 
 
@@ -213,9 +218,10 @@ def test_vii39_trains_between_companies_only_after_the_first_3_train():
     refused(state, {"type": "offer", "from": "Oe", "card": "3", "price": 150}, "first 3-train")
     state["phase"] = 3
     offer = {"type": "offer", "from": "Oe", "card": "3", "price": 150}
-    offers = [a for a in legal(state) if a["type"] == "offer"]
-    assert offer in offers
-    assert {a["price"] for a in offers} == set(range(1, 501))
+    offers = [a for a in legal(state) if a["type"] == "offer" and a["card"] == "3"]
+    # listed: $1, half and full face value, all its money; any whole price between is legal
+    assert {a["price"] for a in offers} == {1, 100, 200, 500}
+    assert ENGINE.candidates(state, 1, offer) == [offer]
     refused(state, {**offer, "price": 0}, "at least $1")
     refused(state, {**offer, "price": 501}, "MS has $500")
     refused(state, {**offer, "from": "HG"}, "one kind")
@@ -269,11 +275,12 @@ def test_vii39_the_forced_train_may_come_from_another_company_with_the_companys_
     state = at_buy_step(state, "MS", phase=3)
     state["depot"]["2"] = 0
     offers = [a for a in legal(state) if a["type"] == "offer"]
-    assert {a["price"] for a in offers} == set(range(1, 61))
+    assert {a["price"] for a in offers} == {1, 60}
     asked = act(state, {"type": "offer", "from": "Oe", "card": "3", "price": 60})
     done = act(asked, {"type": "accept"})
     assert done["companies"]["MS"]["trains"] == ["3"]
-    assert {"type": "pass"} in legal(done)
+    # MS owns a train and has no money left: its turn ended by itself
+    assert "MS" in done["round"]["steps"]["operating"]["done"]
 
 
 # --- VII.3.10 -----------------------------------------------------------------
@@ -291,24 +298,18 @@ def test_vii310_emergency_financing_director_cash_then_shares():
     assert "emergency_sell" not in kinds(actions)  # not while cash and shares remain
     assert "buy_train" not in kinds(actions)
     refused(state, {"type": "contribute", "amount": 20}, "pays in $50")
-    state = act(state, {"type": "contribute", "amount": 50})
-    assert (state["cash"]["MS"], state["cash"]["p1"]) == (80, 0)
     cell = state["companies"]["MS"]["price"]
-    state = act(state, {"type": "emergency_issue"})
-    # like a sale: the price before, then one cell down
-    assert state["cash"]["MS"] == 180
-    assert state["companies"]["MS"]["price"] == market.down(cell, 1)
-    assert state["certificates"]["MS"]["pool"] == [10]
-    state = act(state, {"type": "emergency_issue"})
-    price = market.CELLS[market.down(cell, 1)].price
-    assert state["cash"]["MS"] == 180 + price
-    # the financed train is the cheapest one: the 3, not the 3+ it could now pay
-    buys = [a for a in legal(state) if a["type"] == "buy_train"]
-    assert buys == [buy("3")]
-    refused(state, buy("3+"), "cheapest")
-    assert "offer" not in kinds(legal(state))
-    state = act(state, buy("3"))
+    state = act(state, {"type": "contribute", "amount": 50})
+    # what follows is forced, so the round plays it: with the director's cash
+    # spent, the company issues shares (each like a sale: the price, then one
+    # cell down) until it can pay, then buys the cheapest train, the 3, not
+    # the 3+ it could now pay too
+    first, second = (market.CELLS[market.down(cell, n)].price for n in (0, 1))
+    assert state["cash"]["p1"] == 0
+    assert state["certificates"]["MS"]["pool"] == [10, 10]
+    assert state["companies"]["MS"]["price"] == market.down(cell, 2)
     assert state["companies"]["MS"]["trains"] == ["3"]
+    assert state["cash"]["MS"] == 30 + 50 + first + second - 200
 
 
 def test_vii310_the_director_sells_only_when_cash_and_issues_are_spent():
@@ -348,10 +349,9 @@ def test_vii310_forced_sales_never_change_a_presidency():
     # the deficit is $200: two Oe shares at $100 cover it, a third is not sold
     assert ("Oe", 3) not in sells
     after = act(state, {"type": "emergency_sell", "company": "Oe", "count": 2})
-    assert after["cash"]["p1"] == 200
     assert shares.director(after["certificates"], "Oe") == "p0"
-    after = act(after, {"type": "contribute", "amount": 200})
-    after = act(after, buy("3"))
+    # then forced: the director pays the $200 in and the company buys the 3
+    assert after["cash"]["p1"] == 0
     assert after["companies"]["MS"]["trains"] == ["3"]
 
 

@@ -137,6 +137,7 @@ def test_ix2_the_final_ranking_is_cash_plus_shares_at_market_value():
     seat = state["order"][0]
     start_major(state, "MS", 100)
     give(state, "MS", seat, 20, 10)
+    state["companies"]["MS"]["trains"] = ["2"]  # so it need not buy one
     give(state, "FC", 1, 10)
     _bank_to_player(state, 1)  # the FC's dividend breaks it
     state = play_set(state)

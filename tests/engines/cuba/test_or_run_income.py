@@ -164,9 +164,13 @@ def test_vii37_a_company_without_a_train_earns_nothing_and_its_price_falls():
     price = state["companies"]["MS"]["price"]
     # the round's forced moves: MS's run and income are automatic
     operating.proceed(state)
-    assert "MS" in state["round"]["steps"]["operating"]["done"]
+    record = turn.current(state)
+    assert (record["run"]["income"], record["paid"]) == (0, "retain")
     assert state["companies"]["MS"]["price"] == market.left(price)
-    assert state["cash"]["MS"] == 500
+    # and then it must buy a train (VII.3.9): the one it can, a 2, is bought
+    # without asking, since the director has no other move
+    assert state["companies"]["MS"]["trains"] == ["2"]
+    assert state["cash"]["MS"] == 400
 
 
 def test_vii37_a_minor_runs_its_mill_and_sugar_fields():
@@ -329,7 +333,8 @@ def test_vii312_the_fc_operates_last_paying_out_its_cities_and_unshipped_cubes()
     before = state["cash"][f"p{holder}"]
     fc_price = state["companies"]["FC"]["price"]
     after = play(state, (director(state), {"type": "retain"}))
-    # the round ends the turn (nothing else to do), then the FC runs Havana
+    after = play(after, (director(state), {"type": "pass"}))  # buys nothing
+    # the turn ends, then the FC runs Havana
     fc = 30 + 10 * left  # Havana's city 1 (30) with the 1-train, $10 per cube
     assert after["round"]["kind"] == "stock"  # the set of one OR is over
     assert after["cash"][f"p{holder}"] - before == fc // 10

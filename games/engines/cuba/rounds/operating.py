@@ -42,6 +42,8 @@ from . import flow
 from .base import Round, State, auto
 
 DATA = "operating"
+# A move that leaves the player a choice even when it is the only one listed.
+CHOICE_EVEN_ALONE = frozenset({"run"})
 # The result's `ended_by` (a stable slug, as every title's is): IX.1.
 BANK_BROKEN = "bank_broken"
 
@@ -109,17 +111,20 @@ def _end_turn(state: State) -> None:
 def _forced(state: State) -> bool:
     """Make one move nobody has a choice about; False when a person must
     decide. A step's own `auto` comes first (a major's home station, the
-    income of a company that earned nothing); then, when the director's
-    only move is to end the turn, the turn ends."""
-    reachable = OPERATING.reachable(state)
-    if any(auto(step, state) for step in reachable):
+    income of a company that earned nothing); then a move that is the only
+    one the player to act has (ending the turn, the one train a company must
+    buy, bankruptcy). A lone `run` is not forced: the director may claim
+    routes of their own, which no list holds."""
+    if any(auto(step, state) for step in OPERATING.reachable(state)):
         return True
-    seat = turn.director_seat(state, str(turn.company(state)))
-    assert seat is not None
-    if OPERATING.legal(state, seat) == [{"type": "pass"}]:
-        turn.reach(state, "done")
-        return True
-    return False
+    account = turn.acting_account(state)
+    assert account is not None
+    seat = int(account[1:])
+    legal = OPERATING.legal(state, seat)
+    if len(legal) != 1 or legal[0]["type"] in CHOICE_EVEN_ALONE:
+        return False
+    OPERATING.process(state, seat, legal[0])
+    return True
 
 
 def fc_city_revenues(state: State) -> list[int]:

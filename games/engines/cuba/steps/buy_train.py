@@ -188,11 +188,41 @@ def _trading_partners(state: State, sym: str) -> list[str]:
 
 
 def _offer_prices(state: State, sym: str, card: str) -> list[int]:
+    """The prices listed: $1, half the face value, the face value and all
+    the company's money, those it can pay. Any other whole price from $1 to
+    its money is as legal (the price is negotiated, VII.3.9), but a list of
+    every one would run to thousands of moves: `candidates` admits them."""
     money = state["cash"][sym]
+    face = rolling_stock.value(card)
     if card in rolling_stock.WAGON_BY_NAME:
-        face = rolling_stock.value(card)
         return [face] if face <= money else []
-    return list(range(1, money + 1))
+    return sorted({p for p in (1, face // 2, face, money) if 1 <= p <= money})
+
+
+def candidates(state: State, seat: int, action: Action) -> list[Action]:
+    """An offer at any price the company may pay, as its own candidate
+    (`[action]`), when it is legal but not one of the listed prices; else
+    `[]`. The engine's `candidates` asks this, as it asks the run step for
+    a director's own routes."""
+    if not isinstance(action, dict) or action.get("type") != "offer" or not active(state):
+        return []
+    record = turn.current(state)
+    assert record is not None
+    if record["offer"] is not None or not turn.is_director(state, seat):
+        return []
+    if set(action) != {"type", "from", "card", "price"}:
+        return []
+    sym = _sym(state)
+    if _why_not_offer(state, sym, action) is not None:
+        return []
+    listed = (
+        _offers(state, sym) if not _financing(state, sym) or not record.get("emergency") else []
+    )
+    return (
+        [action]
+        if any(a["from"] == action["from"] and a["card"] == action["card"] for a in listed)
+        else []
+    )
 
 
 def _offer_card_fault(state: State, sym: str, other: Any, card: Any) -> str | None:
@@ -246,7 +276,7 @@ def _director(state: State, sym: str) -> str:
 
 
 def apply(state: State, seat: int, action: Action) -> None:
-    if action not in legal(state, seat):
+    if action not in legal(state, seat) and not candidates(state, seat, action):
         raise IllegalAction(_why_not(state, seat, action))
     record = turn.current(state)
     assert record is not None
