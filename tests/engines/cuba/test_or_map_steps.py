@@ -10,6 +10,8 @@ from games.engines.base import IllegalAction
 from games.engines.cuba import cash, market, shares, turn
 from games.engines.cuba.rounds.operating import OPERATING
 
+from .helpers import empty_board, put, token
+
 from .test_engine import ENGINE, opening_for_nothing, play
 
 
@@ -289,3 +291,250 @@ def test_vii31_only_the_director_acts():
         OPERATING.process(state, b, LAY_57)
     with pytest.raises(IllegalAction, match="director"):
         OPERATING.process(state, b, {"type": "issue", "company": "MS"})
+
+
+# --- VII.3.4-5 track ---------------------------------------------------------------
+
+
+def test_vii34_one_own_lay_per_or_plus_the_commissioners():
+    state, a, _ = ms_turn()
+    own_commissioners(state, a)
+    # first turn: every lay, the commissioners' too, goes on the home first
+    assert {x["hex"] for x in OPERATING.legal(state, a) if x["type"] == "lay"} == {"B9"}
+    OPERATING.process(state, a, LAY_57)
+    lays = [x for x in OPERATING.legal(state, a) if x["type"] == "lay"]
+    assert lays and all(x["card"] == "C1" for x in lays)  # the yellow plain card
+    own = {k: v for k, v in lays[0].items() if k != "card"}
+    with pytest.raises(IllegalAction, match="own lay in this OR already"):
+        OPERATING.process(state, a, own)
+    owner = cash.player(a)
+    before = state["cash"][owner]
+    OPERATING.process(state, a, lays[0])
+    assert state["privates"]["C1"]["out"] is True
+    assert state["cash"][owner] > before  # the card's funding to its owner
+    assert state["board"]["tiles"][lays[0]["hex"]] == [lays[0]["tile"], lays[0]["rotation"]]
+    with pytest.raises(IllegalAction, match="C1's tile has been laid already"):
+        OPERATING.process(state, a, lays[0])
+
+
+def test_vii34_a_commissioners_lay_may_come_before_the_own_lay():
+    state, a, _ = ms_turn()
+    own_commissioners(state, a)
+    OPERATING.process(state, a, {**LAY_57, "card": "C2"})  # yellow city: the home tile
+    assert turn.current(state)["laid"] is False
+    own = [x for x in OPERATING.legal(state, a) if x["type"] == "lay" and "card" not in x]
+    assert own
+    OPERATING.process(state, a, own[0])
+    assert turn.current(state)["laid"] is True
+
+
+def test_vii34_a_commissioner_lays_only_for_a_company_its_owner_directs():
+    state, a, b = ms_turn()
+    own_commissioners(state, b)
+    assert all("card" not in x for x in OPERATING.legal(state, a) if x["type"] == "lay")
+    with pytest.raises(IllegalAction, match="only with a company its owner directs"):
+        OPERATING.process(state, a, {**LAY_57, "card": "C2"})
+
+
+def fc_blocked(state):
+    """MS on a 57 in B9; Cardenas (B11) green and full with CVC and the FC,
+    so MS passes the FC token there to build on toward B13 and B15."""
+    board = empty_board()
+    put(board, "B9", "57", 1)
+    token(board, "B9", "MS")
+    put(board, "B11", "14", 0)  # sides 0, 1, 3, 4
+    board["tokens"]["B11"] = [["CVC", "FC"]]
+    state["board"] = board
+    state["phase"] = 3
+    state["companies"]["MS"]["operated"] = True  # not its first turn
+    return state
+
+
+def test_vii34_the_terrain_cost_to_the_bank_and_20_per_fc_token_once_per_turn():
+    state, a, _ = ms_turn()
+    fc_blocked(own_commissioners(state, a))
+    b13 = {"type": "lay", "hex": "B13", "tile": "9", "rotation": 1, "fc_passes": ["B11"]}
+    assert b13 in OPERATING.legal(state, a)
+    with pytest.raises(IllegalAction, match="not connected"):
+        OPERATING.process(state, a, {**b13, "fc_passes": []})
+    bank, ms = state["cash"]["bank"], state["cash"]["MS"]
+    OPERATING.process(state, a, b13)
+    assert state["cash"]["MS"] == ms - 10 - 20  # sugar cane, one FC token
+    assert state["cash"]["bank"] == bank + 10
+    assert state["cash"]["FC"] == 20  # into the FC's treasury (VII.3.12)
+    assert turn.current(state)["fc_paid"] == ["B11"]
+    # a later lay this turn passes B11 without paying again
+    later = [x for x in OPERATING.legal(state, a) if x.get("card") == "C1"]
+    assert later and all(x["fc_passes"] == [] for x in later)
+    b15 = next(x for x in later if x["hex"] == "B15")
+    OPERATING.process(state, a, b15)
+    assert state["cash"]["FC"] == 20
+    assert cash.total(state["cash"]) == 8000
+
+
+def test_vii34_a_fc_pass_that_is_not_needed_is_refused():
+    state, a, _ = ms_turn()
+    fc_blocked(state)
+    ok = next(x for x in OPERATING.legal(state, a) if x.get("hex") == "B9" and x["type"] == "lay")
+    with pytest.raises(IllegalAction, match="not needed"):
+        OPERATING.process(state, a, {**ok, "fc_passes": ["B11"]})
+
+
+def test_vii34_only_lays_the_company_can_pay_for():
+    state, a, _ = ms_turn()
+    fc_blocked(state)
+    b13 = {"type": "lay", "hex": "B13", "tile": "9", "rotation": 1, "fc_passes": ["B11"]}
+    state["cash"] = cash.transfer(state["cash"], "MS", "bank", state["cash"]["MS"] - 29)
+    assert b13 not in OPERATING.legal(state, a)
+    with pytest.raises(IllegalAction, match=r"MS has \$29, not the \$30"):
+        OPERATING.process(state, a, b13)
+
+
+def test_vii34_a_minor_pays_nothing_and_passes_no_fc_token():
+    state, a, _ = first_or()
+    state = play(state, (a, {"type": "home", "hex": "C14"}))
+    lay = {"type": "lay", "hex": "C14", "tile": "L52", "rotation": 0, "fc_passes": ["B7"]}
+    refused(state, a, lay, "only major companies may pay")
+
+
+def test_vii34_the_track_step_does_not_block():
+    state, a, _ = ms_turn()
+    assert {"lay", "pass"} <= kinds(state, a)
+    OPERATING.process(state, a, {"type": "pass"})
+    assert turn.current(state)["stage"] == "done"
+
+
+# --- VII.3.6 stations ------------------------------------------------------------
+
+
+def test_vii36_one_station_per_or_at_40_60_80():
+    state, a, _ = ms_turn()
+    OPERATING.process(state, a, LAY_57)
+    ms = state["cash"]["MS"]
+    assert STATION_B11 in OPERATING.legal(state, a)
+    OPERATING.process(state, a, STATION_B11)
+    assert state["cash"]["MS"] == ms - 40
+    assert state["board"]["tokens"]["B11"] == [["JU", "MS"]]
+    assert state["companies"]["MS"]["tokens_placed"] == 2
+    assert "station" not in {x["type"] for x in OPERATING.legal(state, a)}
+    with pytest.raises(IllegalAction, match="station in this OR already"):
+        OPERATING.process(state, a, STATION_B11)
+    # the next stations cost 60 and 80, once the treasury allows them
+    state["certificates"]["MS"].pop(shares.TREASURY)
+    for placed, cost in ((2, 60), (3, 80)):
+        state["companies"]["MS"]["tokens_placed"] = placed
+        state["board"]["tokens"]["B11"] = [["JU"]]
+        turn.current(state)["station"] = False
+        ms = state["cash"]["MS"]
+        OPERATING.process(state, a, STATION_B11)
+        assert state["cash"]["MS"] == ms - cost
+
+
+def test_vii36_more_stations_only_as_the_treasury_empties():
+    state, a, _ = ms_turn()
+    OPERATING.process(state, a, LAY_57)
+    state["companies"]["MS"]["tokens_placed"] = 2  # home and one more: all 50% allow
+    assert state["certificates"]["MS"][shares.TREASURY] == [10] * 5
+    assert STATION_B11 not in OPERATING.legal(state, a)
+    with pytest.raises(IllegalAction, match="no station token left"):
+        OPERATING.process(state, a, STATION_B11)
+    state["certificates"]["MS"][shares.TREASURY] = [10] * 3
+    assert STATION_B11 in OPERATING.legal(state, a)
+
+
+def test_vii36_minors_place_no_station():
+    state, a, _ = first_or()
+    state = play(state, (a, {"type": "home", "hex": "C14"}))
+    assert "station" not in kinds(state, a)
+    refused(state, a, {"type": "station", "hex": "B9", "city": 0, "fc_passes": []}, "only major")
+
+
+def test_vii36_a_station_past_an_fc_token_already_paid_for_pays_nothing_more():
+    state, a, _ = ms_turn()
+    fc_blocked(own_commissioners(state, a))
+    b13 = {"type": "lay", "hex": "B13", "tile": "9", "rotation": 1, "fc_passes": ["B11"]}
+    OPERATING.process(state, a, b13)
+    put(state["board"], "B15", "7", 0)  # sides 1 (B13) and 0 (C14)
+    put(state["board"], "C14", "57", 3)  # sides 3 (B15) and 0
+    station = {"type": "station", "hex": "C14", "city": 0, "fc_passes": []}
+    assert station in OPERATING.legal(state, a)
+    ms = state["cash"]["MS"]
+    OPERATING.process(state, a, station)
+    assert state["cash"]["MS"] == ms - 40
+    assert state["cash"]["FC"] == 20
+
+
+# --- the protocol ---------------------------------------------------------------------
+
+
+def positions():
+    state, a, b = first_or()
+    yield state, a
+    yield play(state, (a, {"type": "home", "hex": "C14"})), a
+    state, a, _ = ms_turn()
+    yield own_commissioners(state, a), a
+    OPERATING.process(state, a, LAY_57)
+    yield state, a
+    state, a, _ = ms_turn()
+    yield fc_blocked(own_commissioners(state, a)), a
+
+
+def test_every_legal_action_has_a_line_that_parses_back_to_it():
+    seen = set()
+    for state, seat in positions():
+        for action in ENGINE.legal_actions(state, seat):
+            line = ENGINE.text(action)
+            assert ENGINE.parse(line, state, seat) == action, line
+            assert ENGINE.parse(line.upper(), state, seat) == action, line
+            seen.add(action["type"])
+    assert seen == {"home", "issue", "lay", "station", "pass"}
+
+
+def test_the_fecs_home_line_names_the_city():
+    assert ENGINE.text({"type": "home", "hex": "B7", "city": 1}) == "home B7 city 1"
+    assert ENGINE.text({"type": "home", "hex": "B9"}) == "home B9"
+    lay = {**LAY_57, "card": "C3", "fc_passes": ["B11"]}
+    assert ENGINE.text(lay) == "lay 57 on B9 rot 1 with C3 pass B11"
+
+
+BAD = [
+    {"type": "home"},
+    {"type": "home", "hex": 7},
+    {"type": "home", "hex": ["C14"]},
+    {"type": "home", "hex": "Z99"},
+    {"type": "home", "hex": "C14", "extra": 1},
+    {"type": "issue", "company": ["HG"]},
+    {"type": "redeem", "company": None},
+    {"type": "lay"},
+    {"type": "lay", "hex": 1, "tile": "57", "rotation": 1, "fc_passes": []},
+    {"type": "lay", "hex": "B9", "tile": None, "rotation": 1, "fc_passes": []},
+    {"type": "lay", "hex": "B9", "tile": "57", "rotation": -1, "fc_passes": []},
+    {"type": "lay", "hex": "B9", "tile": "57", "rotation": True, "fc_passes": []},
+    {"type": "lay", "hex": "B9", "tile": "57", "rotation": 1, "fc_passes": "B11"},
+    {"type": "lay", "hex": "B9", "tile": "57", "rotation": 1, "fc_passes": [3]},
+    {"type": "lay", "hex": "B9", "tile": "57", "rotation": 1, "fc_passes": [], "card": "C9"},
+    {"type": "lay", "hex": "B9", "tile": "57", "rotation": 1, "fc_passes": [], "card": 3},
+    {"type": "lay", "hex": "B9", "tile": "nope", "rotation": 1, "fc_passes": []},
+    {"type": "station", "hex": "B11", "city": -1, "fc_passes": []},
+    {"type": "station", "hex": "B11", "city": "0", "fc_passes": []},
+    {"type": "station", "hex": None, "city": 0, "fc_passes": []},
+    {"type": "station", "hex": "B11", "city": 0, "fc_passes": None},
+    {"type": "station", "hex": "B11"},
+]
+
+
+@pytest.mark.parametrize("action", BAD, ids=repr)
+def test_bad_input_is_refused_with_a_sentence(action):
+    for state, seat in positions():
+        with pytest.raises(IllegalAction):
+            ENGINE.apply(state, seat, action)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["home", "home c14 city x", "lay 57 on b9", "lay 57 on b9 rot 7", "station", "issue hg"],
+)
+def test_bad_lines_are_refused(line):
+    for state, seat in positions():
+        with pytest.raises(IllegalAction):
+            ENGINE.parse(line, state, seat)
