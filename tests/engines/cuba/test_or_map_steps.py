@@ -11,7 +11,6 @@ from games.engines.cuba import cash, market, shares, turn
 from games.engines.cuba.rounds.operating import OPERATING
 
 from .helpers import empty_board, put, token
-
 from .test_engine import ENGINE, opening_for_nothing, play
 
 
@@ -468,7 +467,7 @@ def test_vii36_a_station_past_an_fc_token_already_paid_for_pays_nothing_more():
 
 
 def positions():
-    state, a, b = first_or()
+    state, a, _ = first_or()
     yield state, a
     yield play(state, (a, {"type": "home", "hex": "C14"})), a
     state, a, _ = ms_turn()
