@@ -138,6 +138,8 @@ def test_vii32_the_fec_chooses_any_empty_city_slot():
     assert all(x["type"] == "home" for x in homes)
     with pytest.raises(IllegalAction, match="cannot choose"):
         OPERATING.process(state, a, {"type": "home", "hex": "B7", "city": 1})
+    with pytest.raises(IllegalAction, match="city number"):
+        OPERATING.process(state, a, {"type": "home", "hex": "B11", "city": False})
     OPERATING.process(state, a, {"type": "home", "hex": "B11", "city": 0})
     assert state["board"]["tokens"]["B11"] == [["JU", "FEC"]]
     assert state["companies"]["FEC"]["home"] == ["B11", 0]

@@ -90,6 +90,9 @@ def apply(state: State, seat: int, action: Action) -> None:
     if set(action) != keys:
         example = '"hex": "B9"' if minor else '"hex": "B9", "city": 0'
         raise IllegalAction(f'a home is {{"type": "home", {example}}}')
+    city_ok = minor or (isinstance(action["city"], int) and not isinstance(action["city"], bool))
+    if not isinstance(action["hex"], str) or not city_ok:
+        raise IllegalAction("a home names a hex such as B9 (and for the FEC a city number)")
     if action not in _options(state, sym):
         where = action["hex"] if minor else f"{action['hex']} city {action['city']}"
         raise IllegalAction(f"{sym} cannot choose {where!s} as its home")
