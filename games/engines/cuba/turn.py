@@ -31,9 +31,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import shares
+from . import income, shares
 from .cash import player
 from .companies import BY_SYM
+from .laying import Layer
 
 State = dict[str, Any]
 
@@ -87,6 +88,38 @@ def reach(state: State, stage: str) -> None:
     assert record is not None, "no company is operating"
     if STAGES.index(stage) > STAGES.index(record["stage"]):
         record["stage"] = stage
+
+
+def layer(state: State) -> Layer:
+    """The operating company as the lay rules see it: its gauge, its home
+    (a major's printed one, a minor's chosen mill city) and whether this is
+    its first turn, when its lay must go on that home (VII.3.4)."""
+    sym = company(state)
+    assert sym is not None, "no company is operating"
+    info = BY_SYM[sym]
+    charter = state["companies"][sym]
+    home = charter["home"][0] if charter["home"] else (info.home[0] if info.home else None)
+    return Layer(sym, info.kind, home=home, first_turn=not charter["operated"])
+
+
+def fc_paid(state: State) -> list[str]:
+    """The FC tokens the company has paid to pass this turn."""
+    record = current(state)
+    return [] if record is None else list(record["fc_paid"])
+
+
+def pay_fc_passes(state: State, passes: list[str]) -> int:
+    """The company pays $20 per newly passed FC token (`income.pay_fc_fee`)
+    and the turn remembers them, so its later lays, station and run this
+    turn pass them without paying again (see README). Returns the fee."""
+    record = current(state)
+    assert record is not None, "no company is operating"
+    new = sorted(set(passes) - set(record["fc_paid"]))
+    if not new:
+        return 0
+    fee = income.pay_fc_fee(state, record["company"], len(new))
+    record["fc_paid"] = sorted([*record["fc_paid"], *new])
+    return fee
 
 
 def director_seat(state: State, sym: str) -> int | None:

@@ -1,6 +1,16 @@
-"""VII.3.3: issue one treasury share into the pool or redeem one from it, once per OR.
+"""VII.3.3: once per OR, before its track, a company issues one share from its
+treasury into the bank pool or redeems one from the pool.
 
-Not built yet: inactive, so a company's turn passes over it.
+- **Issue** is "treated like a sale": the bank pays the company the current
+  price, then the marker moves one space diagonally down (`market.down`). As
+  a sale it keeps the pool limit (`shares.POOL_LIMIT`: at most five
+  certificates of the company in the pool afterwards).
+- **Redeem**: the company pays the current price to the bank; the price
+  does not change.
+
+A price is per ordinary certificate (10% of a major, 20% of a minor), so a
+minor issues and redeems 20% at a time. A minor's two treasury shares are
+buyable by the players only once issued into the pool (VI.5, `shares`).
 """
 
 from __future__ import annotations
@@ -8,33 +18,113 @@ from __future__ import annotations
 from typing import Any
 
 from ...base import IllegalAction
+from .. import cash, market, shares, turn
+from ..companies import BY_SYM, shares_of
 
 NAME = "issue or redeem a share"
-ACTIONS: frozenset[str] = frozenset()
+ACTIONS = frozenset({"issue", "redeem"})
 
 State = dict[str, Any]
 Action = dict[str, Any]
 
 
 def active(state: State) -> bool:
-    return False
+    # active for the whole turn, so that a late issue is refused with the
+    # reason; `legal` offers it only while the step is open
+    return turn.current(state) is not None
+
+
+def _open(state: State) -> bool:
+    record = turn.current(state)
+    return record is not None and turn.open_at(state, "issue") and not record["issued"]
 
 
 def blocking(state: State) -> bool:
     return False
 
 
+def _price(state: State, sym: str) -> int:
+    cell = state["companies"][sym]["price"]
+    assert cell is not None, "an operating company has a share price"
+    return market.CELLS[cell].price
+
+
+def _ordinary(sym: str) -> int:
+    return shares_of(BY_SYM[sym]).ordinary_percent
+
+
+def _fault(state: State, sym: str, kind: str) -> str | None:
+    """Why the operating company may not `kind` a share now (None: it may)."""
+    certs = state["certificates"]
+    held = certs[sym]
+    if kind == "issue":
+        if _ordinary(sym) not in held.get(shares.TREASURY, []):
+            return f"{sym} has no share left in its treasury to issue"
+        if len(held.get(shares.POOL, [])) + 1 > shares.POOL_LIMIT:
+            return f"the pool holds {shares.POOL_LIMIT} {sym} certificates already"
+        return None
+    if _ordinary(sym) not in held.get(shares.POOL, []):
+        return f"the pool holds no {sym} share to redeem"
+    if state["cash"].get(sym, 0) < _price(state, sym):
+        return (
+            f"{sym} has ${state['cash'].get(sym, 0)}, not the ${_price(state, sym)} a share costs"
+        )
+    return None
+
+
 def legal(state: State, seat: int) -> list[Action]:
-    return []
+    sym = turn.company(state)
+    if not _open(state) or sym is None or not turn.is_director(state, seat):
+        return []
+    return [
+        {"type": kind, "company": sym}
+        for kind in ("issue", "redeem")
+        if _fault(state, sym, kind) is None
+    ]
 
 
 def apply(state: State, seat: int, action: Action) -> None:
-    raise IllegalAction(f"{NAME} is not possible yet")
+    sym = turn.company(state)
+    if sym is None or not turn.open_at(state, "issue"):
+        raise IllegalAction("shares are issued or redeemed at the start of a turn, before track")
+    if not turn.is_director(state, seat):
+        raise IllegalAction(f"only the director of {sym} issues or redeems its shares")
+    kind = action["type"]
+    if set(action) != {"type", "company"} or action["company"] != sym:
+        raise IllegalAction(
+            f'name the operating company: {{"type": "{kind}", "company": "{sym}"}}'
+        )
+    record = turn.current(state)
+    assert record is not None
+    if record["issued"]:
+        raise IllegalAction(f"{sym} has issued or redeemed a share in this OR already")
+    fault = _fault(state, sym, kind)
+    if fault:
+        raise IllegalAction(fault)
+    price = _price(state, sym)
+    if kind == "issue":
+        state["certificates"] = shares.move(
+            state["certificates"], sym, shares.TREASURY, shares.POOL, _ordinary(sym)
+        )
+        state["cash"] = cash.transfer(state["cash"], cash.BANK, sym, price)
+        cell = market.down(state["companies"][sym]["price"])
+        state["market"] = market.place(state["market"], sym, cell)
+        state["companies"][sym]["price"] = cell
+    else:
+        state["certificates"] = shares.move(
+            state["certificates"], sym, shares.POOL, shares.TREASURY, _ordinary(sym)
+        )
+        state["cash"] = cash.transfer(state["cash"], sym, cash.BANK, price)
+    record["issued"] = True
+    turn.reach(state, "issue")
 
 
 def text(action: Action) -> str:
-    raise IllegalAction(f"{NAME} has no moves yet")
+    return str(action["type"])
 
 
 def parse(words: list[str], state: State, seat: int) -> Action | None:
-    return None
+    sym = turn.company(state)
+    if sym is None or words not in (["issue"], ["redeem"]):
+        return None
+    return {"type": words[0], "company": sym}

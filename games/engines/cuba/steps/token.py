@@ -1,6 +1,16 @@
-"""VII.3.6: one station per OR for majors, $40/$60/$80, FC passes at $20.
+"""VII.3.6: a major places one station per OR, after its track.
 
-Not built yet: inactive, so a company's turn passes over it.
+It pays $40, $60, $80 for its first, second and third station beyond the
+free home (`tokens.token_cost`), and holds only as many stations as its
+treasury allows (`tokens.tokens_available`: two, a third at 30% or less in
+the treasury, a fourth when none is left). The station must be reachable
+(`tokens.check_token`); FC tokens passed on the way cost $20 each into the
+FC's treasury, once per turn (`turn.pay_fc_passes`). Minors have no stations
+beyond their mill. Only stations the company can pay for are listed or
+accepted.
+
+Action `{"type": "station", "hex", "city", "fc_passes"}`; mail line by
+`notation` ("station B11", "station B7 city 1 pass B11"). Not blocking.
 """
 
 from __future__ import annotations
@@ -8,33 +18,99 @@ from __future__ import annotations
 from typing import Any
 
 from ...base import IllegalAction
+from .. import cash, laying, notation, shares, tokens, turn
+from ..companies import BY_SYM
 
 NAME = "place a station"
-ACTIONS: frozenset[str] = frozenset()
+ACTIONS = frozenset({"station"})
 
 State = dict[str, Any]
 Action = dict[str, Any]
 
 
+def _may_place(state: State) -> str | None:
+    """The operating company when it may still place its station this OR."""
+    record = turn.current(state)
+    if record is None or not turn.open_at(state, "token") or record["station"]:
+        return None
+    sym = str(record["company"])
+    if BY_SYM[sym].kind != "major":
+        return None
+    placed = state["companies"][sym]["tokens_placed"]
+    treasury = shares.percent(state["certificates"], sym, shares.TREASURY)
+    if placed < 1 or placed >= tokens.tokens_available(treasury):
+        return None
+    return sym
+
+
 def active(state: State) -> bool:
-    return False
+    # active for the whole turn, so that a late or impossible station is
+    # refused with the reason; `legal` offers one only while it may be placed
+    return turn.current(state) is not None
 
 
 def blocking(state: State) -> bool:
     return False
 
 
+def _cost(state: State, sym: str) -> int:
+    return tokens.token_cost(state["companies"][sym]["tokens_placed"] - 1)
+
+
+def _cash(state: State, sym: str) -> int:
+    return int(state["cash"].get(sym, 0))
+
+
 def legal(state: State, seat: int) -> list[Action]:
-    return []
+    sym = _may_place(state)
+    if sym is None or not turn.is_director(state, seat):
+        return []
+    cost = _cost(state, sym)
+    options = tokens.legal_tokens(state["board"], sym, fc_paid=turn.fc_paid(state))
+    return [
+        {"type": "station", **o}
+        for o in options
+        if cost + laying.FC_FEE * len(o["fc_passes"]) <= _cash(state, sym)
+    ]
 
 
 def apply(state: State, seat: int, action: Action) -> None:
-    raise IllegalAction(f"{NAME} is not possible yet")
+    record = turn.current(state)
+    if record is None or not turn.open_at(state, "token"):
+        raise IllegalAction("a station is placed after the track and before the run")
+    sym = str(record["company"])
+    if not turn.is_director(state, seat):
+        raise IllegalAction(f"only the director of {sym} places its stations")
+    if set(action) != {"type", "hex", "city", "fc_passes"}:
+        raise IllegalAction(
+            'a station is {"type": "station", "hex": "B11", "city": 0, "fc_passes": []}'
+        )
+    if BY_SYM[sym].kind != "major":
+        raise IllegalAction("only major companies place stations beyond their home")
+    if record["station"]:
+        raise IllegalAction(f"{sym} has placed its station in this OR already")
+    if _may_place(state) is None:
+        raise IllegalAction(f"{sym} has no station token left for its treasury holding")
+    coord, city, passes = action["hex"], action["city"], action["fc_passes"]
+    fee = tokens.check_token(
+        state["board"], sym, coord, city, fc_paid=turn.fc_paid(state), fc_new=passes
+    )
+    cost = _cost(state, sym)
+    if cost + fee > _cash(state, sym):
+        raise IllegalAction(f"{sym} has ${_cash(state, sym)}, not the ${cost + fee} it costs")
+    state["cash"] = cash.transfer(state["cash"], sym, cash.BANK, cost)
+    turn.pay_fc_passes(state, list(passes))
+    state["board"] = tokens.place_token(state["board"], sym, coord, city)
+    state["companies"][sym]["tokens_placed"] += 1
+    record["station"] = True
+    turn.reach(state, "token")
 
 
 def text(action: Action) -> str:
-    raise IllegalAction(f"{NAME} has no moves yet")
+    return notation.token_text(action)
 
 
 def parse(words: list[str], state: State, seat: int) -> Action | None:
-    return None
+    if not words or words[0] != "station":
+        return None
+    return {"type": "station", **notation.parse_token(" ".join(words))}

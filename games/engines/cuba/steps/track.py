@@ -1,7 +1,19 @@
-"""Lay or upgrade track (VII.3.4-5), the commissioners' extra lays (IV.1) and
-the FC pass for laying ($20), on top of `laying`.
+"""VII.3.4-5: the company's one own lay or upgrade of the OR, and the
+commissioners' extra lays (IV.1) before or after it.
 
-Not built yet: inactive, so a company's turn passes over it.
+The rules of a lay are `laying`'s (`legal_lays`, `check_lay`, `lay_tile`;
+the first turn's lay on the home, a minor's mill with its station) and
+`privates`' for a commissioner's card (`commissioner_lays`,
+`commissioner_lay`: the card's tile filter, the funding to its owner). This
+step decides when a company lays and pays what a lay costs: the terrain cost
+(a major's track on sugar cane) to the bank, $20 per FC token newly passed
+into the FC's treasury (`turn.pay_fc_passes`). Only lays the company can
+pay for are listed or accepted.
+
+Actions: `{"type": "lay", "hex", "tile", "rotation", "fc_passes"}`, with
+`"card": "C3"` for a commissioner's lay; mail lines by `notation`.
+Not blocking: the director may go on to the station or the run without
+laying.
 """
 
 from __future__ import annotations
@@ -9,33 +21,108 @@ from __future__ import annotations
 from typing import Any
 
 from ...base import IllegalAction
+from .. import cash, laying, notation, privates, turn
+from ..board import company_hexes
 
 NAME = "lay track"
-ACTIONS: frozenset[str] = frozenset()
+ACTIONS = frozenset({"lay"})
 
 State = dict[str, Any]
 Action = dict[str, Any]
 
+_KEYS = {"type", "hex", "tile", "rotation", "fc_passes"}
+
 
 def active(state: State) -> bool:
-    return False
+    # active for the whole turn, so that a late lay is refused with the
+    # reason; `legal` offers lays only while the step is open
+    return turn.current(state) is not None
 
 
 def blocking(state: State) -> bool:
     return False
 
 
+def _cash(state: State, sym: str) -> int:
+    return int(state["cash"].get(sym, 0))
+
+
+def _affordable(state: State, sym: str, lay: dict[str, Any]) -> bool:
+    return int(lay["cost"]) + laying.FC_FEE * len(lay["fc_passes"]) <= _cash(state, sym)
+
+
 def legal(state: State, seat: int) -> list[Action]:
-    return []
+    record = turn.current(state)
+    if record is None or not turn.open_at(state, "track") or not turn.is_director(state, seat):
+        return []
+    who = turn.layer(state)
+    paid = turn.fc_paid(state)
+    lays: list[dict[str, Any]] = []
+    if not record["laid"]:
+        lays += laying.legal_lays(state["board"], who, state["phase"], fc_paid=paid)
+    lays += privates.commissioner_lays(state, who, fc_paid=paid)
+    return [
+        {"type": "lay", **{k: v for k, v in lay.items() if k != "cost"}}
+        for lay in lays
+        if _affordable(state, who.sym, lay)
+    ]
+
+
+def _check_form(action: Action) -> None:
+    keys = set(action)
+    if keys != _KEYS and keys != _KEYS | {"card"}:
+        raise IllegalAction(
+            'a lay is {"type": "lay", "hex": "B9", "tile": "57", "rotation": 1, '
+            '"fc_passes": []}, with "card": "C2" for a commissioner\'s lay'
+        )
 
 
 def apply(state: State, seat: int, action: Action) -> None:
-    raise IllegalAction(f"{NAME} is not possible yet")
+    record = turn.current(state)
+    if record is None or not turn.open_at(state, "track"):
+        raise IllegalAction("track is laid before the station and the run")
+    if not turn.is_director(state, seat):
+        raise IllegalAction(f"only the director of {record['company']} lays its track")
+    _check_form(action)
+    who = turn.layer(state)
+    paid = turn.fc_paid(state)
+    coord, tile, rot, passes = (action[k] for k in ("hex", "tile", "rotation", "fc_passes"))
+    before = state["board"]
+    if "card" in action:
+        result = privates.commissioner_lay(
+            state, action["card"], who, coord, tile, rot, fc_paid=paid, fc_new=passes
+        )
+    else:
+        if record["laid"]:
+            raise IllegalAction(f"{who.sym} has made its own lay in this OR already")
+        board, result = laying.lay_tile(
+            before, who, coord, tile, rot, state["phase"], fc_paid=paid, fc_new=passes
+        )
+        state["board"] = board
+        record["laid"] = True
+    due = result.cost + result.fc_fee
+    if due > _cash(state, who.sym):
+        raise IllegalAction(
+            f"{who.sym} has ${_cash(state, who.sym)}, not the ${due} this lay costs"
+        )
+    if result.cost:
+        state["cash"] = cash.transfer(state["cash"], who.sym, cash.BANK, result.cost)
+    turn.pay_fc_passes(state, list(passes))
+    _count_mill(state, who.sym, before)
+    turn.reach(state, "track")
+
+
+def _count_mill(state: State, sym: str, before: Any) -> None:
+    """A minor's mill is its station, put down with its home tile."""
+    if not company_hexes(before, sym) and company_hexes(state["board"], sym):
+        state["companies"][sym]["tokens_placed"] += 1
 
 
 def text(action: Action) -> str:
-    raise IllegalAction(f"{NAME} has no moves yet")
+    return notation.lay_text(action)
 
 
 def parse(words: list[str], state: State, seat: int) -> Action | None:
-    return None
+    if not words or words[0] != "lay":
+        return None
+    return {"type": "lay", **notation.parse_lay(" ".join(words))}
