@@ -51,11 +51,25 @@ def ms_turn():
         state,
         (a, {"type": "home", "hex": "C14"}),
         (a, {"type": "lay", "hex": "C14", "tile": "L52", "rotation": 0, "fc_passes": []}),
+    )
+    state = rest_of_turn(state, "HG")
+    state = play(
+        state,
         (b, {"type": "home", "hex": "B11"}),
         (b, {"type": "lay", "hex": "B11", "tile": "L52", "rotation": 2, "fc_passes": []}),
     )
+    state = rest_of_turn(state, "JU")
     assert state["round"]["entity"] == "MS"
     return state, a, b
+
+
+def rest_of_turn(state, sym):
+    """`sym`'s director plays the default moves (run, retain, the cheapest
+    train it must buy) until its turn is over."""
+    while state["round"]["entity"] == sym:
+        [seat] = ENGINE.to_act(state)
+        state = ENGINE.apply(state, seat, ENGINE.timeout_action(state, seat))
+    return state
 
 
 def own_commissioners(state, seat):
@@ -100,6 +114,7 @@ def test_vii32_a_minor_chooses_a_mill_city_not_another_minors():
     )
     assert state["board"]["tokens"]["C14"] == [["HG"]]
     assert state["companies"]["HG"]["tokens_placed"] == 1
+    state = rest_of_turn(state, "HG")  # it runs, retains, buys its train
     assert state["round"]["entity"] == "JU"
     assert {"type": "home", "hex": "C14"} not in ENGINE.legal_actions(state, b)
     refused(state, b, {"type": "home", "hex": "C14"}, "cannot choose C14")

@@ -6,7 +6,8 @@ final ranking, with what the rules conserve checked after every move:
   paper" of IX.1);
 - certificates: every company's 100%;
 - trains and wagons: a card leaves the game only when its phase scraps it
-  or a trade-in discards it; none appears but from the depot;
+  or a trade-in discards it; none appears but from the depot (and #2's own
+  1-wagon);
 - machines (never scrapped, VII.3.11) and tiles (a replaced tile goes back
   to the supply, VII.3.5);
 - the train limits after every move (VII.3.9), no negative sugar cube count;
@@ -81,7 +82,9 @@ def check(before, after, seat, action):
     was, now = cards(before), cards(after)
     scrapped = {name for number in range(1, after["phase"] + 1) for name in phase(number).rusts}
     for stack in was | now:
-        if now[stack] > was[stack]:
+        # IV.2: concession #2 brings its own 1-wagon, which is no depot card
+        brought = action == {"type": "assign", "card": "M2", "company": action.get("company")}
+        if now[stack] > was[stack] and not (brought and stack == "1-wagon"):
             raise AssertionError(f"{stack} cards appeared: {note}")
         if now[stack] < was[stack]:
             traded = action["type"] == "trade" and stack == rolling_stock.stack_of(action["card"])

@@ -111,15 +111,20 @@ def _end_turn(state: State) -> None:
 def _forced(state: State) -> bool:
     """Make one move nobody has a choice about; False when a person must
     decide. A step's own `auto` comes first (a major's home station, the
-    income of a company that earned nothing); then a move that is the only
+    run of a company without trains), but only while no earlier step offers
+    a move: a company without trains may still lay track and place a station
+    before its empty run. Then a move that is the only
     one the player to act has (ending the turn, the one train a company must
     buy, bankruptcy). A lone `run` is not forced: the director may claim
     routes of their own, which no list holds."""
-    if any(auto(step, state) for step in OPERATING.reachable(state)):
-        return True
     account = turn.acting_account(state)
     assert account is not None
     seat = int(account[1:])
+    for step in OPERATING.reachable(state):
+        if auto(step, state):
+            return True
+        if step is not abilities and step.legal(state, seat):
+            break  # a person decides here first: a later step's forced move waits
     legal = OPERATING.legal(state, seat)
     if len(legal) != 1 or legal[0]["type"] in CHOICE_EVEN_ALONE:
         return False
