@@ -12,18 +12,25 @@ final ranking, with what the rules conserve checked after every move:
   to the supply, VII.3.5);
 - the train limits after every move (VII.3.9), no negative sugar cube count;
 
-and every game ends with a result that ranks every player. The games are
+the optimum a company runs is never beaten by a plan a random search puts
+together from the legal routes; and every game ends with a result that
+ranks every player. The games are
 played by `randomgame` (seeded), so a failure replays exactly.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
-from games.engines.cuba import cash, randomgame, rolling_stock, variants
+from games.engines.cuba import cash, optimiser, randomgame, rolling_stock, turn, variants
+from games.engines.cuba.companies import BY_SYM
+from games.engines.cuba.optimiser import evaluate
 from games.engines.cuba.phases import phase
+from games.engines.cuba.routes import enumerate_routes, train_value
+from games.engines.cuba.steps import route
 
 # (players, options): every variant, the 2-player easy one on both halves.
 SETUPS = [
@@ -101,12 +108,55 @@ def check(before, after, seat, action):
         assert charter["cubes"] >= 0, (note, sym)
 
 
+RANDOM_PLANS = 20
+
+
+def check_optimum(state, seed):
+    """Random plans of legal routes (separate track, no FC pass, which the
+    optimum may or may not afford) never earn more than the optimum."""
+    sym = turn.company(state)
+    charter = state["companies"][sym]
+    kind = BY_SYM[sym].kind
+    trains = route.company_trains(charter)
+    if not trains:
+        return
+    wagons = [route.WAGON_CAPACITY[w] for w in charter["wagons"]] if kind == "major" else []
+    cubes = route.mill_cubes(state)
+    board = route.running_board(state["board"], sym, list(turn.current(state)["fc_paid"]))
+    best = optimiser.optimise(
+        board, sym, kind, trains, wagons=wagons, cubes=cubes, phase=state["phase"]
+    )
+    stops = max(t.distance for t in trains) + (1 if kind == "major" else 0)
+    routes = [
+        r for r in enumerate_routes(board, sym, kind, stops, phase=state["phase"]) if not r.passes
+    ]
+    rng = random.Random(seed)
+    for _ in range(RANDOM_PLANS if routes and best.exact else 0):
+        plan, used = [], 0
+        for train in trains:
+            fits = [r for r in routes if not r.mask & used and route_fits(r, train, kind)]
+            pick = rng.choice([None, *fits])
+            plan.append(pick)
+            used |= pick.mask if pick else 0
+        value = evaluate(plan, trains, kind, wagons, cubes)
+        assert value.net <= best.net, (sym, value, best)
+
+
+def route_fits(r, train, kind):
+    return train_value(r, train, kind) is not None
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize(("players", "options"), SETUPS, ids=lambda x: str(x))
 def test_random_whole_games_end_with_a_result_and_conserve_what_the_rules_conserve(
     players, options, seed
 ):
-    played = randomgame.play(players, options, seed, check=check)
+    def checks(before, after, seat, action):
+        check(before, after, seat, action)
+        if action == {"type": "run"}:
+            check_optimum(before, seed)
+
+    played = randomgame.play(players, options, seed, check=checks)
     result = randomgame.ENGINE.result(played.state)
     assert result is not None
     assert result["ended_by"] in ("bank_broken", "bankruptcy")
