@@ -22,7 +22,7 @@ from .state import CubaState, copy_state
 from .steps import buy_train, route
 from .variants import variant
 
-ENDED_BY = (operating.BANK_BROKEN, buy_train.BANKRUPTCY)
+ENDED_BY = (operating.BANK_BROKEN, buy_train.BANKRUPTCY, operating.SECOND_8_EXPORTED)
 # What a seat that runs out of time does, by preference: end what may be
 # ended, run the best routes, keep the income, and otherwise the cheapest
 # move the rules force (a bid, a train the company must own).

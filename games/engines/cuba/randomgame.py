@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base import Action, State
-from .engine import CubaEngine
+from .engine import ENDED_BY, CubaEngine
 
 ENGINE = CubaEngine()
+ENGINE_ENDS = ENDED_BY
 # Bids within this much of the lowest one listed (the commissioners' auction).
 CHEAP_BID = 10
 # A game that runs this long has stopped making progress: a bug, not a game.

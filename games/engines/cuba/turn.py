@@ -10,8 +10,10 @@ operates and is dropped when its turn ends:
     issued     it issued or redeemed its one share this OR (VII.3.3)
     laid       it made its own track lay or upgrade (VII.3.4-5)
     station    it placed its one station this OR (VII.3.6)
-    fc_paid    FC tokens it paid $20 to pass this turn, usable for the
-               turn's later lays, station and run (VII.3.4, VII.3.6-7)
+    fc_paid    per purpose ("track", "token", "route"), the FC tokens it
+               paid $20 to pass this turn: a pass paid for laying serves the
+               turn's later lays (its own and a commissioner's), not its
+               station or run, which pay again (IV.5, VII.3.4, VII.3.6-7)
     run        what its trains earned (`optimiser.plan_json` plus the
                company's `income`), None until it ran
     paid       "payout" or "retain" once the income is decided (VII.3.8)
@@ -39,6 +41,9 @@ from .laying import Layer
 State = dict[str, Any]
 
 TURN = "turn"
+# IV.5, VII.3.12: "for each of these possibilities" (laying, stations,
+# running) a pass costs $20; the steps that pay, by their stage names.
+FC_PURPOSES = ("track", "token", "route")
 # VII.3.1's order; "done" is the director ending the turn.
 STAGES = ("home", "issue", "track", "token", "route", "dividend", "buy_train", "machines", "done")
 
@@ -50,7 +55,7 @@ def new_turn(company: str) -> dict[str, Any]:
         "issued": False,
         "laid": False,
         "station": False,
-        "fc_paid": [],
+        "fc_paid": {purpose: [] for purpose in FC_PURPOSES},
         "run": None,
         "paid": None,
         "traded_in": False,
@@ -102,23 +107,25 @@ def layer(state: State) -> Layer:
     return Layer(sym, info.kind, home=home, first_turn=not charter["operated"])
 
 
-def fc_paid(state: State) -> list[str]:
-    """The FC tokens the company has paid to pass this turn."""
+def fc_paid(state: State, purpose: str) -> list[str]:
+    """The FC tokens the company has paid to pass this turn for `purpose`."""
     record = current(state)
-    return [] if record is None else list(record["fc_paid"])
+    return [] if record is None else list(record["fc_paid"][purpose])
 
 
-def pay_fc_passes(state: State, passes: list[str]) -> int:
-    """The company pays $20 per newly passed FC token (`income.pay_fc_fee`)
-    and the turn remembers them, so its later lays, station and run this
-    turn pass them without paying again (see README). Returns the fee."""
+def pay_fc_passes(state: State, purpose: str, passes: list[str]) -> int:
+    """The company pays $20 per FC token newly passed for `purpose`
+    (`income.pay_fc_fee`) and the turn remembers them, so its later moves of
+    the same purpose this turn pass them without paying again (two lays:
+    its own and a commissioner's). Returns the fee."""
     record = current(state)
     assert record is not None, "no company is operating"
-    new = sorted(set(passes) - set(record["fc_paid"]))
+    paid = record["fc_paid"][purpose]
+    new = sorted(set(passes) - set(paid))
     if not new:
         return 0
     fee = income.pay_fc_fee(state, record["company"], len(new))
-    record["fc_paid"] = sorted([*record["fc_paid"], *new])
+    record["fc_paid"][purpose] = sorted([*paid, *new])
     return fee
 
 

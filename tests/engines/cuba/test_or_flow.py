@@ -182,3 +182,22 @@ def test_iv2_without_the_mail_contract_nothing_is_paid():
     flow.start(state, "operating")
     flow.current(state).proceed(state)
     assert state["round"]["entity"] == "MS" and state["cash"]["MS"] == 500
+
+
+def test_the_game_ends_when_the_second_8_is_exported_to_the_fc():
+    state = stock_game("4")
+    for stack in ("2", "3", "4", "5", "6"):
+        state["depot"][stack] = 0
+    state["fc_trains"] = ["8"]
+    state = play_set(state)
+    assert state["fc_trains"] == ["8", "8"]
+    assert ENGINE.result(state)["ended_by"] == operating.SECOND_8_EXPORTED
+    assert ENGINE.to_act(state) == set()
+
+
+def test_one_8_exported_does_not_end_the_game():
+    state = stock_game("4")
+    for stack in ("2", "3", "4", "5", "6"):
+        state["depot"][stack] = 0
+    state = play_set(state)
+    assert state["fc_trains"] == ["8"] and state["end"] is None

@@ -378,7 +378,7 @@ def test_vii34_the_terrain_cost_to_the_bank_and_20_per_fc_token_once_per_turn():
     assert state["cash"]["MS"] == ms - 10 - 20  # sugar cane, one FC token
     assert state["cash"]["bank"] == bank + 10
     assert state["cash"]["FC"] == 20  # into the FC's treasury (VII.3.12)
-    assert turn.current(state)["fc_paid"] == ["B11"]
+    assert turn.current(state)["fc_paid"]["track"] == ["B11"]
     # a later lay this turn passes B11 without paying again
     later = [x for x in OPERATING.legal(state, a) if x.get("card") == "C1"]
     assert later and all(x["fc_passes"] == [] for x in later)
@@ -469,19 +469,20 @@ def test_vii36_minors_place_no_station():
     refused(state, a, {"type": "station", "hex": "B9", "city": 0, "fc_passes": []}, "only major")
 
 
-def test_vii36_a_station_past_an_fc_token_already_paid_for_pays_nothing_more():
+def test_iv5_a_station_past_an_fc_token_paid_for_laying_pays_again():
     state, a, _ = ms_turn()
     fc_blocked(own_commissioners(state, a))
     b13 = {"type": "lay", "hex": "B13", "tile": "9", "rotation": 1, "fc_passes": ["B11"]}
     OPERATING.process(state, a, b13)
     put(state["board"], "B15", "7", 0)  # sides 1 (B13) and 0 (C14)
     put(state["board"], "C14", "57", 3)  # sides 3 (B15) and 0
-    station = {"type": "station", "hex": "C14", "city": 0, "fc_passes": []}
+    station = {"type": "station", "hex": "C14", "city": 0, "fc_passes": ["B11"]}
     assert station in OPERATING.legal(state, a)
+    assert {**station, "fc_passes": []} not in OPERATING.legal(state, a)
     ms = state["cash"]["MS"]
     OPERATING.process(state, a, station)
-    assert state["cash"]["MS"] == ms - 40
-    assert state["cash"]["FC"] == 20
+    assert state["cash"]["MS"] == ms - 40 - 20  # "for each of these possibilities"
+    assert state["cash"]["FC"] == 40
 
 
 # --- the protocol ---------------------------------------------------------------------

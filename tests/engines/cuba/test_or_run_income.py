@@ -229,16 +229,15 @@ def test_vii37_a_wagon_takes_its_cubes_from_the_fullest_mill_first():
     assert route_step.deliveries(plan, {"HG": 2, "JU": 3}) == {"JU": 2}
 
 
-def test_vii37_an_fc_token_paid_for_this_turn_is_passed_for_free():
+def test_iv5_a_pass_paid_for_laying_is_paid_again_for_running():
     kw = {"seed": 15, "rounds": 20, "phase": 4, "trains": ["4"]}
     unpaid = run(at_run("MS", **kw))
     assert turn.current(unpaid)["run"]["income"] == 80  # passing Havana gains $10 for $20
     state = at_run("MS", **kw)
-    turn.current(state)["fc_paid"] = ["B7"]  # paid when laying track this turn
+    turn.current(state)["fc_paid"]["track"] = ["B7"]  # paid when laying track this turn
     after = run(state)
-    assert turn.current(after)["run"]["income"] == 90
-    assert turn.current(after)["run"]["fc_fees"] == 0
-    assert after["cash"]["MS"] == 500 and after["cash"].get("FC", 0) == 0
+    assert turn.current(after)["run"]["income"] == 80  # still not worth another $20
+    assert after["cash"]["MS"] == 500
 
 
 def fc_blocked(**kw):
@@ -253,15 +252,15 @@ def test_vii37_a_major_pays_20_into_the_fc_treasury_to_pass_an_fc_token():
     record = turn.current(after)
     assert record["run"]["income"] == 170 and record["run"]["fc_fees"] == 20
     assert after["cash"]["MS"] == 480 and after["cash"]["FC"] == 20
-    assert record["fc_paid"] == ["C14"]
+    assert record["fc_paid"]["route"] == ["C14"]
 
 
-def test_vii37_a_token_paid_for_earlier_in_the_turn_is_not_paid_again():
+def test_iv5_a_token_passed_for_a_station_is_paid_again_to_run_through_it():
     state = fc_blocked()
-    turn.current(state)["fc_paid"] = ["C14"]  # paid when laying track this turn
+    turn.current(state)["fc_paid"]["token"] = ["C14"]  # paid for this turn's station
     after = run(state)
     assert turn.current(after)["run"]["income"] == 170
-    assert after["cash"]["MS"] == 500 and after["cash"].get("FC", 0) == 0
+    assert after["cash"]["MS"] == 480 and after["cash"]["FC"] == 20
 
 
 def test_vii37_a_company_that_cannot_pay_the_fee_runs_without_passing():
@@ -281,7 +280,7 @@ def test_vii37_a_plus_train_passes_one_fc_token_for_free():
     [ran] = turn.current(after)["run"]["routes"]
     assert ran["fc_passes"] == ["B7"]
     assert after["cash"]["MS"] == 500
-    assert turn.current(after)["fc_paid"] == []
+    assert turn.current(after)["fc_paid"]["route"] == []
 
 
 # --- VII.3.8, IX.2: the income ---------------------------------------------------

@@ -46,6 +46,12 @@ DATA = "operating"
 CHOICE_EVEN_ALONE = frozenset({"run"})
 # The result's `ended_by` (a stable slug, as every title's is): IX.1.
 BANK_BROKEN = "bank_broken"
+# The draft's passage after IX.1 is missing; the published implementation
+# ends the game when the second 8 is exported to the FC (the gamedata). The
+# 8s are unlimited, so without it a game nobody plays on would never end.
+SECOND_8_EXPORTED = "second_8_exported"
+LAST_TRAIN = "8"
+LAST_EXPORTS = 2
 
 
 def data(state: State) -> dict[str, Any]:
@@ -165,12 +171,14 @@ def over(state: State) -> bool:
 def finish(state: State) -> None:
     """VII.3.13: a train to the FC (which may start a phase); IX.1: the game
     ends after the set in which, or after the stock round in which, the
-    bank ran out."""
+    bank ran out; and when the second 8 has gone to the FC."""
     if rolling_stock.top_standard_stack(state) is not None:
         rolling_stock.export_to_fc(state)
     ending = state["ending"]
     if ending is not None and state["round"]["number"] >= ending["set"]:
         state["end"] = {"reason": BANK_BROKEN}
+    elif state["fc_trains"].count(LAST_TRAIN) >= LAST_EXPORTS:
+        state["end"] = {"reason": SECOND_8_EXPORTED}
     state["round"]["entity"] = None
 
 

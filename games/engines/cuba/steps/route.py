@@ -10,9 +10,9 @@ track pieces (or None) per train in the charter's order, which
 optimum (VII.3.8). Running is mandatory and blocks the later steps; a
 company without trains runs nothing automatically (`auto`).
 
-What the run does (`run_plan`): the FC fees of the plan are paid (tokens the
-turn already paid for, `fc_paid`, are free: the optimiser sees them as open,
-`running_board`); the cubes a major's wagons delivered come off the minors'
+What the run does (`run_plan`): the FC fees of the plan are paid (a pass
+paid for laying or a station is paid again for running, IV.5: "for each of
+these possibilities"); the cubes a major's wagons delivered come off the minors'
 mills (`deliveries`); the turn records the plan (`optimiser.plan_json`) and
 the company's `income`: a major's revenue (stops plus cubes), a minor's
 revenue plus its machines' bonus (`income.minor_income`).
@@ -140,7 +140,7 @@ def run_plan(state: State, claimed: Any = None) -> Plan:
     trains = company_trains(charter)
     wagons = [WAGON_CAPACITY[w] for w in charter["wagons"]] if kind == "major" else []
     cubes = mill_cubes(state)
-    paid = list(record["fc_paid"])
+    paid = turn.fc_paid(state, "route")
     phase = state["phase"]
     treasury = state["cash"].get(sym, 0)
     board = running_board(state["board"], sym, paid)
@@ -169,7 +169,7 @@ def run_plan(state: State, claimed: Any = None) -> Plan:
     passes = paid_passes(plan.routes, trains)
     if passes:
         income.pay_fc_fee(state, sym, len(passes))
-        record["fc_paid"] = [*paid, *(p for p in passes if p not in paid)]
+        record["fc_paid"]["route"] = [*paid, *(p for p in passes if p not in paid)]
     for mill, n in deliveries(plan, cubes).items():
         state["companies"][mill]["cubes"] -= n
     revenue = plan.revenue

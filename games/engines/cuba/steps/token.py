@@ -5,7 +5,7 @@ free home (`tokens.token_cost`), and holds only as many stations as its
 treasury allows (`tokens.tokens_available`: two, a third at 30% or less in
 the treasury, a fourth when none is left). The station must be reachable
 (`tokens.check_token`); FC tokens passed on the way cost $20 each into the
-FC's treasury, once per turn (`turn.pay_fc_passes`). Minors have no stations
+FC's treasury, for the station alone (`turn.pay_fc_passes`). Minors have no stations
 beyond their mill. Only stations the company can pay for are listed or
 accepted.
 
@@ -66,7 +66,7 @@ def legal(state: State, seat: int) -> list[Action]:
     if sym is None or not turn.is_director(state, seat):
         return []
     cost = _cost(state, sym)
-    options = tokens.legal_tokens(state["board"], sym, fc_paid=turn.fc_paid(state))
+    options = tokens.legal_tokens(state["board"], sym, fc_paid=turn.fc_paid(state, "token"))
     return [
         {"type": "station", **o}
         for o in options
@@ -93,13 +93,13 @@ def apply(state: State, seat: int, action: Action) -> None:
         raise IllegalAction(f"{sym} has no station token left for its treasury holding")
     coord, city, passes = action["hex"], action["city"], action["fc_passes"]
     fee = tokens.check_token(
-        state["board"], sym, coord, city, fc_paid=turn.fc_paid(state), fc_new=passes
+        state["board"], sym, coord, city, fc_paid=turn.fc_paid(state, "token"), fc_new=passes
     )
     cost = _cost(state, sym)
     if cost + fee > _cash(state, sym):
         raise IllegalAction(f"{sym} has ${_cash(state, sym)}, not the ${cost + fee} it costs")
     state["cash"] = cash.transfer(state["cash"], sym, cash.BANK, cost)
-    turn.pay_fc_passes(state, list(passes))
+    turn.pay_fc_passes(state, "token", list(passes))
     state["board"] = tokens.place_token(state["board"], sym, coord, city)
     state["companies"][sym]["tokens_placed"] += 1
     record["station"] = True

@@ -56,7 +56,7 @@ def legal(state: State, seat: int) -> list[Action]:
     if record is None or not turn.open_at(state, "track") or not turn.is_director(state, seat):
         return []
     who = turn.layer(state)
-    paid = turn.fc_paid(state)
+    paid = turn.fc_paid(state, "track")
     lays: list[dict[str, Any]] = []
     if not record["laid"]:
         lays += laying.legal_lays(state["board"], who, state["phase"], fc_paid=paid)
@@ -85,7 +85,7 @@ def apply(state: State, seat: int, action: Action) -> None:
         raise IllegalAction(f"only the director of {record['company']} lays its track")
     _check_form(action)
     who = turn.layer(state)
-    paid = turn.fc_paid(state)
+    paid = turn.fc_paid(state, "track")
     coord, tile, rot, passes = (action[k] for k in ("hex", "tile", "rotation", "fc_passes"))
     before = state["board"]
     if "card" in action:
@@ -107,7 +107,7 @@ def apply(state: State, seat: int, action: Action) -> None:
         )
     if result.cost:
         state["cash"] = cash.transfer(state["cash"], who.sym, cash.BANK, result.cost)
-    turn.pay_fc_passes(state, list(passes))
+    turn.pay_fc_passes(state, "track", list(passes))
     _count_mill(state, who.sym, before)
     turn.reach(state, "track")
 
