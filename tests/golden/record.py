@@ -62,6 +62,18 @@ def name(players: int, options: dict[str, Any], seed: int) -> str:
     return "-".join(flat) + ".json"
 
 
+def policy_for(title: str) -> golden.Policy:
+    """18Cuba's uniform player spends everything in the first auction and
+    never starts a company, so its games would end by the export rule
+    without an operating round worth the name; its own random player
+    (`randomgame.choose`) plays whole games."""
+    if title == "18cuba":
+        from games.engines.cuba.randomgame import choose
+
+        return choose
+    return golden.random_policy
+
+
 def path_of(title: str, players: int, options: dict[str, Any], seed: int) -> Path:
     return HERE / title / name(players, options, seed)
 
@@ -87,7 +99,9 @@ def main() -> None:
         if args.title and title != args.title:
             continue
         engine = base.get(title)
-        recording = golden.record(engine, players, options, seed, resign_at=resign_at)
+        recording = golden.record(
+            engine, players, options, seed, resign_at=resign_at, policy=policy_for(title)
+        )
         path = path_of(title, players, options, seed)
         path.parent.mkdir(exist_ok=True)
         path.write_text(dump(recording))

@@ -8,7 +8,7 @@ Homes come from the map (`hexes.MAJOR_HOMES`), so the two can never disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .hexes import HAVANA, HEXES, MAJOR_HOMES
 
@@ -97,3 +97,12 @@ def majors_in_play(part: str | None) -> tuple[str, ...]:
     if part not in by_part:
         raise ValueError(f"there is no part {part!r} of the map (east or west)")
     return by_part[part]
+
+
+def in_game(held: Any) -> list[str]:
+    """The symbols among `held`'s keys (the state's companies, certificates,
+    ...) in the printed order of the charters. Rules that walk the companies
+    use this order, never the dict's own: a state read back from JSON (a
+    snapshot in PostgreSQL's jsonb, a golden file) may hold its keys in
+    another order, and the same moves must give the same state."""
+    return [sym for sym in BY_SYM if sym in held]

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import cash, market, rolling_stock, shares
-from .companies import BY_SYM, shares_of
+from .companies import BY_SYM, in_game, shares_of
 
 State = dict[str, Any]
 
@@ -156,7 +156,7 @@ def sell(state: State, director: str, sym: str, count: int) -> int:
 def sales(state: State, director: str, needed: int) -> list[tuple[str, int]]:
     """Every (company, count) the director may sell now to raise `needed`."""
     out = []
-    for sym in state["certificates"]:
+    for sym in in_game(state["certificates"]):
         held = shares.percent(state["certificates"], sym, director)
         if not held or sym not in state["companies"]:
             continue

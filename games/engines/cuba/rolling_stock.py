@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from ..base import IllegalAction
 from . import cash
-from .companies import BY_SYM
+from .companies import BY_SYM, in_game
 from .phases import BY_TRIGGER
 from .phases import phase as phase_of
 from .privates import n_train_discount, use_n_train_discount
@@ -324,7 +324,7 @@ def start_phase(state: State, number: int, changes: Changes | None = None) -> Ch
     }
     turned = {t.name: t.obsolete_as for t in NARROW if t.name in ph.obsolete and t.obsolete_as}
     holders: list[tuple[str, list[str]]] = [
-        (sym, charter["trains"]) for sym, charter in state["companies"].items()
+        (sym, state["companies"][sym]["trains"]) for sym in in_game(state["companies"])
     ]
     holders.append(("pool", state["pool"]))
     for holder, cards in holders:
@@ -338,7 +338,8 @@ def start_phase(state: State, number: int, changes: Changes | None = None) -> Ch
             else:
                 kept.append(name)
         cards[:] = kept
-    for sym, charter in state["companies"].items():
+    for sym in in_game(state["companies"]):
+        charter = state["companies"][sym]
         limit = train_limit(state, sym)
         if limit is None:
             continue

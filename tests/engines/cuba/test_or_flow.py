@@ -201,3 +201,21 @@ def test_one_8_exported_does_not_end_the_game():
         state["depot"][stack] = 0
     state = play_set(state)
     assert state["fc_trains"] == ["8"] and state["end"] is None
+
+
+def test_phase_change_surplus_goes_to_the_pool_in_charter_order_whatever_the_dict_order():
+    """A state read back from JSON may hold its companies in another order;
+    the trains two companies give up at a phase change reach the pool in the
+    printed order of the charters all the same."""
+    from games.engines.cuba import rolling_stock
+
+    state = stock_game("4")
+    for sym, cards in (("MS", ["4", "4", "4"]), ("Oe", ["3", "4", "4"])):
+        start_major(state, sym, 100)
+        state["companies"][sym]["trains"] = list(cards)
+    state["phase"] = 4
+    backwards = ENGINE.copy_state(state)
+    backwards["companies"] = dict(reversed(list(backwards["companies"].items())))
+    for s in (state, backwards):
+        rolling_stock.start_phase(s, 5)
+    assert state["pool"] == backwards["pool"] == ["3", "4"]  # Oe's charter comes first

@@ -33,7 +33,7 @@ from typing import Any
 
 from ...base import IllegalAction
 from .. import cash, market, shares
-from ..companies import BY_SYM, FLOAT_PERCENT, shares_of
+from ..companies import BY_SYM, FLOAT_PERCENT, in_game, shares_of
 from ..rounds.base import Action, State
 from ..variants import BY_ID
 
@@ -78,13 +78,13 @@ def legal(state: State, seat: int) -> list[Action]:
     if not _acting(state, seat):
         return []
     out: list[Action] = []
-    for sym in state["companies"]:
+    for sym in in_game(state["companies"]):
         out += [
             {"type": "sell", "company": sym, "count": n}
             for n in range(1, _units_held(state, sym, seat) + 1)
             if _why_not_sell(state, seat, sym, n) is None
         ]
-    for sym in state["companies"]:
+    for sym in in_game(state["companies"]):
         out += [
             {"type": "buy", "company": sym, "source": source}
             for source in shares.SOURCES

@@ -28,7 +28,7 @@ from typing import Any
 
 from ...base import IllegalAction
 from .. import cash, emergency, rolling_stock, shares, turn
-from ..companies import BY_SYM
+from ..companies import BY_SYM, in_game
 from ..trains import BY_NAME
 
 NAME = "buy trains"
@@ -178,11 +178,11 @@ def _trading_partners(state: State, sym: str) -> list[str]:
     kind = BY_SYM[sym].kind
     return [
         other
-        for other, charter in state["companies"].items()
+        for other in in_game(state["companies"])
         if other != sym
         and other in BY_SYM
         and BY_SYM[other].kind == kind
-        and charter["floated"]
+        and state["companies"][other]["floated"]
         and shares.director(state["certificates"], other) is not None
     ]
 

@@ -26,7 +26,7 @@ from typing import Any
 from ...base import IllegalAction
 from .. import income, notation, optimiser, turn
 from ..board import Board, copy_board, is_blocked
-from ..companies import BY_SYM, FC
+from ..companies import BY_SYM, FC, in_game
 from ..laying import FC_FEE
 from ..optimiser import CUBE_VALUE, Plan
 from ..routes import Route, Train, train_from_name
@@ -107,9 +107,9 @@ def company_trains(charter: dict[str, Any]) -> list[Train]:
 def mill_cubes(state: State) -> dict[str, int]:
     """The cubes waiting at each minor's mill (minors with none left out)."""
     return {
-        sym: c["cubes"]
-        for sym, c in state["companies"].items()
-        if BY_SYM[sym].kind == "minor" and c["cubes"] > 0
+        sym: state["companies"][sym]["cubes"]
+        for sym in in_game(state["companies"])
+        if BY_SYM[sym].kind == "minor" and state["companies"][sym]["cubes"] > 0
     }
 
 
