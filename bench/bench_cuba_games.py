@@ -7,7 +7,7 @@
   property tests) from the first auction to the final ranking, in the engine
   alone, pinned to one core; target: a 4-player game under 10 s.
 - cuba.service_move_ms (median / p95 / max): one move of a game already
-  1,500 events long, submitted through `games.services.moves` exactly as the
+  1,500 events long (six players), submitted through `games.services.moves` exactly as the
   API does (load from the newest snapshot and the events after it, apply,
   chained append, notifications to players who have addresses), on the
   database of DATABASE_URL (PostgreSQL by default) with Redis when REDIS_URL
@@ -73,8 +73,9 @@ def bench_service_move(measured: int) -> None:
     from games.services.moves import check_submit_action
 
     engine = base.get("18cuba")
+    # Six players: their random games are the ones that run past 1,500 events.
     users = [
-        User.objects.create(username=f"cuba{i}", email=f"cuba{i}@example.org") for i in range(4)
+        User.objects.create(username=f"cuba{i}", email=f"cuba{i}@example.org") for i in range(6)
     ]
     # A seed whose game lasts beyond the long game plus the measured moves.
     for seed in range(1, 50):
@@ -99,6 +100,7 @@ def bench_service_move(measured: int) -> None:
     ms = sorted(1000 * t for t in times)
     context = {
         "events": LONG_GAME,
+        "players": len(users),
         "moves": measured,
         "snapshot_every": settings.CORREO_SNAPSHOT_EVERY,
         "database": connection.vendor,
