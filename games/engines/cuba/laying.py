@@ -12,7 +12,9 @@ pays for with this lay (each must actually be needed).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..base import IllegalAction
@@ -335,6 +337,32 @@ def legal_lays(
     ``fc_passes`` is the fewest FC tokens the company must pay to pass for it
     (which of several equally short sets is immaterial: each costs $20).
     """
+    who_key = [who.sym, who.kind, who.home, who.first_turn]
+    key = json.dumps([board, who_key, phase, sorted(fc_paid), commissioner], sort_keys=True)
+    return [{**lay, "fc_passes": list(lay["fc_passes"])} for lay in _lays_of(key)]
+
+
+# A round lists a company's lays after every move and checks each lay against
+# them, for the same position many times over (about 10 ms a time on a late
+# map). The answer is computed from the key alone (the board as JSON gives
+# it back, whatever order its dicts held), so a remembered one is exact and
+# the same in every process.
+@lru_cache(maxsize=32)
+def _lays_of(key: str) -> tuple[dict[str, Any], ...]:
+    board, (sym, kind, home, first_turn), phase, fc_paid, commissioner = json.loads(key)
+    who = Layer(sym, kind, home=home, first_turn=first_turn)
+    lays = _legal_lays(board, who, phase, fc_paid=fc_paid, commissioner=commissioner)
+    return tuple(lays)
+
+
+def _legal_lays(
+    board: Board,
+    who: Layer,
+    phase: int,
+    *,
+    fc_paid: Any = (),
+    commissioner: int | None = None,
+) -> list[dict[str, Any]]:
     net = build(board, who.gauge)
     cheap = cheapest_reach(board, net, who.sym, fc_paid, may_pay=who.kind == "major")
     own = {c for c, _i in company_hexes(board, who.sym)}
