@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..base import IllegalAction
 from .hexes import HAVANA, HEXES, MAJOR_HOMES
 
 Kind = Literal["major", "minor", "fc"]
@@ -106,3 +107,12 @@ def in_game(held: Any) -> list[str]:
     snapshot in PostgreSQL's jsonb, a golden file) may hold its keys in
     another order, and the same moves must give the same state."""
     return [sym for sym in BY_SYM if sym in held]
+
+
+def symbol(held: Any, word: str) -> str:
+    """The symbol among `held`'s keys that `word` names in any case ("stsp"
+    is StSp), as a mail line writes it."""
+    for sym in in_game(held):
+        if sym.lower() == word.lower():
+            return sym
+    raise IllegalAction(f"there is no company {word!r} in this game")

@@ -134,7 +134,11 @@ def opening_for_nothing(state):
     return state
 
 
-def test_vii1_the_first_stock_round_is_followed_by_operating_rounds():
+def through_first_stock_round(tail=None):
+    """A 2-player hard game (seed 1) through its first stock round: M1 and
+    M2 drafted, converted into HG (70, by the SR's starter) and JU (100, by
+    the other), MS parred at 100 by the starter; then `tail(starter,
+    other)`'s moves (by default both pass). Returns (state, starter, other)."""
     state = opening_for_nothing(ENGINE.setup(2, {"difficulty": "hard"}, 1))
     first, second = state["order"]
     state = play(
@@ -152,9 +156,16 @@ def test_vii1_the_first_stock_round_is_followed_by_operating_rounds():
         (starter, {"type": "convert", "card": card[starter], "company": "HG", "price": 70}),
         (other, {"type": "convert", "card": card[other], "company": "JU", "price": 100}),
         (starter, {"type": "par", "company": "MS", "price": 100}),
-        (other, {"type": "pass"}),
-        (starter, {"type": "pass"}),
     )
+    if tail is None:
+        moves = [(other, {"type": "pass"}), (starter, {"type": "pass"})]
+    else:
+        moves = tail(starter, other)
+    return play(state, *moves), starter, other
+
+
+def test_vii1_the_first_stock_round_is_followed_by_operating_rounds():
+    state, starter, _ = through_first_stock_round()
     assert ENGINE.result(state) is None
     # the cheaper minor operates first (VII.1), its director to act
     assert state["round"]["kind"] == "operating"

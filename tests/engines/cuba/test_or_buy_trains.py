@@ -14,7 +14,7 @@ from games.engines.base import IllegalAction
 from games.engines.cuba import cash, market, rolling_stock, shares, turn
 from games.engines.cuba.rounds import flow
 from tests.engines.cuba.stockgame import give, start_major
-from tests.engines.cuba.test_engine import ENGINE, opening_for_nothing, play
+from tests.engines.cuba.test_engine import ENGINE, through_first_stock_round
 
 _BASE: dict = {}
 
@@ -22,26 +22,7 @@ _BASE: dict = {}
 def base_game():
     """After the first stock round: HG (p1) and JU (p0) minors, MS parred."""
     if not _BASE:
-        state = opening_for_nothing(ENGINE.setup(2, {"difficulty": "hard"}, 1))
-        first, second = state["order"]
-        state = play(
-            state,
-            (first, {"type": "choose", "card": "M1"}),
-            (second, {"type": "choose", "card": "M2"}),
-            (first, {"type": "pass"}),
-            (second, {"type": "pass"}),
-        )
-        [starter] = ENGINE.to_act(state)
-        other = second if starter == first else first
-        card = {first: "M1", second: "M2"}
-        state = play(
-            state,
-            (starter, {"type": "convert", "card": card[starter], "company": "HG", "price": 70}),
-            (other, {"type": "convert", "card": card[other], "company": "JU", "price": 100}),
-            (starter, {"type": "par", "company": "MS", "price": 100}),
-            (other, {"type": "pass"}),
-            (starter, {"type": "pass"}),
-        )
+        state, _, _ = through_first_stock_round()
         # as after the first set of ORs: the first 2-train exported (phase 2)
         if not state["fc_trains"]:
             rolling_stock.export_to_fc(state)

@@ -11,35 +11,18 @@ from games.engines.cuba import cash, market, shares, turn
 from games.engines.cuba.rounds.operating import OPERATING
 
 from .helpers import empty_board, put, token
-from .test_engine import ENGINE, opening_for_nothing, play
+from .test_engine import ENGINE, play, through_first_stock_round
 
 
 def first_or():
     """Two players; HG (70) and JU (100) converted, MS parred at 100 and
     floated; the first OR begins with HG, whose director is `a`."""
-    state = opening_for_nothing(ENGINE.setup(2, {"difficulty": "hard"}, 1))
-    first, second = state["order"]
-    state = play(
-        state,
-        (first, {"type": "choose", "card": "M1"}),
-        (second, {"type": "choose", "card": "M2"}),
-        (first, {"type": "pass"}),
-        (second, {"type": "pass"}),
-    )
-    [a] = ENGINE.to_act(state)
-    b = second if a == first else first
-    card = {first: "M1", second: "M2"}
-    state = play(
-        state,
-        (a, {"type": "convert", "card": card[a], "company": "HG", "price": 70}),
-        (b, {"type": "convert", "card": card[b], "company": "JU", "price": 100}),
-        (a, {"type": "par", "company": "MS", "price": 100}),
-        (b, {"type": "buy", "company": "MS", "source": "ipo"}),
-        (a, {"type": "buy", "company": "MS", "source": "ipo"}),
-        (b, {"type": "buy", "company": "MS", "source": "ipo"}),
-        (a, {"type": "pass"}),
-        (b, {"type": "pass"}),
-    )
+
+    def buys(a, b):
+        ms = {"type": "buy", "company": "MS", "source": "ipo"}
+        return [(b, ms), (a, ms), (b, ms), (a, {"type": "pass"}), (b, {"type": "pass"})]
+
+    state, a, b = through_first_stock_round(buys)
     assert state["round"]["entity"] == "HG"
     return state, a, b
 

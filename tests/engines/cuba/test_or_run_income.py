@@ -17,31 +17,12 @@ from games.engines.cuba.rounds import operating
 from games.engines.cuba.routes import Route, Train
 from games.engines.cuba.steps import route as route_step
 
-from .test_engine import ENGINE, opening_for_nothing, play
+from .test_engine import ENGINE, play, through_first_stock_round
 
 
 def first_stock_round():
     """2 players, hard: minors HG and JU, MS parred (not floated)."""
-    state = opening_for_nothing(ENGINE.setup(2, {"difficulty": "hard"}, 1))
-    first, second = state["order"]
-    state = play(
-        state,
-        (first, {"type": "choose", "card": "M1"}),
-        (second, {"type": "choose", "card": "M2"}),
-        (first, {"type": "pass"}),
-        (second, {"type": "pass"}),
-    )
-    [starter] = ENGINE.to_act(state)
-    other = second if starter == first else first
-    card = {first: "M1", second: "M2"}
-    return play(
-        state,
-        (starter, {"type": "convert", "card": card[starter], "company": "HG", "price": 70}),
-        (other, {"type": "convert", "card": card[other], "company": "JU", "price": 100}),
-        (starter, {"type": "par", "company": "MS", "price": 100}),
-        (other, {"type": "pass"}),
-        (starter, {"type": "pass"}),
-    )
+    return through_first_stock_round()[0]
 
 
 def built_map(seed, rounds, phase):

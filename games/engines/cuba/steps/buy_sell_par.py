@@ -33,7 +33,7 @@ from typing import Any
 
 from ...base import IllegalAction
 from .. import cash, market, shares
-from ..companies import BY_SYM, FLOAT_PERCENT, in_game, shares_of
+from ..companies import BY_SYM, FLOAT_PERCENT, in_game, shares_of, symbol
 from ..rounds.base import Action, State
 from ..variants import BY_ID
 
@@ -170,9 +170,9 @@ def parse(words: list[str], state: State, seat: int) -> Action | None:
             return {"type": "pass"}
         if verb == "sell" and len(args) in (1, 2):
             count = _number(args[1]) if len(args) == 2 else 1
-            return {"type": "sell", "company": _symbol(state, args[0]), "count": count}
+            return {"type": "sell", "company": symbol(state["companies"], args[0]), "count": count}
         if verb == "buy" and len(args) in (1, 2):
-            sym = _symbol(state, args[0])
+            sym = symbol(state["companies"], args[0])
             source = args[1] if len(args) == 2 else _default_source(state, seat, sym)
             if source not in shares.SOURCES:
                 raise IllegalAction(
@@ -180,12 +180,16 @@ def parse(words: list[str], state: State, seat: int) -> Action | None:
                 )
             return {"type": "buy", "company": sym, "source": source}
         if verb == "par" and len(args) == 2:
-            return {"type": "par", "company": _symbol(state, args[0]), "price": _number(args[1])}
+            return {
+                "type": "par",
+                "company": symbol(state["companies"], args[0]),
+                "price": _number(args[1]),
+            }
         if verb == "convert" and len(args) == 3:
             return {
                 "type": "convert",
                 "card": args[0].upper(),
-                "company": _symbol(state, args[1]),
+                "company": symbol(state["companies"], args[1]),
                 "price": _number(args[2]),
             }
     except IllegalAction as exc:
@@ -446,13 +450,6 @@ def _company_fault(state: State, sym: Any) -> str | None:
 def _refuse(reason: str | None) -> None:
     if reason is not None:
         raise IllegalAction(reason)
-
-
-def _symbol(state: State, word: str) -> str:
-    for sym in state["companies"]:
-        if sym.lower() == word.lower():
-            return sym
-    raise IllegalAction(f"there is no company {word!r} in this game")
 
 
 def _number(word: str) -> int:

@@ -28,7 +28,7 @@ from typing import Any
 
 from ...base import IllegalAction
 from .. import cash, emergency, rolling_stock, shares, turn
-from ..companies import BY_SYM, in_game
+from ..companies import BY_SYM, in_game, symbol
 from ..trains import BY_NAME
 
 NAME = "buy trains"
@@ -476,14 +476,14 @@ def parse(words: list[str], state: State, seat: int) -> Action | None:
         return {"type": "trade", "card": card, "price": price}
     if head == "offer" and len(rest) == 3:
         card = _card(rest[1])
-        seller = _symbol(state, rest[0])
+        seller = symbol(state["companies"], rest[0])
         return {"type": "offer", "from": seller, "card": card, "price": _number(rest[2])}
     if head == "contribute" and len(rest) == 1:
         return {"type": "contribute", "amount": _number(rest[0])}
     if head == "emergency" and rest == ["issue"]:
         return {"type": "emergency_issue"}
     if head == "emergency" and len(rest) == 3 and rest[0] == "sell":
-        sold = _symbol(state, rest[1])
+        sold = symbol(state["companies"], rest[1])
         return {"type": "emergency_sell", "company": sold, "count": _number(rest[2])}
     return None
 
@@ -498,14 +498,6 @@ def _card(word: str) -> str:
     if word.lower() not in _CARDS:
         raise IllegalAction(f"there is no train or wagon {word!r}")
     return _CARDS[word.lower()]
-
-
-def _symbol(state: State, word: str) -> str:
-    """A company symbol written in any case ("stsp" is StSp)."""
-    for sym in state["companies"]:
-        if sym.lower() == word.lower():
-            return sym
-    raise IllegalAction(f"there is no company {word!r} in this game")
 
 
 def _number(word: str) -> int:
