@@ -17,6 +17,7 @@ plus train passes one FC token of its own route for free.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import permutations, product
 from math import prod
@@ -78,8 +79,15 @@ class Plan:
         return self.revenue - self.fees
 
 
-def fc_fees(routes: list[Route | None], trains: list[Train]) -> int:
+def fc_fees(routes: Sequence[Route | None], trains: list[Train]) -> int:
     """$20 per FC token passed, once per token; a plus train passes one free."""
+    return FC_FEE * len(paid_passes(routes, trains))
+
+
+def paid_passes(routes: Sequence[Route | None], trains: list[Train]) -> list[str]:
+    """The FC tokens a plan pays for: each passed token once, a plus train's
+    free pass being the one that leaves the fewest to pay (the first such
+    choice, in sorted order)."""
     options = []
     for route, train in zip(routes, trains, strict=True):
         passes = route.passes if route else frozenset()
@@ -87,11 +95,12 @@ def fc_fees(routes: list[Route | None], trains: list[Train]) -> int:
             options.append([passes - {free} for free in sorted(passes)])
         else:
             options.append([passes])
-    best = None
+    best: frozenset[str] | None = None
     for combo in product(*options):
-        paid = len(frozenset().union(*combo))
-        best = paid if best is None else min(best, paid)
-    return FC_FEE * (best or 0)
+        union = frozenset().union(*combo)
+        if best is None or len(union) < len(best):
+            best = union
+    return sorted(best or ())
 
 
 def _max_flow(

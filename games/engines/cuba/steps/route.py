@@ -29,7 +29,7 @@ from ..board import Board, copy_board, is_blocked
 from ..companies import BY_SYM, FC, in_game
 from ..laying import FC_FEE
 from ..optimiser import CUBE_VALUE, Plan
-from ..routes import Route, Train, train_from_name
+from ..routes import Train, train_from_name
 from ..trains import WAGONS
 
 NAME = "run trains"
@@ -166,7 +166,7 @@ def run_plan(state: State, claimed: Any = None) -> Plan:
             raise IllegalAction(
                 f"{sym} has ${treasury}: it cannot pay ${plan.fees} to pass FC tokens"
             )
-    passes = paid_passes(plan.routes, trains)
+    passes = optimiser.paid_passes(plan.routes, trains)
     if passes:
         income.pay_fc_fee(state, sym, len(passes))
         record["fc_paid"]["route"] = [*paid, *(p for p in passes if p not in paid)]
@@ -200,25 +200,6 @@ def _record(state: State, plan: dict[str, Any], earned: int) -> None:
     assert record is not None
     record["run"] = {**plan, "income": earned}
     turn.reach(state, "route")
-
-
-def paid_passes(routes: tuple[Route | None, ...], trains: list[Train]) -> list[str]:
-    """The FC tokens the plan pays for, as `optimiser.fc_fees` counts them: a
-    plus train's free pass is the one that leaves the fewest to pay (the
-    first such choice, in sorted order)."""
-    options = []
-    for route, train in zip(routes, trains, strict=True):
-        passes = route.passes if route else frozenset()
-        if train.plus and passes:
-            options.append([passes - {free} for free in sorted(passes)])
-        else:
-            options.append([passes])
-    best: frozenset[str] | None = None
-    for combo in product(*options):
-        union = frozenset().union(*combo)
-        if best is None or len(union) < len(best):
-            best = union
-    return sorted(best or ())
 
 
 def deliveries(plan: Plan, cubes: dict[str, int]) -> dict[str, int]:
