@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "accounts",
     "games",
     "notifications",
@@ -189,6 +190,11 @@ REST_FRAMEWORK = {
     },
 }
 SPECTACULAR_SETTINGS = {
+    # Swagger UI from our own static files (drf-spectacular-sidecar), so the
+    # docs page works without internet and its version is the one installed
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "TITLE": "Correo API",
     "DESCRIPTION": "Asynchronous board games: REST, web and play-by-email.",
     "VERSION": "0.1.0",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
+from django.contrib.staticfiles import finders
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 
@@ -26,6 +27,16 @@ def test_the_schema_documents_every_endpoint_of_the_contract(client):
     ]:  # fmt: skip
         assert path in paths, path
     assert client.get("/api/docs/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_docs_page_loads_swagger_ui_from_our_static_files_not_a_cdn(client):
+    page = client.get("/api/docs/").content.decode()
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in page
+    for cdn in ("cdn.jsdelivr.net", "unpkg.com", "cdnjs", "@latest"):
+        assert cdn not in page
+    # the file is among the static files runserver serves and collectstatic copies
+    assert finders.find("drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js")
 
 
 @pytest.mark.django_db
