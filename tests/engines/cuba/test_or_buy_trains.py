@@ -546,3 +546,29 @@ def test_random_games_buy_finance_and_end_keeping_money_shares_and_limits(
     played = randomgame.play(players, options, 1, check=check)
     assert ENGINE.result(played.state) is not None
     assert "buy_train" in played_types
+
+
+def test_timeout_buys_the_cheapest_train_a_company_must_own_and_never_makes_an_offer():
+    state = base_game()
+    float_major(state, "MS", 1, 500)
+    float_major(state, "Oe", 0, 300)
+    state["companies"]["Oe"]["trains"] = ["3", "2"]
+    state = at_buy_step(state, "MS", phase=3)
+    moves = legal(state)
+    assert "offer" in kinds(moves) and {"type": "pass"} not in moves  # MS owns no train
+    chosen = ENGINE.timeout_action(state, 1)
+    cheapest = min(a["price"] for a in moves if a["type"] == "buy_train")
+    assert chosen["type"] == "buy_train" and chosen["price"] == cheapest
+
+
+def test_timeout_refuses_an_offer():
+    state = base_game()
+    float_major(state, "MS", 1, 500)
+    float_major(state, "Oe", 0, 300)
+    state["companies"]["Oe"]["trains"] = ["3", "2"]
+    state["companies"]["MS"]["trains"] = ["2"]
+    asked = act(
+        at_buy_step(state, "MS", phase=3),
+        {"type": "offer", "from": "Oe", "card": "3", "price": 150},
+    )
+    assert ENGINE.timeout_action(asked, seat_of(asked, "Oe")) == {"type": "refuse"}

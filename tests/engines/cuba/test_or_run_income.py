@@ -385,3 +385,11 @@ def test_every_run_and_income_line_parses_back():
     for action in ENGINE.legal_actions(ran, seat):
         assert ENGINE.parse(ENGINE.text(action), ran, seat) == action
     assert ENGINE.parse("Pay Out", ran, seat) == {"type": "payout"}
+
+
+def test_timeout_runs_the_optimum_then_retains_the_income():
+    state = at_run("MS", trains=["3", "2"])
+    assert ENGINE.timeout_action(state, director(state)) == {"type": "run"}
+    ran = run(state)
+    assert turn.current(ran)["run"]["income"] > 0  # an income of $0 is retained by itself
+    assert ENGINE.timeout_action(ran, director(ran)) == {"type": "retain"}
