@@ -78,6 +78,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "web",
+    "django_htmx",
     "config.apps.ConfigApp",  # metrics hooks, log context for Celery tasks
 ]
 
@@ -85,12 +87,14 @@ MIDDLEWARE = [
     "config.logging.RequestContextMiddleware",  # request id, game id, access line
     "config.metrics.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -153,6 +157,26 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = env.str("STATIC_ROOT", default=str(VAR_DIR / "static"))
+# whitenoise serves the static files from the app server. Without a
+# collectstatic run (make run, the tests) it finds them in the apps, as
+# runserver would; a deployment runs collectstatic and gets hashed names with
+# far-future caching.
+WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=True)
+WHITENOISE_AUTOREFRESH = DEBUG
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": env.str(
+            "STATICFILES_STORAGE",
+            default="django.contrib.staticfiles.storage.StaticFilesStorage",
+        )
+    },
+}
+
+# The web pages: Django's own auth views under /accounts/.
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
 
 # Requests larger than this are refused before a view sees them.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=1_000_000)

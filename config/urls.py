@@ -23,6 +23,10 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("games.api.urls")),
+    # The web pages: Django's own auth views (the standard names and fields
+    # that clients and browser tests rely on), then the game pages.
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("web.urls")),
 ]
 
 # django-anymail's inbound webhooks, only when their basic-auth secret is set
@@ -30,7 +34,7 @@ urlpatterns = [
 if settings.ANYMAIL.get("WEBHOOK_SECRET"):
     urlpatterns += [path("anymail/", include("notifications.anymail_urls"))]
 
-handler400 = "games.api.errors.bad_request"
-handler403 = "games.api.errors.permission_denied"
-handler404 = "games.api.errors.not_found"
-handler500 = "games.api.errors.server_error"
+handler400 = "web.errors.bad_request"
+handler403 = "web.errors.permission_denied"
+handler404 = "web.errors.not_found"
+handler500 = "web.errors.server_error"

@@ -12,7 +12,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from games import commitment, replay, sql, store, visibility
 from games.engines import base
-from games.errors import Forbidden, NotASeat, NotFound
+from games.errors import Forbidden, InvalidRequest, NotASeat, NotFound
 from games.memo import LRU
 from games.models import Event, Game, Seat
 from games.sql import Player
@@ -46,6 +46,17 @@ def games_for(user, *, mine: bool = False, to_act: bool = False) -> QuerySet[Gam
     else:
         games = Game.objects.none() if (mine or to_act) else Game.objects.filter(public=True)
     return games.distinct().prefetch_related("seats__user")
+
+
+def users_in_order(usernames: list[str]) -> list:
+    """The active users of these names, in the order given (a game's seats)."""
+    from accounts.models import User
+
+    users = {u.username: u for u in User.objects.filter(username__in=usernames, is_active=True)}
+    missing = [name for name in usernames if name not in users]
+    if missing:
+        raise InvalidRequest(f"no such player: {', '.join(missing)}")
+    return [users[name] for name in usernames]
 
 
 def game(pk: int) -> Game:

@@ -8,13 +8,11 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.models import User
 from games import clock as clock_options
 from games import selectors, vacation
 from games.api import schema
 from games.api import serializers as s
 from games.engines import base
-from games.errors import InvalidRequest
 from games.models import Game
 from games.services.clocks import check_extend, check_pause, check_resume
 from games.services.creation import check_create_game
@@ -101,20 +99,12 @@ class GamesView(APIView):
     def post(self, request):
         data = s.validated(s.CreateGameIn, request.data)
         game = check_create_game(
-            request.user, title=data["title"], players=users_in_order(data["players"]),
+            request.user, title=data["title"], players=selectors.users_in_order(data["players"]),
             options=data["options"], public=data["public"],
             spectator_delay=data["spectator_delay"], clock=data["clock"],
         )  # fmt: skip
         viewer = selectors.viewer_of(game, request.user)
         return Response(selectors.game_detail(game, viewer), status=status.HTTP_201_CREATED)
-
-
-def users_in_order(usernames: list[str]) -> list[User]:
-    users = {u.username: u for u in User.objects.filter(username__in=usernames, is_active=True)}
-    missing = [name for name in usernames if name not in users]
-    if missing:
-        raise InvalidRequest(f"no such player: {', '.join(missing)}")
-    return [users[name] for name in usernames]
 
 
 class GameDetailView(APIView):

@@ -1,0 +1,102 @@
+"""The game page: the board, the moves as forms, a move posted through the service."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+import pytest
+
+from games.models import Event
+from games.services.creation import do_create_game
+
+
+@pytest.fixture
+def havana(alice, bob):
+    return do_create_game(title="havana", players=[alice, bob], seed=7)
+
+
+def first_action(html: str) -> str:
+    """The first move the page offers (a button's or a list's), as posted."""
+    found = re.search(r'(?:name="action" value|<option value)="([^"]+)"', html)
+    assert found, "the page offers no move"
+    return unescape(found.group(1))
+
+
+def move_forms(html: str) -> list[str]:
+    return re.findall(r"<form[^>]*data-action=\"([^\"]+)\"", html)
+
+
+def test_a_player_sees_their_moves_as_forms_with_data_action(page_as, alice, havana):
+    response = page_as(alice).get(f"/games/{havana.pk}/")
+    assert response.status_code == 200
+    assert "choose" in " ".join(move_forms(response.content.decode()))
+
+
+def test_a_move_posted_from_the_page_goes_through_the_service(page_as, alice, havana):
+    client = page_as(alice)
+    html = client.get(f"/games/{havana.pk}/").content.decode()
+    action = json.loads(first_action(html))
+    response = client.post(
+        f"/games/{havana.pk}/move/", {"seq": havana.seq, "action": json.dumps(action)}
+    )
+    assert response.status_code == 302
+    event = Event.objects.get(game=havana, seq=havana.seq + 1)
+    assert event.source == "web" and event.payload["action"] == action
+
+
+def test_a_stale_seq_gives_a_message_and_a_fresh_board_not_an_error(page_as, alice, havana):
+    client = page_as(alice)
+    response = client.post(
+        f"/games/{havana.pk}/move/",
+        {"seq": havana.seq - 1, "action": '{"type": "x"}'},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    assert "has moved on" in response.content.decode()
+    assert Event.objects.filter(game=havana).count() == havana.seq
+
+
+def test_garbage_in_the_move_form_changes_nothing(page_as, alice, havana):
+    client = page_as(alice)
+    for data in (
+        {},
+        {"seq": "x"},
+        {"seq": havana.seq, "action": "{not json"},
+        {"seq": havana.seq, "action": "[]"},
+    ):
+        response = client.post(f"/games/{havana.pk}/move/", data, follow=True)
+        assert response.status_code == 200
+    assert Event.objects.filter(game=havana).count() == havana.seq
+
+
+def test_the_live_poll_is_empty_until_the_game_moves(page_as, alice, bob, havana):
+    client = page_as(bob)
+    page = client.get(f"/games/{havana.pk}/")
+    etag = page.headers["ETag"]
+    assert client.get(f"/games/{havana.pk}/live/", {"etag": etag}).status_code == 204
+    html = page_as(alice).get(f"/games/{havana.pk}/").content.decode()
+    value = first_action(html)
+    page_as(alice).post(f"/games/{havana.pk}/move/", {"seq": havana.seq, "action": value})
+    fresh = client.get(f"/games/{havana.pk}/live/", {"etag": etag})
+    assert fresh.status_code == 200 and fresh.headers["ETag"] != etag
+
+
+def test_pages_404_and_403_are_html(page_as, eve, alice, bob):
+    game = do_create_game(title="havana", players=[alice, bob], seed=1, public=False)
+    assert page_as(eve).get(f"/games/{game.pk}/").status_code == 403
+    missing = page_as(eve).get("/games/999999/")
+    assert missing.status_code == 404 and "text/html" in missing.headers["Content-Type"]
+    assert page_as(eve).get(f"/games/{2**64}/").status_code == 404
+
+
+def test_the_welcome_page_shows_each_title(page_as, db):
+    html = page_as(None).get("/").content.decode()
+    for title in ("Havana", "The Estates", "Point City", "18Cuba"):
+        assert title in html
+
+
+def test_the_dashboard_lists_my_game_first_when_it_is_my_turn(page_as, alice, havana):
+    html = page_as(alice).get("/").content.decode()
+    assert f"/games/{havana.pk}/" in html and "my-turn" in html

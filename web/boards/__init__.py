@@ -1,0 +1,67 @@
+"""Each title's board drawn in SVG from the engine's view, as one seat sees it.
+
+A title's module here (`havana`, `estates`, `pointcity`, `cuba`) exposes
+`context(view, seat, names) -> dict` and draws with the template
+`web/boards/<title>.html`, which receives that dict as `board`.  The board
+only ever sees the engine's `view` for the viewing seat, never the state, so
+it cannot show what the view hides.  A title without a board module yet is
+drawn by the generic template: the view as nested lists.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+MODULES = {
+    "havana": "web.boards.havana",
+    "estates": "web.boards.estates",
+    "pointcity": "web.boards.pointcity",
+    "18cuba": "web.boards.cuba",
+}
+
+
+def render(
+    title: str, view: dict[str, Any], seat: int | None, names: dict[int, str]
+) -> SafeString:
+    """The board of `title` as HTML (an SVG figure and its captions)."""
+    module = _module(title)
+    if module is None:
+        return format_html('<div class="board board-generic">{}</div>', nested(view))
+    board = module.context(view, seat, names)
+    template = f"web/boards/{getattr(module, 'TEMPLATE', title)}.html"
+    return render_to_string(template, {"board": board, "view": view, "seat": seat, "names": names})
+
+
+def _module(title: str):
+    name = MODULES.get(title)
+    if name is None:
+        return None
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
+
+
+def nested(value: Any) -> SafeString:
+    """Any view as nested definition lists, escaped: the fallback board."""
+    if isinstance(value, dict):
+        rows = format_html_join(
+            "", "<dt>{}</dt><dd>{}</dd>", ((k, nested(v)) for k, v in value.items())
+        )
+        return format_html("<dl>{}</dl>", rows)
+    if isinstance(value, list):
+        if not value:
+            return mark_safe("&ndash;")
+        return format_html(
+            "<ol>{}</ol>", format_html_join("", "<li>{}</li>", ((nested(v),) for v in value))
+        )
+    if value is None:
+        return mark_safe("&ndash;")
+    return format_html("{}", value)

@@ -1,0 +1,65 @@
+"""A player's dashboard: their games (the ones waiting for them first), games
+they can watch, and the form to start one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import selectors
+from games.engines import base
+from games.models import Game
+
+WATCHABLE = 20
+
+
+def context(user) -> dict[str, Any]:
+    mine = [_row(game, user) for game in selectors.newest_first(
+        selectors.games_for(user, mine=True), user
+    )[:100]]  # fmt: skip
+    mine.sort(key=lambda row: (not row["my_turn"], row["status"] != Game.Status.ACTIVE))
+    watch = [
+        _row(game, user)
+        for game in selectors.newest_first(
+            selectors.games_for(user).exclude(seats__user=user), user
+        )[:WATCHABLE]
+    ]
+    return {"mine": mine, "watch": watch, "titles": title_choices()}
+
+
+def _row(game: Game, user) -> dict[str, Any]:
+    summary = selectors.summary(game, user)
+    seats = {p["seat"]: p["username"] for p in summary["players"]}
+    my_seats = [p["seat"] for p in summary["players"] if p["username"] == user.username]
+    my_turn = summary["status"] == Game.Status.ACTIVE and any(
+        seat in summary["to_act"] for seat in my_seats
+    )
+    return {
+        **summary,
+        "title_name": _title(game.title),
+        "names": [p["username"] for p in summary["players"]],
+        "to_act_names": [seats.get(seat, "?") for seat in summary["to_act"]],
+        "my_turn": my_turn,
+    }
+
+
+def _title(name: str) -> str:
+    try:
+        return base.get(name).TITLE
+    except KeyError:
+        return name
+
+
+def title_choices() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": name,
+            "title": engine.TITLE,
+            "min_players": engine.MIN_PLAYERS,
+            "max_players": engine.MAX_PLAYERS,
+            "options": [
+                {"key": key, **spec, "choices": spec.get("choices")}
+                for key, spec in engine.OPTIONS.items()
+            ],
+        }
+        for name, engine in sorted(base.available().items())
+    ]

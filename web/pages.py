@@ -1,0 +1,209 @@
+"""What the web pages show, read through the same selectors as the API.
+
+Every page of a game is built from `selectors.game_detail` (or the view at an
+earlier seq for the replay) and `selectors.events`, for the viewer that
+`selectors.viewer_of` decides: a page can show no more than the API would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games import selectors, store
+from games.engines import base
+from games.models import Game, Seat
+from web import boards, moves
+
+LOG_LINES = 40
+
+
+@dataclass
+class GamePage:
+    """A game as one viewer sees it, at their head or at an earlier seq."""
+
+    game: Game
+    seats: list[Seat]
+    viewer: selectors.Viewer
+    at: int  # the seq shown: the viewer's head, or earlier in a replay
+
+    @property
+    def replaying(self) -> bool:
+        return self.at < self.viewer.head
+
+
+def page_for(pk: int, user, at: int | None = None) -> GamePage:
+    """The viewer's page of game `pk`; `at` (clamped to what they may see)
+    picks an earlier seq for the replay."""
+    game, seats = selectors.game_with_seats(pk)
+    viewer = selectors.viewer_of(game, user, seats)
+    shown = viewer.head if at is None else max(1, min(at, viewer.head))
+    return GamePage(game=game, seats=seats, viewer=viewer, at=shown)
+
+
+def etag(page: GamePage) -> str:
+    """The same validator as the API's game detail: it changes exactly when
+    what this viewer may see changes."""
+    game, viewer = page.game, page.viewer
+    return f'"{game.pk}-{viewer.head}-{viewer.seat}-{game.status}"'
+
+
+def names(seats: list[Seat]) -> dict[int, str]:
+    return {seat.index: seat.user.username for seat in seats}
+
+
+def context(page: GamePage) -> dict[str, Any]:
+    """Everything the game page draws."""
+    game, viewer = page.game, page.viewer
+    detail = selectors.game_detail(game, viewer, page.seats)
+    engine = base.get(game.title)
+    who = names(page.seats)
+    view = detail["view"] if not page.replaying else view_at(game, viewer, page.at)
+    legal = [] if page.replaying else legal_moves(game, viewer)
+    return {
+        "game": game,
+        "detail": detail,
+        "engine": engine,
+        "names": who,
+        "viewer": viewer,
+        "at": page.at,
+        "replaying": page.replaying,
+        "etag": etag(page),
+        "board": boards.render(game.title, view, viewer.seat, who),
+        "groups": moves.groups(engine, legal),
+        "players": players(detail, who),
+        "to_act_names": [who.get(seat, "?") for seat in detail["to_act"]],
+        "my_deadline": my_deadline(detail, viewer),
+        "log": log_lines(game, viewer, engine, who, up_to=page.at, last=LOG_LINES),
+        "takeback": takeback_context(detail["takeback"], viewer, who),
+        "provisional": bool(getattr(engine, "PROVISIONAL_DATA", False)),
+        "result": result_rows(detail["result"], who),
+    }
+
+
+def view_at(game: Game, viewer: selectors.Viewer, seq: int) -> dict[str, Any]:
+    """What the viewer's seat saw at `seq` (never past their own head)."""
+    engine = base.get(game.title)
+    state = store.load(game, engine, head=min(seq, viewer.head)).state
+    return engine.view(state, viewer.seat)
+
+
+def legal_moves(game: Game, viewer: selectors.Viewer) -> list[dict[str, Any]]:
+    if viewer.seat is None or game.status != Game.Status.ACTIVE:
+        return []
+    return [item["action"] for item in selectors.legal_actions(game, viewer)["actions"]]
+
+
+def players(detail: dict[str, Any], who: dict[int, str]) -> list[dict[str, Any]]:
+    to_act = set(detail["to_act"])
+    return [
+        {
+            "seat": row["seat"],
+            "name": who.get(row["seat"], "?"),
+            "status": row["status"],
+            "deadline": row["deadline"],
+            "to_act": row["seat"] in to_act,
+            "you": row["seat"] == detail["your_seat"],
+        }
+        for row in detail["players"]
+    ]
+
+
+def my_deadline(detail: dict[str, Any], viewer: selectors.Viewer) -> str | None:
+    if viewer.seat is None:
+        return None
+    for row in detail["players"]:
+        if row["seat"] == viewer.seat and viewer.seat in detail["to_act"]:
+            return row["deadline"] or detail["deadline"]
+    return None
+
+
+def takeback_context(
+    takeback: dict[str, Any] | None, viewer: selectors.Viewer, who: dict[int, str]
+) -> dict[str, Any] | None:
+    if takeback is None:
+        return None
+    return {
+        **takeback,
+        "by_name": who.get(takeback["by"], "?"),
+        "waiting_names": [who.get(seat, "?") for seat in takeback["waiting_for"]],
+        "mine_to_answer": viewer.seat in takeback["waiting_for"],
+    }
+
+
+def result_rows(result: dict[str, Any] | None, who: dict[int, str]) -> dict[str, Any] | None:
+    """The one result shape of every title, as rows by place."""
+    if not result:
+        return None
+    places, scores = result["places"], result["scores"]
+    rows = [
+        {
+            "place": places[seat],
+            "name": who.get(seat, "?"),
+            "score": scores[seat],
+            "winner": seat in result["winners"],
+            "breakdown": result["breakdown"][seat],
+        }
+        for seat in sorted(range(len(places)), key=lambda s: (places[s], s))
+    ]
+    return {
+        "rows": rows,
+        "ended_by": result["ended_by"].replace("_", " "),
+        "opponent": result.get("opponent"),
+    }
+
+
+def log_lines(
+    game: Game,
+    viewer: selectors.Viewer,
+    engine: base.Engine,
+    who: dict[int, str],
+    *,
+    up_to: int,
+    last: int | None = None,
+) -> list[dict[str, Any]]:
+    """The log as the viewer may see it (the API's events), up to `up_to`,
+    each line as a player would type it in a mail, with names for seats."""
+    after = max(0, up_to - last) if last else 0
+    shown = selectors.Viewer(
+        seat=viewer.seat, moderator=viewer.moderator, head=up_to, delayed=viewer.delayed
+    )
+    rows = selectors.events(game, shown, after=after, limit=up_to - after)
+    return [
+        {
+            "seq": row["seq"],
+            "who": who.get(row["seat"], "") if row["seat"] is not None else "",
+            "text": describe(engine, row, who),
+            "kind": row["kind"],
+            "at": row["created_at"],
+        }
+        for row in reversed(rows)
+    ]
+
+
+def describe(engine: base.Engine, event: dict[str, Any], who: dict[int, str]) -> str:
+    """One event in words: a move as its mail command, the rest by kind."""
+    payload = event["payload"]
+    kind = event["kind"]
+    if kind in ("action", "timeout") and isinstance(payload.get("action"), dict):
+        text = _action_text(engine, payload["action"])
+        return f"{text} (clock ran out)" if kind == "timeout" else text
+    if kind == "created":
+        return "game started"
+    if kind == "undo":
+        reason = payload.get("reason")
+        return f"undone back to seq {payload.get('to_seq')}" + (f": {reason}" if reason else "")
+    if kind == "resign":
+        return "resigned"
+    if kind == "clock":
+        return "clock: " + str(payload.get("clock", "")).replace("_", " ")
+    return kind.replace("_", " ")
+
+
+def _action_text(engine: base.Engine, action: dict[str, Any]) -> str:
+    """The action's mail command; a hidden part (a face-down choice shown in
+    its public form) may not be a whole command, so fall back to its type."""
+    try:
+        return engine.text(action)
+    except Exception:
+        return str(action.get("type", "move")).replace("_", " ")

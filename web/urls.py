@@ -1,0 +1,34 @@
+from django.urls import path, register_converter
+
+from games.api.urls import LARGEST_ID
+from web.views import create, game, home
+
+
+class GameId:
+    """A game id: digits naming a 64-bit key (a larger one is no game, and
+    would overflow SQLite's driver)."""
+
+    regex = "[0-9]{1,19}"
+
+    def to_python(self, value: str) -> int:
+        number = int(value)
+        if number > LARGEST_ID:
+            raise ValueError("beyond any game id")
+        return number
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(GameId, "game")
+
+app_name = "web"
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("games/new/", create.create, name="create"),
+    path("games/<game:pk>/", game.game, name="game"),
+    path("games/<game:pk>/live/", game.live, name="live"),
+    path("games/<game:pk>/move/", game.move, name="move"),
+    path("games/<game:pk>/takeback/", game.takeback, name="takeback"),
+]

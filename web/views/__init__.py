@@ -1,0 +1,1 @@
+"""Thin page views: read through `web.pages`, write through the game service."""

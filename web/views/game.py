@@ -1,0 +1,93 @@
+"""The game page: the board as the viewer's seat sees it, the moves, the log."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from games import selectors
+from games.errors import InvalidRequest
+from games.services.moves import check_submit_action_by_id
+from games.services.takeback import check_answer_takeback, check_request_takeback
+from web import moves, pages
+from web.views.common import attempt, int_or_none, readable
+
+
+@require_GET
+def game(request: HttpRequest, pk: int) -> HttpResponse:
+    page = readable(
+        lambda: pages.page_for(pk, request.user, at=int_or_none(request.GET.get("at")))
+    )
+    template = "web/_game.html" if request.htmx else "web/game.html"
+    return _render(request, template, page)
+
+
+@require_GET
+def live(request: HttpRequest, pk: int) -> HttpResponse:
+    """Polled by the page: 204 (htmx leaves the page alone) while the
+    viewer's ETag is unchanged, else the fresh game."""
+    page = readable(lambda: pages.page_for(pk, request.user))
+    if pages.etag(page) == request.GET.get("etag"):
+        return HttpResponse(status=204, headers={"ETag": pages.etag(page)})
+    return _render(request, "web/_game.html", page)
+
+
+@login_required
+@require_POST
+def move(request: HttpRequest, pk: int) -> HttpResponse:
+    seq = int_or_none(request.POST.get("seq"))
+    action = moves.decode(request.POST.get("action"))
+    text = request.POST.get("text", "").strip() or None
+
+    def submit():
+        if seq is None:
+            raise InvalidRequest("the form carried no seq; reload the page")
+        if action is None and text is None:
+            raise InvalidRequest("choose a move")
+        return check_submit_action_by_id(
+            pk, request.user, action=action, text=None if action else text,
+            expected_seq=seq, source="web",
+        )  # fmt: skip
+
+    attempt(request, submit, "Move made.")
+    return _after_write(request, pk)
+
+
+@login_required
+@require_POST
+def takeback(request: HttpRequest, pk: int) -> HttpResponse:
+    game = readable(lambda: selectors.game(pk))
+    seq = int_or_none(request.POST.get("seq"))
+    answer = request.POST.get("answer")
+
+    def write():
+        if seq is None:
+            raise InvalidRequest("the form carried no seq; reload the page")
+        if answer:
+            return check_answer_takeback(
+                game, request.user, answer=answer, expected_seq=seq, source="web"
+            )
+        return check_request_takeback(game, request.user, expected_seq=seq, source="web")
+
+    done = f"Takeback {answer}d." if answer in ("approve", "refuse") else "Takeback requested."
+    attempt(request, write, done)
+    return _after_write(request, pk)
+
+
+def _after_write(request: HttpRequest, pk: int) -> HttpResponse:
+    """The fresh game (for htmx), or the game page again (post/redirect/get)."""
+    if request.htmx:
+        return _render(
+            request, "web/_game.html", readable(lambda: pages.page_for(pk, request.user))
+        )
+    return redirect("web:game", pk=pk)
+
+
+def _render(request: HttpRequest, template: str, page: pages.GamePage) -> HttpResponse:
+    response = render(request, template, pages.context(page))
+    response["ETag"] = pages.etag(page)
+    response["Vary"] = "Cookie, HX-Request"
+    response["Cache-Control"] = "private, no-cache"
+    return response
