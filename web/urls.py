@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from games.api.urls import LARGEST_ID
-from web.views import create, game, home
+from web.views import create, game, home, moderation
 
 
 class GameId:
@@ -31,4 +31,7 @@ urlpatterns = [
     path("games/<game:pk>/live/", game.live, name="live"),
     path("games/<game:pk>/move/", game.move, name="move"),
     path("games/<game:pk>/takeback/", game.takeback, name="takeback"),
+    path("games/<game:pk>/moderate/", moderation.moderate, name="moderate"),
+    path("games/<game:pk>/undo/", moderation.undo, name="undo"),
+    path("games/<game:pk>/clock/", moderation.clock, name="clock"),
 ]

@@ -26,6 +26,10 @@ per requester:
 * The event log: the created event never carries the setup; another seat's
   action appears only in its public form (`engine.public_action` of the state
   before it), the requester's own in full.
+* The web pages too: the requester in turn fetches the game page (board,
+  moves, log), which is held to the same secrets check, and the HTTP
+  differential renders it again under the varied state: a page must not
+  change either (the CSRF token, which is per request, is left out).
 * Anywhere in the JSON: no `setup`, `seed` or `salt` key, neither the salt
   nor the seed nor the long shuffled orders of the setup, and the verify
   record unrevealed, until the game ends; then the setup and salt are there
@@ -41,12 +45,15 @@ import dataclasses
 import functools
 import json
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.test import Client
 
+from accounts.models import User
 from games import selectors, store, visibility
 from games.engines import base
 from games.engines.base import canonical_json, clone
@@ -374,6 +381,10 @@ def first_difference(a: Any, b: Any, path: str = "") -> str | None:
             if found:
                 return found
         return None
+    if isinstance(a, str) and isinstance(b, str) and a != b and max(len(a), len(b)) > 80:
+        # A page: where it first differs, with a little of each side.
+        at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+        return f"{path or '.'} at {at}: {a[at - 20 : at + 40]!r} != {b[at - 20 : at + 40]!r}"
     return None if a == b and type(a) is type(b) else f"{path or '.'}: {a!r} != {b!r}"
 
 
@@ -386,6 +397,15 @@ def keys_in(value: Any) -> set[str]:
     if isinstance(value, list):
         return set().union(*(keys_in(item) for item in value)) if value else set()
     return set()
+
+
+CSRF = re.compile(r'(?<=csrfmiddlewaretoken" value=")[^"]+|(?<="X-CSRFToken": ")[^"]+')
+
+
+def _logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
 
 
 def who(viewer: Viewer) -> str:
@@ -448,6 +468,8 @@ class RedactionWalk:
         users = [make_user(name) for name in names]
         self.clients = {seat: self.as_(user) for seat, user in enumerate(users)}
         self.clients[None] = self.as_(make_user("eve"))
+        self.pages = {viewer: _logged_in(user) for viewer, user in enumerate(users)}
+        self.pages[None] = _logged_in(User.objects.get(username="eve"))
         body = {"title": self.title, "players": names, "options": self.options}
         body["spectator_delay"] = self.delay
         with self.monkeypatch.context() as patch:
@@ -481,6 +503,13 @@ class RedactionWalk:
                 self.check_over_http(received)
             self.move()
         return self.problems
+
+    def page(self, viewer: Viewer) -> str:
+        """The game page as the requester's browser gets it, less the
+        per-request CSRF token."""
+        response = self.pages[viewer].get(f"/games/{self.id}/")
+        assert response.status_code == 200, (who(viewer), response.status_code)
+        return CSRF.sub("csrf", response.content.decode())
 
     def get(self, viewer: Viewer, path: str) -> dict[str, Any]:
         response = self.clients[viewer].get(f"/api/games/{self.id}/{path}")
@@ -572,6 +601,7 @@ class RedactionWalk:
                 got["events"] = self.get(viewer, f"events/?after={self.seen[viewer]}&limit=500")
                 if self.round() % 3 == 0 or not active:
                     got["verify"] = self.get(viewer, "verify/")
+                got["page"] = self.page(viewer)
                 if self.round() % 6 == 0 or not active:
                     got["takeback"] = self.get(viewer, "takeback/")
                     got["list"] = self.clients[viewer].get("/api/games/?page_size=100").json()
@@ -708,6 +738,8 @@ class RedactionWalk:
             got = {"detail": self.get(viewer, "")}
             if "actions" in received:
                 got["actions"] = self.get(viewer, "actions/")
+            if "page" in received:
+                got["page"] = self.page(viewer)
             return got
 
     def check_the_plant_takes(self) -> None:
@@ -812,6 +844,24 @@ def leak_in_detail(extra: Callable[[Game, State], dict[str, Any]]):
     return plant
 
 
+def leak_in_page(extra: Callable[[State], Any]):
+    """Plant a leak in the web page only: the API stays honest."""
+
+    def plant(monkeypatch) -> None:
+        from web import pages
+
+        honest = pages.context
+
+        def leaky(page):
+            state = store.load(page.game, base.get(page.game.title)).state
+            shown = honest(page)
+            return {**shown, "board": f"{shown['board']}<p>{extra(state)}</p>"}
+
+        monkeypatch.setattr(pages, "context", leaky)
+
+    return plant
+
+
 def unredacted_actions(monkeypatch) -> None:
     honest = visibility.payload_for
 
@@ -877,6 +927,11 @@ LEAKS = {
         "duel", 2, 2,
         leak_in_detail(lambda game, state: {"hint": state["deck"][:1]}),
         "receives over HTTP depends on hidden values: detail.hint",
+    ),
+    "the top of the Duel deck, drawn on the web page only": (
+        "duel", 2, 2,
+        leak_in_page(lambda state: state["deck"][:1]),
+        "receives over HTTP depends on hidden values: page",
     ),
     "the salt under an innocent name": (
         "duel", 2, 2,

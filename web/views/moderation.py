@@ -1,0 +1,81 @@
+"""The moderator's page of a game: the audit (every event, the chain check),
+undo with a reason, and the clock actions; each an event, through the service."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from games import clock as clock_options
+from games import selectors
+from games.engines import base
+from games.errors import InvalidRequest
+from games.services.clocks import check_extend, check_pause, check_resume
+from games.services.undo import check_undo
+from web import pages
+from web.views.common import attempt, int_or_none, readable
+
+
+@login_required
+@require_GET
+def moderate(request: HttpRequest, pk: int) -> HttpResponse:
+    game = readable(lambda: selectors.game(pk))
+    audit = readable(lambda: selectors.audit(game, selectors.viewer_of(game, request.user)))
+    engine = base.get(game.title)
+    who = pages.names(selectors.seats_of(game))
+    live = audit["live"]
+    events = [
+        {
+            **event,
+            "who": who.get(event["seat"], "") if event["seat"] is not None else "",
+            "text": pages.describe(engine, event, who),
+            "live": any(start <= event["seq"] <= end for start, end in live),
+        }
+        for event in audit["events"]
+    ]
+    return render(
+        request,
+        "web/moderate.html",
+        {"game": game, "engine": engine, "audit": audit, "events": events, "names": who},
+    )
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, pk: int) -> HttpResponse:
+    game = readable(lambda: selectors.game(pk))
+    to_seq = int_or_none(request.POST.get("to_seq"))
+
+    def write():
+        if to_seq is None:
+            raise InvalidRequest("give the seq to go back to")
+        return check_undo(game, request.user, to_seq=to_seq, reason=request.POST.get("reason", ""))
+
+    attempt(request, write, f"Undone back to seq {to_seq}.")
+    return redirect("web:moderate", pk=pk)
+
+
+@login_required
+@require_POST
+def clock(request: HttpRequest, pk: int) -> HttpResponse:
+    game = readable(lambda: selectors.game(pk))
+    action = request.POST.get("action")
+    reason = request.POST.get("reason", "").strip()
+
+    def write():
+        if not reason:
+            raise InvalidRequest("a clock action needs a reason")
+        if action == "pause":
+            return check_pause(game, request.user, reason=reason)
+        if action == "resume":
+            return check_resume(game, request.user, reason=reason)
+        if action == "extend":
+            by = clock_options.seconds(request.POST.get("by", "").strip() or None, "by")
+            seat = int_or_none(request.POST.get("seat"))
+            return check_extend(game, request.user, by_seconds=by, reason=reason, seat=seat)
+        raise InvalidRequest("the clock action is pause, resume or extend")
+
+    attempt(request, write, f"Clock: {action}.")
+    return redirect("web:moderate", pk=pk)
