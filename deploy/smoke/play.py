@@ -231,6 +231,28 @@ def wait_for_drained_outbox(timeout: float = 90.0) -> dict[str, float]:
         time.sleep(0.5)
 
 
+def fetch(path: str) -> str:
+    try:
+        with urllib.request.urlopen(BASE_URL + path, timeout=30) as response:
+            return response.read().decode()
+    except urllib.error.HTTPError as error:
+        raise SmokeFailure(f"GET {path}: {error.code}") from None
+
+
+def check_pages(game_ids: list[int]) -> None:
+    """The web pages as deployed (DEBUG off): the welcome page, its CSS and
+    JS from our own static files, and each finished game's page."""
+    home = fetch("/")
+    assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', home)
+    if not any(a.endswith(".css") for a in assets) or not any("htmx" in a for a in assets):
+        raise SmokeFailure(f"the welcome page links no stylesheet or htmx: {assets}")
+    for asset in assets:
+        fetch(asset)
+    for game_id in game_ids:
+        if 'class="board-area"' not in fetch(f"/games/{game_id}/"):
+            raise SmokeFailure(f"/games/{game_id}/ shows no board")
+
+
 def main() -> int:
     rng = random.Random(int(os.environ.get("SMOKE_SEED", "7")))
     started = time.monotonic()
@@ -238,12 +260,16 @@ def main() -> int:
     if not titles:
         raise SmokeFailure("GET /api/titles/ lists no title")
     moves = 0
+    finished = []
     for title in titles:
         t0 = time.monotonic()
         game_id, count = play_over_http(title, rng)
+        finished.append(game_id)
         moves += count
         say(f"{title['name']}: game {game_id} finished over HTTP after {count} moves "
             f"({time.monotonic() - t0:.1f}s)")  # fmt: skip
+    check_pages(finished)
+    say(f"web pages: /, its static files and {len(finished)} game pages served")
     if EMAIL_TITLE not in {t["name"] for t in titles}:
         raise SmokeFailure(f"{EMAIL_TITLE} is not registered (CORREO_EXTRA_ENGINES?)")
     t0 = time.monotonic()
