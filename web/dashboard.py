@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import selectors
+from games import selectors, visibility
 from games.engines import base
-from games.models import Game
+from games.models import Event, Game
+from web import pages
 
 WATCHABLE = 20
 
@@ -35,11 +36,31 @@ def _row(game: Game, user) -> dict[str, Any]:
     )
     return {
         **summary,
+        "last_move": last_move(game, summary, my_seats[0] if my_seats else None, seats),
         "title_name": _title(game.title),
         "names": [p["username"] for p in summary["players"]],
         "to_act_names": [seats.get(seat, "?") for seat in summary["to_act"]],
         "my_turn": my_turn,
     }
+
+
+def last_move(
+    game: Game, summary: dict[str, Any], seat: int | None, names: dict[int, str]
+) -> str | None:
+    """The latest move the viewer may see, as the game's log says it."""
+    event = (
+        Event.objects.filter(game=game, kind__in=selectors.MOVE_KINDS, seq__lte=summary["seq"])
+        .order_by("-seq")
+        .first()
+    )
+    if event is None:
+        return None
+    shown = visibility.event_for(
+        event, seat, reveal_all=game.status != Game.Status.ACTIVE,
+        chain_version=game.chain_version,
+    )  # fmt: skip
+    who = names.get(event.seat, "?") if event.seat is not None else ""
+    return f"{who}: {pages.describe(base.get(game.title), shown, names)}"
 
 
 def _title(name: str) -> str:

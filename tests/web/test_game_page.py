@@ -100,3 +100,18 @@ def test_the_welcome_page_shows_each_title(page_as, db):
 def test_the_dashboard_lists_my_game_first_when_it_is_my_turn(page_as, alice, havana):
     html = page_as(alice).get("/").content.decode()
     assert f"/games/{havana.pk}/" in html and "my-turn" in html
+
+
+def test_the_dashboard_shows_the_last_move_as_each_player_may_see_it(page_as, alice, bob, havana):
+    from games.engines import base
+
+    action = json.loads(first_action(page_as(alice).get(f"/games/{havana.pk}/").content.decode()))
+    page_as(alice).post(
+        f"/games/{havana.pk}/move/", {"seq": havana.seq, "action": json.dumps(action)}
+    )
+    whole = base.get("havana").text(action)
+    mine = page_as(alice).get("/").content.decode()
+    theirs = page_as(bob).get("/").content.decode()
+    assert f"alice: {whole}" in mine
+    # A face-down choice: bob sees that alice chose, not what.
+    assert "alice: " in theirs and whole not in theirs
