@@ -64,6 +64,10 @@ def test_the_estates_board_draws_what_the_view_holds(moves, seat):
     cubes_shown = sum(len(row) for row in view["display"])
     assert html.count('class="cube cube-') == cubes_on_board + cubes_shown
     assert f"Roofs left: {view['roofs_left']}" in html
+    roofs = sum(lot["roof"] is not None for row in view["board"] for lot in row["lots"])
+    assert html.count('<polygon class="roof"') == roofs
+    assert html.count('<g class="permit">') == sum(bool(row["permits"]) for row in view["board"])
+    assert ('<g class="mayor">' in html) == (view["mayor"] is not None)
     if seat is not None:
         mine = re.search(rf'data-seat="{seat}" class="you">.*?</tr>', html, re.S)
         assert mine and f"{view['you']['cheques']}" in mine.group(0)
@@ -104,7 +108,7 @@ def test_another_players_cheques_never_reach_the_board():
 
 
 def test_at_the_end_every_players_cheques_are_open():
-    state = estates_state(2000, seed=5)
+    state = estates_state(2000, seed=5)  # plays to the end
     assert ESTATES.is_over(state)
     view = ESTATES.view(state, None)
     html = boards.render("estates", view, None, NAMES)
