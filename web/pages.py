@@ -10,12 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+
 from games import selectors, store
 from games.engines import base
+from games.memo import LRU
 from games.models import Game, Seat
 from web import boards, moves
 
 LOG_LINES = 40
+
+# A drawn board is a pure function of the stream up to the seq shown and the
+# seat (the head hash fixes the stream), so it is drawn once per position and
+# viewer, like the views `selectors.seen_at` keeps.
+_boards = LRU(settings.CORREO_STATE_CACHE_SIZE)
 
 
 @dataclass
@@ -58,7 +66,6 @@ def context(page: GamePage) -> dict[str, Any]:
     detail = selectors.game_detail(game, viewer, page.seats)
     engine = base.get(game.title)
     who = names(page.seats)
-    view = detail["view"] if not page.replaying else view_at(game, viewer, page.at)
     legal = [] if page.replaying else legal_moves(game, viewer)
     return {
         "game": game,
@@ -69,7 +76,7 @@ def context(page: GamePage) -> dict[str, Any]:
         "at": page.at,
         "replaying": page.replaying,
         "etag": etag(page),
-        "board": boards.render(game.title, view, viewer.seat, who),
+        "board": board(page, detail, who),
         "groups": moves.groups(engine, legal),
         "players": players(detail, who),
         "to_act_names": [who.get(seat, "?") for seat in detail["to_act"]],
@@ -79,6 +86,16 @@ def context(page: GamePage) -> dict[str, Any]:
         "provisional": bool(getattr(engine, "PROVISIONAL_DATA", False)),
         "result": result_rows(detail["result"], who),
     }
+
+
+def board(page: GamePage, detail: dict[str, Any], who: dict[int, str]):
+    game, viewer = page.game, page.viewer
+
+    def draw():
+        view = view_at(game, viewer, page.at) if page.replaying else detail["view"]
+        return boards.render(game.title, view, viewer.seat, who)
+
+    return _boards.get_or_compute((game.pk, game.seq, game.head_hash, viewer.seat, page.at), draw)
 
 
 def view_at(game: Game, viewer: selectors.Viewer, seq: int) -> dict[str, Any]:
