@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from games.api.urls import LARGEST_ID
-from web.views import create, game, home
+from web.views import account, create, game, home
 
 
 class GameId:
@@ -31,4 +31,7 @@ urlpatterns = [
     path("games/<game:pk>/live/", game.live, name="live"),
     path("games/<game:pk>/move/", game.move, name="move"),
     path("games/<game:pk>/takeback/", game.takeback, name="takeback"),
+    path("accounts/signup/", account.signup, name="signup"),
+    path("settings/", account.settings_page, name="settings"),
+    path("settings/vacation/", account.start_vacation, name="vacation"),
 ]
