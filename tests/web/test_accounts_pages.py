@@ -319,3 +319,10 @@ def test_the_service_refusals_are_form_errors(page_as, alice, settings):
     over = client.post("/settings/vacation/", {"days": "2"})
     assert "not enough vacation left this year (1.0 days)" in over.content.decode()
     assert Vacation.objects.filter(user=alice).count() == 1
+
+
+def test_an_empty_signup_names_every_missing_field(page_as):
+    before = User.objects.count()
+    response = page_as(None).post("/accounts/signup/", {})
+    assert set(response.context["form"].errors) == {"username", "email", "password1", "password2"}
+    assert User.objects.count() == before

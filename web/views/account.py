@@ -22,7 +22,7 @@ from web.forms import SettingsForm, SignupForm, VacationForm
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("web:home")
-    form = SignupForm(request.POST or None)
+    form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
