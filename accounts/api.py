@@ -17,7 +17,7 @@ from config.throttling import ScopedRateThrottle
 
 
 class RegisterIn(serializers.Serializer):
-    """The rules are accounts.rules', shared with the web's sign-up form."""
+    """Its rules live in accounts.rules, shared with the web's sign-up form."""
 
     username = serializers.RegexField(rules.USERNAME_PATTERN, max_length=150)
     email = serializers.EmailField()

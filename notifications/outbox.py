@@ -54,15 +54,17 @@ def notify(*args, **options) -> Notification | None:
     return row
 
 
-# At most one reset mail per account in this many seconds: the reset form
-# answers anyone, so it must not become a way to flood someone's inbox.
+# At most one reset mail per account in each window of this many seconds:
+# the reset form answers anyone, so it must not become a way to flood
+# someone's inbox.
 PASSWORD_RESET_EVERY = 15 * 60
 
 
 def notify_password_reset(user) -> Notification | None:
     """Queue the mail that lets `user` choose a new password (whatever their
-    notify_mode: it is not a game notification).  Within PASSWORD_RESET_EVERY
-    of the last one this returns that one and queues nothing new."""
+    notify_mode: it is not a game notification).  Asked again in the same
+    window of PASSWORD_RESET_EVERY seconds, it returns the window's row and
+    queues nothing new."""
     window = int(timezone.now().timestamp()) // PASSWORD_RESET_EVERY
     key = f"password_reset:{user.pk}:{window}"
     return notify(user, None, Notification.Kind.PASSWORD_RESET, None, key=key)
