@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib.auth import authenticate
-from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
@@ -11,25 +10,27 @@ from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import rules
 from accounts.models import User
 from config.parsers import JSONParser
 from config.throttling import ScopedRateThrottle
 
 
 class RegisterIn(serializers.Serializer):
-    username = serializers.RegexField(r"^[\w.@+-]{1,150}$", max_length=150)
+    """Its rules live in accounts.rules, shared with the web's sign-up form."""
+
+    username = serializers.RegexField(rules.USERNAME_PATTERN, max_length=150)
     email = serializers.EmailField()
     password = serializers.CharField(max_length=128, write_only=True)
 
     def validate_username(self, value: str) -> str:
-        if User.objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("that username is taken")
-        return value
+        return rules.check_new_username(value)
 
     def validate(self, data):
-        candidate = User(username=data["username"], email=data["email"])
         try:
-            validate_password(data["password"], candidate)
+            rules.check_new_password(
+                data["password"], username=data["username"], email=data["email"]
+            )
         except DjangoValidationError as error:
             raise serializers.ValidationError({"password": list(error.messages)}) from None
         return data
@@ -91,9 +92,7 @@ class MeIn(serializers.Serializer):
     webhook_url = serializers.URLField(required=False, allow_blank=True, max_length=500)
 
     def validate_webhook_url(self, value: str) -> str:
-        if value and not value.lower().startswith(("http://", "https://")):
-            raise serializers.ValidationError("the webhook URL must be http or https")
-        return value
+        return rules.check_webhook_url(value)
 
 
 def me_data(user: User) -> dict:

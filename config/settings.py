@@ -65,6 +65,9 @@ ALLOWED_HOSTS = env.list(
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
+    # First: its registration/ templates (the password pages) must win over
+    # the admin's, which would otherwise draw them in the admin's dress.
+    "web",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -78,7 +81,6 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
-    "web",
     "django_htmx",
     "config.apps.ConfigApp",  # metrics hooks, log context for Celery tasks
 ]

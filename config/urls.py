@@ -1,11 +1,13 @@
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
 from config import health, metrics
 from notifications import views as notification_views
+from web.forms import OutboxPasswordResetForm
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
@@ -24,7 +26,13 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("games.api.urls")),
     # The web pages: Django's own auth views (the standard names and fields
-    # that clients and browser tests rely on), then the game pages.
+    # that clients and browser tests rely on), then the game pages.  The
+    # reset mail goes through the outbox like every other mail.
+    path(
+        "accounts/password_reset/",
+        auth_views.PasswordResetView.as_view(form_class=OutboxPasswordResetForm),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("web.urls")),
 ]

@@ -25,6 +25,7 @@ class Notification(models.Model):
         REPLY = "reply"
         REJECTION = "rejection"
         DIGEST = "digest"
+        PASSWORD_RESET = "password_reset"  # the link is made when the mail is built
 
     class Status(models.TextChoices):
         PENDING = "pending"

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from config import outage
 from games import hooks, selectors, store
@@ -51,6 +52,22 @@ def notify(*args, **options) -> Notification | None:
     if not store.write_new(hooks.Row(row, unique="key", written=queue_after_commit)):
         return Notification.objects.filter(key=row.key).first()
     return row
+
+
+# At most one reset mail per account in each window of this many seconds:
+# the reset form answers anyone, so it must not become a way to flood
+# someone's inbox.
+PASSWORD_RESET_EVERY = 15 * 60
+
+
+def notify_password_reset(user) -> Notification | None:
+    """Queue the mail that lets `user` choose a new password (whatever their
+    notify_mode: it is not a game notification).  Asked again in the same
+    window of PASSWORD_RESET_EVERY seconds, it returns the window's row and
+    queues nothing new."""
+    window = int(timezone.now().timestamp()) // PASSWORD_RESET_EVERY
+    key = f"password_reset:{user.pk}:{window}"
+    return notify(user, None, Notification.Kind.PASSWORD_RESET, None, key=key)
 
 
 def build(

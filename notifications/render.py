@@ -12,9 +12,12 @@ import json
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.tokens import default_token_generator
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from games import selectors, store
 from games.engines import base
@@ -43,6 +46,16 @@ def absolute(path: str) -> str:
 
 def unsubscribe_url(user_id: int) -> str:
     return absolute(reverse("email-unsubscribe", args=[unsubscribe_token(user_id)]))
+
+
+def password_reset_url(user) -> str:
+    """A link to choose a new password, made as the mail is built rather than
+    when it was asked for: the outbox (which the admin shows) never holds the
+    token, and its lifetime counts from the sending.  A mail sent again
+    carries a fresh link; each works until the password changes."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    return absolute(reverse("password_reset_confirm", args=[uid, token]))
 
 
 def view_lines(value: Any, indent: str = "") -> list[str]:
@@ -137,6 +150,9 @@ def context_for(n: Notification) -> dict[str, Any]:
             ctx["reply_to"] = reply_address(n.game_id, n.seat, n.user_id)
     if n.kind == Notification.Kind.DIGEST:
         ctx["items"] = digest_items(n)
+    if n.kind == Notification.Kind.PASSWORD_RESET:
+        ctx["reset_url"] = password_reset_url(n.user)
+        ctx["reset_hours"] = settings.PASSWORD_RESET_TIMEOUT // 3600
     return ctx
 
 
@@ -177,7 +193,7 @@ def build_message(n: Notification) -> EmailMultiAlternatives:
     if in_reply_to:
         headers["In-Reply-To"] = in_reply_to
         headers["References"] = " ".join(filter(None, [headers.get("References"), in_reply_to]))
-    if n.user_id:
+    if n.user_id and n.kind not in ACCOUNT_KINDS:
         url = ctx["unsubscribe_url"]
         headers["List-Unsubscribe"] = f"<{url}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
@@ -194,3 +210,6 @@ def build_message(n: Notification) -> EmailMultiAlternatives:
 
 
 REPLY_KINDS = {Notification.Kind.REPLY, Notification.Kind.REJECTION}
+# Mail about the account itself, which no mail preference turns off: it
+# offers no unsubscribe link.
+ACCOUNT_KINDS = {Notification.Kind.PASSWORD_RESET}

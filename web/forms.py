@@ -1,0 +1,91 @@
+"""The account pages' forms.  Their rules are accounts.rules', the same the
+API applies, so a name or a webhook the API refuses is refused here too."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth import password_validation
+from django.contrib.auth.forms import PasswordResetForm
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
+
+from accounts import rules
+from accounts.models import User
+from notifications.outbox import notify_password_reset
+
+
+class SignupForm(forms.Form):
+    username = forms.CharField(
+        max_length=150,
+        help_text=rules.USERNAME_HELP,
+        widget=forms.TextInput(attrs={"autocomplete": "username"}),
+    )
+    email = forms.EmailField(
+        max_length=254,
+        help_text="For your turn mails and a lost password.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password1 = forms.CharField(
+        label="Password", strip=False,
+        help_text=password_validation.password_validators_help_text_html(),
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )  # fmt: skip
+    password2 = forms.CharField(
+        label="Password again", strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )  # fmt: skip
+
+    def clean_username(self) -> str:
+        return rules.check_new_username(self.cleaned_data["username"])
+
+    def clean(self):
+        data = super().clean()
+        first, second = data.get("password1"), data.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", "the two passwords differ")
+        elif first and "username" in data and "email" in data:
+            try:
+                rules.check_new_password(first, username=data["username"], email=data["email"])
+            except ValidationError as error:
+                self.add_error("password1", error)
+        return data
+
+
+class SettingsForm(forms.Form):
+    notify_mode = forms.ChoiceField(label="Game mail", choices=User.NotifyMode.choices,
+                                    widget=forms.RadioSelect)  # fmt: skip
+    # A CharField with the URL validator, as the API's URLField: a form's
+    # URLField would quietly add a scheme the API insists on.
+    webhook_url = forms.CharField(
+        label="Webhook URL", required=False, max_length=500, validators=[URLValidator()],
+        help_text="Optional: every game notification is also POSTed here as JSON.",
+        widget=forms.URLInput(attrs={"placeholder": "https://chat.example.org/hook"}),
+    )  # fmt: skip
+
+    def clean_webhook_url(self) -> str:
+        return rules.check_webhook_url(self.cleaned_data["webhook_url"])
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(label="Days away")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Bounds read when the form is made (settings may change); the
+        # service still has the last word, on the days left this year.
+        self.fields["days"] = forms.IntegerField(
+            label="Days away",
+            min_value=settings.CORREO_VACATION_MIN_DAYS,
+            max_value=settings.CORREO_VACATION_DAYS_PER_YEAR,
+        )
+
+
+class OutboxPasswordResetForm(PasswordResetForm):
+    """Django's reset form, its mail queued in the outbox instead of sent
+    from the request: delivered, retried and logged as every other mail.
+    The form answers the same whether or not the address has an account."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, from_email,
+                  to_email, html_email_template_name=None) -> None:  # fmt: skip
+        notify_password_reset(context["user"])

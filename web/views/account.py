@@ -1,0 +1,81 @@
+"""The account pages: sign up, and my settings (mail, webhook, vacation).
+Logging in and out and the passwords are Django's own views (config/urls.py)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.models import User
+from games import vacation
+from games.errors import ServiceError, describe
+from games.services.vacation import check_start_vacation
+from web.forms import SettingsForm, SignupForm, VacationForm
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("web:home")
+    form = SignupForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            with transaction.atomic():
+                user = User.objects.create_user(data["username"], data["email"], data["password1"])
+        except IntegrityError:
+            # Taken between the form's check and the insert.
+            form.add_error("username", "that username is taken")
+        else:
+            login(request, user)
+            messages.success(request, f"Welcome to Correo, {user.username}.")
+            return redirect("web:home")
+    return render(request, "web/signup.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    if request.method == "POST":
+        form = SettingsForm(request.POST)
+        if form.is_valid():
+            for name, value in form.cleaned_data.items():
+                setattr(user, name, value)
+            user.save(update_fields=list(form.cleaned_data))
+            messages.success(request, "Settings saved.")
+            return redirect("web:settings")
+        messages.error(request, "Nothing was changed: see the form below.")
+        return _settings(request, settings_form=form)
+    return _settings(request)
+
+
+@login_required
+@require_POST
+def start_vacation(request: HttpRequest) -> HttpResponse:
+    form = VacationForm(request.POST)
+    if form.is_valid():
+        try:
+            check_start_vacation(request.user, days=form.cleaned_data["days"])
+        except ServiceError as error:
+            form.add_error("days", describe(error)[2])
+        else:
+            messages.success(request, "Your vacation has begun: your clocks stand still.")
+            return redirect("web:settings")
+    messages.error(request, "No vacation was started: see the form below.")
+    return _settings(request, vacation_form=form)
+
+
+def _settings(request: HttpRequest, settings_form=None, vacation_form=None) -> HttpResponse:
+    user = request.user
+    initial = {"notify_mode": user.notify_mode, "webhook_url": user.webhook_url}
+    return render(request, "web/settings.html", {
+        "settings_form": settings_form or SettingsForm(initial=initial),
+        "vacation_form": vacation_form or VacationForm(),
+        "budget": vacation.budget(user),
+    })  # fmt: skip
