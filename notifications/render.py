@@ -142,7 +142,7 @@ def context_for(n: Notification) -> dict[str, Any]:
         "help_text": HELP_TEXT,
         "username": n.user.username if n.user_id else None,
         "unsubscribe_url": unsubscribe_url(n.user_id) if n.user_id else None,
-        "settings_url": absolute("/api/auth/me/"),
+        "settings_url": absolute(reverse("web:settings")),
     }
     if n.game_id is not None:
         ctx["game"] = game_facts(n.game, n.seat, n.seq or n.game.seq)
