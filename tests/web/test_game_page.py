@@ -115,3 +115,30 @@ def test_the_dashboard_shows_the_last_move_as_each_player_may_see_it(page_as, al
     assert f"alice: {whole}" in mine
     # A face-down choice: bob sees that alice chose, not what.
     assert "alice: " in theirs and whole not in theirs
+
+
+def test_a_takeback_is_asked_and_approved_from_the_pages(page_as, alice, bob, havana):
+    mine, theirs = page_as(alice), page_as(bob)
+    action = first_action(mine.get(f"/games/{havana.pk}/").content.decode())
+    mine.post(f"/games/{havana.pk}/move/", {"seq": havana.seq, "action": action})
+    moved = havana.seq + 1
+    mine.post(f"/games/{havana.pk}/takeback/", {"seq": moved})
+    asked = theirs.get(f"/games/{havana.pk}/").content.decode()
+    assert "alice asks to take back their move" in asked
+    assert 'data-action="takeback-approve"' in asked
+    theirs.post(f"/games/{havana.pk}/takeback/", {"seq": moved + 1, "answer": "approve"})
+    kinds = list(Event.objects.filter(game=havana).order_by("seq").values_list("kind", flat=True))
+    assert kinds[-3:] == ["takeback_request", "takeback_answer", "undo"]
+    again = mine.get(f"/games/{havana.pk}/").content.decode()
+    assert first_action(again) == action  # the choice is open again
+
+
+def test_a_takeback_answer_that_is_not_approve_or_refuse_changes_nothing(
+    page_as, alice, bob, havana
+):
+    client = page_as(bob)
+    response = client.post(
+        f"/games/{havana.pk}/takeback/", {"seq": havana.seq, "answer": "maybe"}, follow=True
+    )
+    assert response.status_code == 200
+    assert Event.objects.filter(game=havana).count() == havana.seq
