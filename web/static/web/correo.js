@@ -30,6 +30,25 @@
     }
   });
 
+  // After a move of mine the game is redrawn: focus goes to the message that
+  // says how it went (or the game's heading), not back to the top of the page.
+  // A redraw because someone else moved leaves focus alone and is announced.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var game = document.getElementById("game");
+    if (!game) return;
+    var verb = event.detail.requestConfig && event.detail.requestConfig.verb;
+    if (verb === "post") {
+      var target = game.querySelector(".messages") || game.querySelector("h1");
+      if (target) {
+        target.setAttribute("tabindex", "-1");
+        target.focus();
+      }
+    } else {
+      var news = document.getElementById("game-news");
+      if (news) news.textContent = "The game moved on (seq " + game.dataset.seq + ").";
+    }
+  });
+
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:afterSwap", tick);
   setInterval(tick, 1000);
