@@ -142,3 +142,11 @@ def test_a_takeback_answer_that_is_not_approve_or_refuse_changes_nothing(
     )
     assert response.status_code == 200
     assert Event.objects.filter(game=havana).count() == havana.seq
+
+
+def test_a_huge_move_form_is_refused_with_a_page_and_changes_nothing(page_as, alice, havana):
+    huge = {"seq": havana.seq, "action": "x" * 2_000_000}
+    response = page_as(alice).post(f"/games/{havana.pk}/move/", huge)
+    assert response.status_code == 400
+    assert "text/html" in response.headers["Content-Type"]
+    assert Event.objects.filter(game=havana).count() == havana.seq
