@@ -27,7 +27,8 @@ def context(view: dict[str, Any], seat: int | None, names: dict[int, str]) -> di
     grid_h = SIZE * CELL_H + (SIZE - 1) * GAP
     width = PAD + SIDE + grid_w + PAD
     opponent = view.get("opponent")
-    next_spaces = set(opponent["next_spaces"]) if opponent else set()
+    over = view["phase"] == "over"
+    next_spaces = set(opponent["next_spaces"]) if opponent and not over else set()
     spaces = [
         _space(i, space, space["space"] in next_spaces) for i, space in enumerate(view["market"])
     ]
@@ -71,13 +72,13 @@ def context(view: dict[str, Any], seat: int | None, names: dict[int, str]) -> di
         "display": view["display"],
         "civic_to_take": view.get("civic_tokens_to_take"),
         "seats": [_seat(s, view, seat, names) for s in view["seats"]],
-        "opponent": _opponent(view) if opponent else None,
+        "opponent": _opponent(view, over) if opponent else None,
         "summary": _summary(view, spaces),
     }
 
 
 def _kind_text(resource: str, symbols: int) -> str:
-    return resource if symbols == 1 else f"{resource} \N{MULTIPLICATION SIGN}2"
+    return resource if symbols == 1 else f"double {resource}"
 
 
 def _space(index: int, space: dict[str, Any], next_for_opponent: bool) -> dict[str, Any]:
@@ -102,8 +103,10 @@ def _space(index: int, space: dict[str, Any], next_for_opponent: bool) -> dict[s
             {"cx": x + CELL_W // 2 + (i * 2 - space["symbols"] + 1) * 16, "cy": y + 48}
             for i in range(space["symbols"])
         ]
-        out["label"] = _kind_text(space["resource"], space["symbols"])
-        out["text"] = f"{space['space']}: resource card, {out['label']}"
+        out["label"] = space["resource"]
+        out["double"] = space["symbols"] == 2
+        kind = _kind_text(space["resource"], space["symbols"])
+        out["text"] = f"{space['space']}: resource card, {kind}"
         return out
     cost = [
         {"resource": r, "n": n, "x": x + 10 + j * 44, "y": y + 62}
@@ -192,14 +195,14 @@ def _seat(
     }
 
 
-def _opponent(view: dict[str, Any]) -> dict[str, Any]:
+def _opponent(view: dict[str, Any], over: bool) -> dict[str, Any]:
     opponent = view["opponent"]
     return {
         **_holdings(opponent),
         "level": view.get("level"),
         "column": "abcd"[opponent["column"] - 1],
         "row": opponent["row"],
-        "next_spaces": opponent["next_spaces"],
+        "next_spaces": [] if over else opponent["next_spaces"],
         "levels": [level["total"] for level in view.get("opponent_levels", [])],
         "stars": view.get("stars"),
     }
