@@ -12,12 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines import base
-from games.engines.havana.data import CARD_BY_CODE, COST_FIELDS, CUBES, card_sort_key
+from games.engines.havana.data import ALL_COST_FIELDS, CARD_BY_CODE, CUBES, card_sort_key
 
-CARD_W, CARD_H, GAP = 100, 140, 8
+CARD_W, GAP = 100, 8
+CARD_HEAD = 46  # id, VP and the Architect note above the cost
+COST_LINE = 24  # one line holds two cost items
+COST_LINES = 3  # enough for the current list; a longer cost makes the cards taller
+CARD_FOOT = 24  # "for sale"
 ROW_LABEL_H = 24
 PAD = 8
-COST_LINE = 24
 MIN_SLOTS = 6  # a full row; the SVG keeps this width even when rows shrink
 CENTRE_H = 100
 
@@ -27,23 +30,34 @@ PHASES = {
     "actions": "actions and buying",
     "over": "game over",
 }
-COST_WORDS = {"workers": "worker", "pesos": "peso", "any_colored": "any coloured"}
+MARKS = {"workers": "W", "pesos": "$", "any_colored": "?"}
+WORDS = {  # singular, plural
+    "workers": ("worker", "workers"),
+    "pesos": ("peso", "pesos"),
+    "any_colored": ("cube of any colour", "cubes of any colour"),
+}
 
 
 def context(view: dict[str, Any], seat: int | None, names: dict[int, str]) -> dict[str, Any]:
     slots = max(MIN_SLOTS, *(len(row) for row in view["rows"]))
     width = 2 * PAD + slots * CARD_W + (slots - 1) * GAP
+    widest = max(
+        (len(view["buildings"][str(b)]["cost"]) for r in view["rows"] for b in r), default=0
+    )
+    card_h = CARD_HEAD + max(COST_LINES, (widest + 1) // 2) * COST_LINE + CARD_FOOT
     rows, y = [], PAD
     for number, row in enumerate(view["rows"], start=1):
-        rows.append(_row(view, number, row, y))
-        y += ROW_LABEL_H + CARD_H + GAP
+        rows.append(_row(view, number, row, y, card_h))
+        y += ROW_LABEL_H + card_h + GAP
     centre = _centre(view, y, width)
     return {
         "width": width,
         "height": y + CENTRE_H + PAD,
         "rows": rows,
         "centre": centre,
-        "provisional": bool(getattr(base.get("havana"), "PROVISIONAL_DATA", False)),
+        # The engine's flag, as the API shows it: on this board it is the
+        # buildings' costs and VP that are provisional.
+        "provisional": base.get("havana").PROVISIONAL_DATA,
         "status": _status(view, names),
         "seats": [_seat(view, s, seat, names) for s in view["seats"]],
         "summary": _summary(view, rows),
@@ -55,31 +69,28 @@ def _name(names: dict[int, str], seat: int) -> str:
 
 
 def cost_text(cost: dict[str, int]) -> str:
-    parts = []
-    for field, n in cost.items():
-        word = COST_WORDS.get(field, field)
-        parts.append(f"{n} {word}{'s' if n > 1 and field in COST_WORDS else ''}")
-    return ", ".join(parts)
+    words = (f"{n} {WORDS.get(f, (f, f))[n > 1]}" for f, n in cost.items())
+    return ", ".join(words)
 
 
-def _row(view: dict[str, Any], number: int, row: list[int], top: int) -> dict[str, Any]:
+def _row(
+    view: dict[str, Any], number: int, row: list[int], top: int, card_h: int
+) -> dict[str, Any]:
     cards = []
     last = len(row) - 1
     for i, bid in enumerate(row):
         x = PAD + i * (CARD_W + GAP)
         y = top + ROW_LABEL_H
         building = view["buildings"][str(bid)]
-        cost = {
-            f: building["cost"][f] for f in (*COST_FIELDS, "any_colored") if f in building["cost"]
-        }
+        cost = {f: building["cost"][f] for f in ALL_COST_FIELDS if f in building["cost"]}
         items = [
             {
                 "field": field,
                 "n": n,
                 # two columns of cost items under the card's head
                 "x": x + 8 + (j % 2) * (CARD_W // 2 - 2),
-                "y": y + 46 + (j // 2) * COST_LINE,
-                "mark": {"workers": "W", "pesos": "$", "any_colored": "?"}.get(field, ""),
+                "y": y + CARD_HEAD + (j // 2) * COST_LINE,
+                "mark": MARKS.get(field, ""),
             }
             for j, (field, n) in enumerate(cost.items())
         ]
@@ -90,7 +101,8 @@ def _row(view: dict[str, Any], number: int, row: list[int], top: int) -> dict[st
                 "x": x,
                 "y": y,
                 "w": CARD_W,
-                "h": CARD_H,
+                "h": card_h,
+                "foot_y": y + card_h - 8,
                 "vp": building["vp"],
                 "architect": building["architect"],
                 "end": end,
@@ -196,4 +208,4 @@ def _summary(view: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         f"Centre: {centre['pesos']} pesos, {cubes}. Supply: {view['workers_in_supply']} workers. "
         f"Bag: {view['bag_size']} cubes. Pile: {view['pile_size']} buildings."
     )
-    return " ".join(parts)
+    return ". ".join(parts)
