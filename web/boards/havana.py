@@ -147,6 +147,13 @@ def _cards(codes: list[str]) -> list[str]:
     return [card_label(c) for c in sorted(codes, key=card_sort_key)]
 
 
+def _number(codes: list[str]) -> str | None:
+    """The two-digit number two face-up cards make (it sets the turn order)."""
+    if len(codes) != 2:
+        return None
+    return "".join(str(v) for v in sorted(CARD_BY_CODE[c]["value"] for c in codes))
+
+
 def _choice(choice: dict[str, Any]) -> str:
     if "cards" in choice:
         return " and ".join(_cards(choice["cards"]))
@@ -169,6 +176,7 @@ def _seat(
         "workers": s["workers"],
         "cubes": [{"colour": c, "n": s["cubes"][c]} for c in CUBES],
         "cards": [card_label(c) for c in s["cards"]],
+        "number": _number(s["cards"]),
         "hand": _cards(s["hand"]),
         "discard": _cards(s["discard"]),
         "buildings": [
