@@ -176,7 +176,7 @@ def test_the_game_page_draws_the_board(page_as, alice, bob, title):
 
 
 def test_havana_writes_the_number_two_face_up_cards_make():
-    engine, state = havana_after_first_choice(["7", "0"])
+    engine, state = havana_after_first_choice(["0", "7"])
     state = engine.apply(state, 1, {"type": "choose", "cards": ["8", "9"]})
     html = draw("havana", engine, state, None)
     assert "0 Siesta, 7 Black Market (number 07)" in panel(html, 0)
