@@ -49,6 +49,20 @@
     }
   });
 
+  // The new-game form shows the options of the chosen title only (without
+  // JavaScript every title's options show, and the others are ignored).
+  function showOptions() {
+    var title = document.getElementById("title");
+    if (!title) return;
+    document.querySelectorAll("fieldset.options[data-title]").forEach(function (set) {
+      set.hidden = set.dataset.title !== title.value;
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.id === "title") showOptions();
+  });
+  document.addEventListener("DOMContentLoaded", showOptions);
+
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:afterSwap", tick);
   setInterval(tick, 1000);
