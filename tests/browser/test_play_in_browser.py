@@ -128,6 +128,24 @@ def test_a_whole_game_played_from_both_sides(open_page, alice, bob):
     assert game.status == "finished"
 
 
+def test_a_choice_from_a_list_is_sent_as_labelled(open_page, alice, bob):
+    """A move kind with many choices is a list: the one chosen, not the
+    first, is the move made, and the log shows the command its label named."""
+    game = do_create_game(title=SHORTEST, players=[alice, bob], seed=7)
+    page = open_page(first_to_act(game, [alice, bob]))
+    page.goto(game_url(game))
+    form = page.locator(".moves form[data-action]:has(select)").first
+    options = form.locator("option")
+    last = options.nth(options.count() - 1)
+    label = last.inner_text()
+    form.locator("select").select_option(last.get_attribute("value"))
+    form.locator("button").click()
+
+    expect(page.locator(".messages")).to_contain_text("Move made.")
+    expect(page.locator(".log-lines li").first).to_contain_text(label)
+    assert seq(page) == game.seq + 1
+
+
 def test_a_stale_tab_says_the_game_moved_on_and_shows_it_fresh(open_page, alice, bob):
     game = do_create_game(title=SHORTEST, players=[alice, bob], seed=7)
     player = first_to_act(game, [alice, bob])
