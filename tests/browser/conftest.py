@@ -43,7 +43,8 @@ def browser():
     # Django takes the tests' own ORM calls (the user fixtures, the flush
     # between tests) for calls from async code and refuses them.  They are
     # plain sequential calls; the pages themselves are served by the live
-    # server's own thread, which has no loop.
+    # server's own thread, which has no loop.  The loop runs until the
+    # session ends, so tests run after these need the setting as well.
     unsafe = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     playwright = sync_playwright().start()
