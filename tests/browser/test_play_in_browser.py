@@ -1,6 +1,7 @@
-"""The web client in a real browser: log in, start games, play them to the
-end from both sides, a stale tab, the replay, a spectator, the API docs
-offline, the page following the game, and each board at two widths."""
+"""The web client in a real browser: log in, start games, a move chosen
+from a list, play a game to its end from both sides, a stale tab, the
+replay, a spectator, the API docs offline, the page following the game, and
+each board at two widths."""
 
 from __future__ import annotations
 
@@ -262,10 +263,12 @@ def test_each_board_at_desktop_and_phone_width(open_page, screenshots, alice, bo
     phone.screenshot(path=screenshots / f"{title}-phone.png", full_page=True)
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= phone.evaluate("window.innerWidth"), f"the page scrolls sideways ({width}px)"
-    button = phone.locator(".moves form[data-action] button").first
-    box = button.bounding_box()
-    assert box is not None
-    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    buttons = phone.locator(".moves form[data-action] button")
+    assert buttons.count() > 0
+    for button in buttons.all():
+        box = button.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], button.inner_text()
 
 
 # Still to come, once their pages are in: a moderator undoing a move from the
