@@ -15,7 +15,7 @@ from django.conf import settings
 from games import selectors, store
 from games.engines import base
 from games.memo import LRU
-from games.models import Game, Seat
+from games.models import Event, Game, Seat
 from web import boards, moves
 
 LOG_LINES = 40
@@ -83,6 +83,7 @@ def context(page: GamePage) -> dict[str, Any]:
         "my_deadline": my_deadline(detail, viewer),
         "log": log_lines(game, viewer, engine, who, up_to=page.at, last=LOG_LINES),
         "takeback": takeback_context(detail["takeback"], viewer, who),
+        "may_ask_takeback": may_ask_takeback(page, detail),
         "provisional": bool(getattr(engine, "PROVISIONAL_DATA", False)),
         "result": result_rows(detail["result"], who),
     }
@@ -133,6 +134,19 @@ def my_deadline(detail: dict[str, Any], viewer: selectors.Viewer) -> str | None:
         if row["seat"] == viewer.seat and viewer.seat in detail["to_act"]:
             return row["deadline"] or detail["deadline"]
     return None
+
+
+def may_ask_takeback(page: GamePage, detail: dict[str, Any]) -> bool:
+    """Offer "take back my move" only when the latest event is my own move
+    (the service refuses anything else); whether the title lets that move be
+    taken back is the service's answer to give."""
+    game, viewer = page.game, page.viewer
+    if viewer.seat is None or page.replaying or detail["takeback"] is not None:
+        return False
+    if game.status != Game.Status.ACTIVE:
+        return False
+    last = Event.objects.filter(game=game, seq=game.seq).values_list("kind", "seat").first()
+    return last == (Event.Kind.ACTION, viewer.seat)
 
 
 def takeback_context(

@@ -150,3 +150,16 @@ def test_a_huge_move_form_is_refused_with_a_page_and_changes_nothing(page_as, al
     assert response.status_code == 400
     assert "text/html" in response.headers["Content-Type"]
     assert Event.objects.filter(game=havana).count() == havana.seq
+
+
+def test_take_back_is_offered_only_right_after_my_own_move(page_as, alice, bob, havana):
+    mine = page_as(alice)
+    before = mine.get(f"/games/{havana.pk}/").content.decode()
+    assert 'data-action="takeback-request"' not in before
+    mine.post(f"/games/{havana.pk}/move/", {"seq": havana.seq, "action": first_action(before)})
+    after = mine.get(f"/games/{havana.pk}/").content.decode()
+    assert 'data-action="takeback-request"' in after
+    assert (
+        'data-action="takeback-request"'
+        not in page_as(bob).get(f"/games/{havana.pk}/").content.decode()
+    )
