@@ -14,6 +14,7 @@ from tests.browser.conftest import PHONE, log_in
 pytestmark = pytest.mark.browser
 
 TITLES = ["havana", "estates", "pointcity"]
+BOARDS = [*TITLES, "18cuba"]
 # The shortest whole game of the finished titles: Point City for two
 # finishes in a few dozen moves when each side takes the first one offered.
 SHORTEST = "pointcity"
@@ -108,9 +109,7 @@ def test_start_a_game_from_the_dashboard_and_see_its_board(open_page, alice, bob
     page.wait_for_url("**/games/*/")
     expect(page.locator(".messages")).to_contain_text("Game started.")
     expect(page.locator(".board-area")).to_be_visible()
-    # Boards for each title are drawn in SVG; until a title's is in, the
-    # generic one shows its view.
-    expect(page.locator(".board-area").locator("svg, .board-generic").first).to_be_visible()
+    expect(page.locator(".board-area svg").first).to_be_visible()
     expect(page.locator(".players")).to_contain_text("bob")
 
 
@@ -245,7 +244,7 @@ def test_the_api_docs_render_their_operations_offline(open_page, live_server):
     assert blocked == []  # nothing even tried to reach a CDN
 
 
-@pytest.mark.parametrize("title", TITLES)
+@pytest.mark.parametrize("title", BOARDS)
 def test_each_board_at_desktop_and_phone_width(open_page, screenshots, alice, bob, title):
     """Screenshots for a person to look at (var/screenshots/), and on a
     phone the moves are reachable without scrolling sideways."""
@@ -271,6 +270,60 @@ def test_each_board_at_desktop_and_phone_width(open_page, screenshots, alice, bo
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], button.inner_text()
 
 
-# Still to come, once their pages are in: a moderator undoing a move from the
-# game page (mo, the moderator from tests/conftest.py, and a player's page
-# following the undo), and signing up through the sign-up form then playing.
+def sign_up(page: Page, username: str) -> None:
+    page.goto("/")
+    page.get_by_role("link", name="Sign up").first.click()
+    page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.org")
+    page.fill("input[name=password1]", "a long new password 7")
+    page.fill("input[name=password2]", "a long new password 7")
+    page.click("form.account-form button[type=submit]")
+    expect(page.locator("h1")).to_have_text("Your games")
+    expect(page.locator("header.site nav")).to_contain_text(username)
+
+
+def test_two_people_sign_up_and_play_a_game_to_its_end(open_page):
+    """From the welcome page: two sign-ups, a game started from the
+    dashboard, then played from both sides until it ends."""
+    bea, cai = open_page(), open_page()
+    sign_up(cai, "cai")
+    sign_up(bea, "bea")
+    bea.select_option("#title", SHORTEST)
+    bea.fill("#players", "cai")
+    bea.click("form.new-game button[type=submit]")
+    bea.wait_for_url("**/games/*/")
+    url = bea.url.removeprefix(bea.url.split("/games/")[0])
+    play({"bea": bea, "cai": cai}, url)
+    for page in (bea, cai):
+        page.goto(url)
+        expect(page.locator(".status")).to_have_attribute("data-status", "finished")
+        expect(page.locator(".result")).to_contain_text("Ended by")
+    cai.goto("/")
+    expect(cai.locator("table.games")).to_contain_text("finished")
+
+
+def test_a_moderator_undoes_a_move_and_the_players_page_follows(open_page, alice, bob, mo):
+    game = do_create_game(title=SHORTEST, players=[alice, bob], seed=7)
+    pages = {"alice": open_page(alice), "bob": open_page(bob)}
+    play(pages, game_url(game), until_seq=3)
+    watcher = pages["alice"]
+    watcher.goto(game_url(game))
+    head = seq(watcher)
+
+    moderator = open_page(mo)
+    moderator.goto(game_url(game))
+    moderator.get_by_role("link", name="Moderate this game").click()
+    expect(moderator.locator(".chain")).to_have_attribute("data-valid", "true")
+    moderator.fill("#to_seq", "1")
+    moderator.fill("#undo-reason", "a misclick, agreed by mail")
+    moderator.click("form[data-action=undo] button")
+    expect(moderator.locator(".messages")).to_contain_text("Undone back to seq 1.")
+    expect(moderator.locator("tr.inert")).to_have_count(head - 1)
+
+    # The player's open page picks the undo up by itself, and its log says why.
+    watcher.wait_for_function(
+        "head => Number(document.querySelector('#game').dataset.seq) > head",
+        arg=head,
+        timeout=LIVE_POLL_WAIT_MS,
+    )
+    expect(watcher.locator(".log-lines li").first).to_contain_text("a misclick, agreed by mail")
