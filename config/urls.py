@@ -2,10 +2,14 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularSwaggerView,
+)
 
 from accounts import api as accounts_api
 from config import health, metrics
+from config.docs import OfflineRedocView
 from notifications import views as notification_views
 from web.forms import OutboxPasswordResetForm
 
@@ -24,6 +28,7 @@ urlpatterns = [
     ),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/redoc/", OfflineRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/", include("games.api.urls")),
     # The web pages: Django's own auth views (the standard names and fields
     # that clients and browser tests rely on), then the game pages.  The

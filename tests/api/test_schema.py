@@ -40,6 +40,15 @@ def test_the_docs_page_loads_swagger_ui_from_our_static_files_not_a_cdn(client):
 
 
 @pytest.mark.django_db
+def test_redoc_loads_from_our_static_files_not_a_cdn(client):
+    page = client.get("/api/redoc/").content.decode()
+    assert "/static/drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js" in page
+    for cdn in ("cdn.jsdelivr.net", "unpkg.com", "cdnjs", "@latest"):
+        assert cdn not in page
+    assert finders.find("drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js")
+
+
+@pytest.mark.django_db
 def test_a_games_result_is_described_in_its_one_shape(client):
     paths = client.get("/api/schema/?format=json").json()["paths"]
     detail = paths["/api/games/{id}/"]["get"]["responses"]["200"]["content"]

@@ -241,6 +241,10 @@ def test_the_api_docs_render_their_operations_offline(open_page, live_server):
     page.goto("/api/docs/")
     expect(page.locator(".opblock").first).to_be_visible()
     assert page.locator(".opblock").count() > 10
+    page.goto("/api/redoc/")
+    operations = page.locator("[data-section-id^='operation/']")
+    expect(operations.first).to_be_attached()
+    assert operations.count() > 10
     assert blocked == []  # nothing even tried to reach a CDN
 
 
