@@ -163,3 +163,24 @@ def test_take_back_is_offered_only_right_after_my_own_move(page_as, alice, bob, 
         'data-action="takeback-request"'
         not in page_as(bob).get(f"/games/{havana.pk}/").content.decode()
     )
+
+
+def test_a_database_outage_is_a_503_page_that_says_try_again(page_as, alice, havana, monkeypatch):
+    from django.db import OperationalError
+
+    from games import sql
+
+    def gone(*args, **kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(sql, "game", gone)
+    monkeypatch.setattr(sql, "head", gone)
+    client = page_as(alice)
+    for response in (
+        client.get(f"/games/{havana.pk}/"),
+        client.post(f"/games/{havana.pk}/move/", {"seq": havana.seq, "action": "{}"}),
+    ):
+        assert response.status_code == 503
+        assert response["Retry-After"] == "5"
+        assert "try again" in response.content.decode()
+    assert Event.objects.filter(game=havana).count() == havana.seq
