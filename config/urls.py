@@ -12,6 +12,7 @@ from config import health, metrics
 from config.docs import OfflineRedocView
 from notifications import views as notification_views
 from web.forms import OutboxPasswordResetForm
+from web.throttle import auth_throttled
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
@@ -35,9 +36,10 @@ urlpatterns = [
     # reset mail goes through the outbox like every other mail.
     path(
         "accounts/password_reset/",
-        auth_views.PasswordResetView.as_view(form_class=OutboxPasswordResetForm),
+        auth_throttled(auth_views.PasswordResetView.as_view(form_class=OutboxPasswordResetForm)),
         name="password_reset",
     ),
+    path("accounts/login/", auth_throttled(auth_views.LoginView.as_view()), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("web.urls")),
 ]

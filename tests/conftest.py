@@ -149,3 +149,27 @@ def forget_tokens_and_states():
     for module in ("accounts.authentication", "games.store", "config.outage"):
         if module in modules:
             modules[module].forget_all()
+
+
+@pytest.fixture
+def throttle_rates(monkeypatch):
+    """Set throttle rates for a test (DRF reads them once, at import)."""
+    from django.core.cache import cache
+    from rest_framework.throttling import SimpleRateThrottle
+
+    def set_rates(**rates):
+        cache.clear()
+        monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+
+    return set_rates
+
+
+@pytest.fixture(autouse=True)
+def generous_throttles(request):
+    """Rates no test reaches unless it sets its own (the browser tests log in
+    through the form many times a minute from one address)."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    request.getfixturevalue("throttle_rates")(
+        anon="10000/min", user="100000/min", auth="10000/min"
+    )

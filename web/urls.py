@@ -1,6 +1,7 @@
 from django.urls import path, register_converter
 
 from games.api.urls import LARGEST_ID
+from web.throttle import auth_throttled
 from web.views import account, create, game, home, moderation
 
 
@@ -34,7 +35,7 @@ urlpatterns = [
     path("games/<game:pk>/moderate/", moderation.moderate, name="moderate"),
     path("games/<game:pk>/undo/", moderation.undo, name="undo"),
     path("games/<game:pk>/clock/", moderation.clock, name="clock"),
-    path("accounts/signup/", account.signup, name="signup"),
+    path("accounts/signup/", auth_throttled(account.signup), name="signup"),
     path("settings/", account.settings_page, name="settings"),
     path("settings/vacation/", account.start_vacation, name="vacation"),
 ]

@@ -19,21 +19,3 @@ def client_for(user) -> APIClient:
 def as_(db):
     """as_(alice).get(...): a client authenticated as that user (None: anonymous)."""
     return client_for
-
-
-@pytest.fixture
-def throttle_rates(monkeypatch):
-    """Set throttle rates for a test (DRF reads them once, at import)."""
-    from django.core.cache import cache
-    from rest_framework.throttling import SimpleRateThrottle
-
-    def set_rates(**rates):
-        cache.clear()
-        monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
-
-    return set_rates
-
-
-@pytest.fixture(autouse=True)
-def generous_throttles(throttle_rates):
-    throttle_rates(anon="10000/min", user="100000/min", auth="10000/min")

@@ -326,3 +326,18 @@ def test_an_empty_signup_names_every_missing_field(page_as):
     response = page_as(None).post("/accounts/signup/", {})
     assert set(response.context["form"].errors) == {"username", "email", "password1", "password2"}
     assert User.objects.count() == before
+
+
+def test_log_in_sign_up_and_reset_share_the_api_auth_rate(client, throttle_rates, alice):
+    throttle_rates(anon="10000/min", user="100000/min", auth="3/min")
+    wrong = {"username": "alice", "password": "not it"}
+    for _ in range(2):
+        assert client.post("/accounts/login/", wrong).status_code == 200
+    client.post("/api/auth/token/", wrong, content_type="application/json")
+    refused = client.post(
+        "/accounts/login/", {"username": "alice", "password": "correct horse 42"}
+    )
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    assert client.post("/accounts/signup/", {"username": "zed"}).status_code == 429
+    assert client.post("/accounts/password_reset/", {"email": "a@b.c"}).status_code == 429
+    assert client.get("/accounts/login/").status_code == 200  # reading the form is free
