@@ -184,3 +184,9 @@ def test_a_database_outage_is_a_503_page_that_says_try_again(page_as, alice, hav
         assert response["Retry-After"] == "5"
         assert "try again" in response.content.decode()
     assert Event.objects.filter(game=havana).count() == havana.seq
+
+
+def test_pages_carry_a_content_security_policy_of_our_own_origin(page_as, alice, havana):
+    policy = page_as(alice).get(f"/games/{havana.pk}/")["Content-Security-Policy"]
+    assert "script-src 'self';" in policy and "frame-ancestors 'none'" in policy
+    assert "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
