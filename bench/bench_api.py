@@ -16,17 +16,15 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import secrets
 import statistics
-import subprocess
 import threading
 import time
 
-from support import ROOT, django_setup, emit, throwaway_database
+import support
+from support import django_setup, emit, throwaway_database
 
 django_setup()
 
-from django.conf import settings  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from accounts.models import User  # noqa: E402
@@ -46,33 +44,13 @@ MOVES = 1000  # per game: more than the rounds can play here
 TARGETS = {"game_detail": 50, "move": 25}
 
 
-def database_url() -> str:
-    db = settings.DATABASES["default"]
-    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-
-
-def start_gunicorn() -> subprocess.Popen:
-    # As deployed (deploy/gunicorn.conf.py, DEBUG off), with throttles out of
-    # the way, no worker recycling and only warnings logged.
-    env = dict(os.environ, DATABASE_URL=database_url(), DJANGO_DEBUG="0",
-               SECRET_KEY="bench-" + secrets.token_hex(32),
-               CHAIN_KEY=secrets.token_hex(32), THROTTLE_USER="1000000/min",
-               THROTTLE_ANON="1000000/min", LOG_LEVEL="WARNING", WEB_WORKERS=str(WORKERS),
-               GUNICORN_BIND=f"127.0.0.1:{PORT}", GUNICORN_MAX_REQUESTS="0",
-               DJANGO_SETTINGS_MODULE="bench.floor.settings")  # fmt: skip
-    env.pop("REDIS_URL", None)
-    server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-c", "deploy/gunicorn.conf.py"],
-        cwd=ROOT, env=env,
+def start_gunicorn():
+    # The floor's settings add its one endpoint; without Redis, as the API
+    # figures have always been taken.
+    return support.start_gunicorn(
+        PORT, without=("REDIS_URL",), WEB_WORKERS=str(WORKERS),
+        DJANGO_SETTINGS_MODULE="bench.floor.settings",
     )  # fmt: skip
-    for _ in range(100):
-        try:
-            request("GET", "/api/ping/")
-            return server
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise RuntimeError("gunicorn did not start")
 
 
 def request(method, path, token=None, body=None, conn=None):

@@ -28,19 +28,16 @@ import functools
 import http.client
 import os
 import random
-import secrets
 import statistics
-import subprocess
 import time
 
-from support import ROOT, django_setup, emit, throwaway_database
+from support import django_setup, emit, start_gunicorn, throwaway_database
 
 django_setup()
 
 from django.test import Client  # noqa: E402
 
 from accounts.models import User  # noqa: E402
-from bench.bench_api import database_url  # noqa: E402
 from games import store  # noqa: E402
 from games.engines import base  # noqa: E402
 from games.services.creation import do_create_game  # noqa: E402
@@ -51,26 +48,6 @@ TARGET_MS = 50
 # (title, players, moves played before measuring): part-way through a game,
 # where the page has a full log and a board with something on it.
 GAMES = [("havana", 3, 40), ("estates", 3, 30), ("pointcity", 3, 10), ("18cuba", 4, 90)]
-
-
-def start_gunicorn() -> subprocess.Popen:
-    env = dict(os.environ, DATABASE_URL=database_url(), DJANGO_DEBUG="0",
-               SECRET_KEY="bench-" + secrets.token_hex(32), CHAIN_KEY=secrets.token_hex(32),
-               THROTTLE_USER="1000000/min", THROTTLE_ANON="1000000/min", LOG_LEVEL="WARNING",
-               WEB_WORKERS="1", GUNICORN_BIND=f"127.0.0.1:{PORT}", GUNICORN_MAX_REQUESTS="0",
-               SESSION_COOKIE_SECURE="0")  # fmt: skip
-    server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-c", "deploy/gunicorn.conf.py"],
-        cwd=ROOT, env=env,
-    )  # fmt: skip
-    for _ in range(100):
-        try:
-            get("/api/ping/", "")
-            return server
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise RuntimeError("gunicorn did not start")
 
 
 def get(path: str, session: str, conn=None) -> tuple[int, float]:
@@ -149,7 +126,7 @@ def main() -> None:
         # The viewer is the last seat: the moves made between requests are
         # mostly other seats', as in a real game.
         sessions = {title: session_of(users[-1]) for title, _, users in games}
-        server = start_gunicorn()
+        server = start_gunicorn(PORT, WEB_WORKERS="1")
         try:
             for title, game, users in games:
                 page = f"/games/{game.pk}/"

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
+import secrets
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,3 +43,40 @@ def throwaway_database():
 def emit(name: str, value: float, unit: str, **context) -> None:
     record = {"bench": name, "value": round(value, 3), "unit": unit, **context}
     print(json.dumps(record), flush=True)
+
+
+def database_url() -> str:
+    """The URL of the database Django uses now (the throwaway one, inside
+    `throwaway_database`)."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+def start_gunicorn(port: int, *, without: tuple[str, ...] = (), **env: str) -> subprocess.Popen:
+    """gunicorn as deployed (deploy/gunicorn.conf.py, DEBUG off) on the
+    current database, with throttles out of the way, no worker recycling and
+    only warnings logged; `env` adds settings, `without` drops variables.
+    Returns once /api/ping/ answers."""
+    settings = dict(os.environ, DATABASE_URL=database_url(), DJANGO_DEBUG="0",
+                    SECRET_KEY="bench-" + secrets.token_hex(32), CHAIN_KEY=secrets.token_hex(32),
+                    THROTTLE_USER="1000000/min", THROTTLE_ANON="1000000/min",
+                    LOG_LEVEL="WARNING", GUNICORN_BIND=f"127.0.0.1:{port}",
+                    GUNICORN_MAX_REQUESTS="0", **env)  # fmt: skip
+    for name in without:
+        settings.pop(name, None)
+    server = subprocess.Popen(
+        [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-c", "deploy/gunicorn.conf.py"],
+        cwd=ROOT, env=settings,
+    )  # fmt: skip
+    for _ in range(100):
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=3)
+            conn.request("GET", "/api/ping/")
+            conn.getresponse().read()
+            return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("gunicorn did not start")
