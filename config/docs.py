@@ -13,6 +13,8 @@ OWN_ORIGIN_ONLY = (
 
 class OfflineRedocView(SpectacularRedocView):
     template_name = "config/redoc.html"
+    # A page about the API, not a part of it (as the Swagger UI page).
+    schema = None
 
     def get(self, request, *args, **kwargs):
         response = super().get(request, *args, **kwargs)

@@ -361,6 +361,9 @@ def test_every_endpoint_of_the_schema_meets_bad_input(world):
 OTHER_DOORS = [
     ("get", "/email/unsubscribe/{junk}/"), ("post", "/email/unsubscribe/{junk}/"),
     ("get", "/healthz?{junk}"), ("get", "/metrics?{junk}"), ("get", "/api/docs/?{junk}"),
+    ("get", "/api/redoc/?{junk}"), ("get", "/?{junk}"), ("get", "/games/1/?at={junk}"),
+    ("get", "/games/{junk}/"), ("post", "/accounts/login/?{junk}"),
+    ("get", "/accounts/reset/{junk}/{junk}/"),
 ]  # fmt: skip
 JUNK = ["%00", "%ED%A0%80", "a:b%00", "1" * 5000, "%FF%FE"]
 
