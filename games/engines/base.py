@@ -228,6 +228,38 @@ class EngineBase:
     def takeback_allowed(self, before: State, seat: int, action: Action, after: State) -> bool:
         return False
 
+    # -- how the game reads in a mail: defaults that say it plainly --------
+
+    def describe(self, view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
+        """The viewing seat's `view` as lines of text that read like the
+        table in front of them: what is mine first, then the shared board,
+        then each opponent as far as the view shows them, players by their
+        names (`names[seat]`), things by their printed names, each line 72
+        characters at most, in the same order every time.  Built from the
+        view alone, so it can show nothing the view hides.  Empty: the mail
+        falls back to the view's keys and values."""
+        return []
+
+    def narrate(self, action: Action, seat: int, names: Sequence[str]) -> str:
+        """One line saying what `seat` did, naming players and things as the
+        printed game does ("alice buys the Villa (B9)").  `action` may be the
+        public form another seat sees (a face-down choice without its cards):
+        say only what it holds."""
+        try:
+            return f"{names[seat]}: {self.text(action)}"
+        except Exception:
+            return f"{names[seat]}: {action.get('type', 'move')}"
+
+    def gloss(self, state: State, seat: int, action: Action) -> str | None:
+        """A few words after a legal move's line where the line alone is
+        cryptic (`conserve B9` -> "Villa: 3 VP, 2 red 1 $"), else None."""
+        return None
+
+    def move_group(self, state: State, seat: int, action: Action) -> str | None:
+        """The heading a legal move is listed under in a mail when a title has
+        many (Point City's takes by row), or None: listed in one block."""
+        return None
+
     def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         """Fill defaults and reject unknown or invalid options."""
         options = dict(options or {})
