@@ -213,6 +213,9 @@ class EngineBase:
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         raise NotImplementedError
 
+    def text(self, action: Action) -> str:
+        raise NotImplementedError
+
     def result(self, state: State) -> Result | None:
         raise NotImplementedError
 
