@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import selectors, visibility
+from games import narration, selectors, visibility
 from games.engines import base
 from games.models import Event, Game
-from web import pages
 
 WATCHABLE = 20
 
@@ -59,8 +58,7 @@ def last_move(
         event, seat, reveal_all=game.status != Game.Status.ACTIVE,
         chain_version=game.chain_version,
     )  # fmt: skip
-    who = names.get(event.seat, "?") if event.seat is not None else ""
-    return f"{who}: {pages.describe(base.get(game.title), shown, names)}"
+    return narration.event_line(base.get(game.title), shown, narration.seat_names(names))
 
 
 def _title(name: str) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 
-from games import selectors, store
+from games import narration, selectors, store
 from games.engines import base
 from games.memo import LRU
 from games.models import Event, Game, Seat
@@ -194,47 +194,19 @@ def log_lines(
     last: int | None = None,
 ) -> list[dict[str, Any]]:
     """The log as the viewer may see it (the API's events), up to `up_to`,
-    each line as a player would type it in a mail, with names for seats."""
+    each line told with the players' names (`games.narration`)."""
     after = max(0, up_to - last) if last else 0
     shown = selectors.Viewer(
         seat=viewer.seat, moderator=viewer.moderator, head=up_to, delayed=viewer.delayed
     )
     rows = selectors.events(game, shown, after=after, limit=up_to - after)
+    seats = narration.seat_names(who)
     return [
         {
             "seq": row["seq"],
-            "who": who.get(row["seat"], "") if row["seat"] is not None else "",
-            "text": describe(engine, row, who),
+            "text": narration.event_line(engine, row, seats),
             "kind": row["kind"],
             "at": row["created_at"],
         }
         for row in reversed(rows)
     ]
-
-
-def describe(engine: base.Engine, event: dict[str, Any], who: dict[int, str]) -> str:
-    """One event in words: a move as its mail command, the rest by kind."""
-    payload = event["payload"]
-    kind = event["kind"]
-    if kind in ("action", "timeout") and isinstance(payload.get("action"), dict):
-        text = _action_text(engine, payload["action"])
-        return f"{text} (clock ran out)" if kind == "timeout" else text
-    if kind == "created":
-        return "game started"
-    if kind == "undo":
-        reason = payload.get("reason")
-        return f"undone back to seq {payload.get('to_seq')}" + (f": {reason}" if reason else "")
-    if kind == "resign":
-        return "resigned"
-    if kind == "clock":
-        return "clock: " + str(payload.get("clock", "")).replace("_", " ")
-    return kind.replace("_", " ")
-
-
-def _action_text(engine: base.Engine, action: dict[str, Any]) -> str:
-    """The action's mail command; a hidden part (a face-down choice shown in
-    its public form) may not be a whole command, so fall back to its type."""
-    try:
-        return engine.text(action)
-    except Exception:
-        return str(action.get("type", "move")).replace("_", " ")

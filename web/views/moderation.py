@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from games import clock as clock_options
-from games import selectors
+from games import narration, selectors
 from games.engines import base
 from games.errors import InvalidRequest
 from games.services.clocks import check_extend, check_pause, check_resume
@@ -30,7 +30,7 @@ def moderate(request: HttpRequest, pk: int) -> HttpResponse:
         {
             **event,
             "who": who.get(event["seat"], "") if event["seat"] is not None else "",
-            "text": pages.describe(engine, event, who),
+            "text": narration.event_line(engine, event, narration.seat_names(who)),
             "live": any(start <= event["seq"] <= end for start, end in live),
         }
         for event in audit["events"]
