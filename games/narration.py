@@ -13,7 +13,6 @@ from typing import Any
 
 from games.engines import base
 
-
 ANSWERED = {"approve": "approved", "refuse": "refused"}
 
 
