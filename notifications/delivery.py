@@ -185,7 +185,7 @@ def webhook_payload(n: Notification) -> dict:
         payload.update(
             title=facts["title"],
             your_turn=facts["your_turn"],
-            moves=facts["moves"],
+            moves=[move["line"] for move in facts["moves"]],
             head_hash=facts["head_hash"],
             text=f"[Correo] {facts['title']} #{n.game_id}: {n.get_kind_display()}",
         )

@@ -294,6 +294,8 @@ def command_lines(text: str) -> list[str]:
             continue  # bottom-posting: the own text may follow the quote
         if _SEPARATORS.match(line) or _outlook_header(line, following):
             break  # what follows is the original mail, unquoted
+        # A move line copied from our mail may carry its gloss after "#".
+        line = line.split("#", 1)[0].strip()
         if not line:
             continue
         commands.append(line[:MAX_LINE])

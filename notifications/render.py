@@ -10,27 +10,30 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote, urlencode
 
 from django.conf import settings
 from django.contrib.auth.tokens import default_token_generator
 from django.core.mail import EmailMultiAlternatives
+from django.db.models import Max
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from games import selectors, store
+from games import narration, selectors, store, visibility
 from games.engines import base
-from games.models import Game
+from games.models import Event, Game
 from notifications.addresses import reply_address, unsubscribe_token
 from notifications.models import Notification
 
 MAX_MOVES_LISTED = 300
+MAX_SINCE_LINES = 60
 
 HELP_TEXT = (
     "Reply to this mail; the first lines of your reply (above any quoted text or "
     "signature) are commands, one per line:\n"
-    "  any line from the list of legal moves   make that move\n"
+    "  any line from the list of legal moves   make that move (anything after # is ignored)\n"
     "  moves                                   list your legal moves\n"
     "  state                                   show the game as you see it\n"
     "  undo-request                            ask to take back your last move\n"
@@ -103,17 +106,23 @@ def result_lines(result: base.Result, players: list[tuple[int, str]]) -> list[st
     return lines
 
 
-def game_facts(game: Game, seat: int | None, seq: int) -> dict[str, Any]:
-    """What a seat saw of the game at `seq`: view, legal moves, head hash."""
+def game_facts(
+    game: Game, seat: int | None, seq: int, *, since: int | None = None
+) -> dict[str, Any]:
+    """What a seat saw of the game at `seq`: the board in words, what
+    happened since `since`, the legal moves with their glosses, the head hash."""
     engine = base.get(game.title)
     seq = min(seq, game.seq)
     state = store.load(game, engine, head=seq).state
     to_act = sorted(engine.to_act(state))
-    moves: list[str] = []
     current = seq == game.seq
+    actions: list[Any] = []
     if seat is not None and seat in to_act and (game.status == Game.Status.ACTIVE or not current):
-        moves = [engine.text(action) for action in engine.legal_actions(state, seat)]
+        actions = engine.legal_actions(state, seat)
     players = [(s.index, s.user.username) for s in selectors.seats_of(game)]
+    names = narration.seat_names(dict(players))
+    view = engine.view(state, seat)
+    moves = [move_facts(engine, state, seat, action) for action in actions[:MAX_MOVES_LISTED]]
     return {
         "title": engine.TITLE,
         "game_id": game.pk,
@@ -122,16 +131,89 @@ def game_facts(game: Game, seat: int | None, seq: int) -> dict[str, Any]:
             game, selectors.head_hash_at(game, seq), reveal=game.status != Game.Status.ACTIVE
         ),
         "seat": seat,
+        "you": names[seat] if seat is not None and seat < len(names) else None,
         "players": players,
+        "names": [name for _, name in players],
         "to_act_names": [name for index, name in players if index in to_act],
-        "your_turn": bool(moves),
-        "view_lines": view_lines(engine.view(state, seat)),
-        "moves": moves[:MAX_MOVES_LISTED],
-        "moves_more": max(0, len(moves) - MAX_MOVES_LISTED),
+        "your_turn": bool(actions),
+        "board_lines": board_lines(engine, view, seat, names),
+        "since_lines": since_lines(game, engine, seat, since, seq, names),
+        "moves": moves,
+        "move_groups": grouped(moves),
+        "moves_more": max(0, len(actions) - MAX_MOVES_LISTED),
         "deadline": game.deadline.strftime("%Y-%m-%d %H:%M UTC") if game.deadline else None,
         "status": game.status if current else Game.Status.ACTIVE,
         "result_lines": result_lines(game.result, players) if game.result and current else [],
+        "game_url": absolute(reverse("web:game", args=[game.pk])),
     }
+
+
+def board_lines(engine: base.Engine, view: dict[str, Any], seat, names: list[str]) -> list[str]:
+    """The title's own words for the view (`describe`), or its keys and values
+    for a title that has none."""
+    described = engine.describe(view, seat, names) if hasattr(engine, "describe") else []
+    return list(described) or view_lines(view)
+
+
+def move_facts(engine: base.Engine, state, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    """A legal move as a mail lists it: the line to reply with, a few words
+    where the line alone is cryptic, and the heading it is listed under."""
+    gloss = engine.gloss(state, seat, action) if hasattr(engine, "gloss") else None
+    group = engine.move_group(state, seat, action) if hasattr(engine, "move_group") else None
+    return {"line": engine.text(action), "gloss": gloss, "group": group}
+
+
+def grouped(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The moves under their headings, in the order the engine lists them."""
+    groups: dict[Any, list[dict[str, Any]]] = {}
+    for move in moves:
+        groups.setdefault(move["group"], []).append(move)
+    return [{"heading": heading, "moves": listed} for heading, listed in groups.items()]
+
+
+def since_lines(
+    game: Game, engine: base.Engine, seat: int | None, since: int | None, seq: int, names
+) -> list[str]:
+    """What happened after `since` up to `seq`, as the seat may see it: moves
+    in the public form the seat was shown, undos, clock acts."""
+    if since is None or since >= seq:
+        return []
+    reveal = game.status != Game.Status.ACTIVE and seq == game.seq
+    rows = Event.objects.filter(game=game, seq__gt=since, seq__lte=seq).order_by("seq")
+    count = rows.count()
+    shown = rows[max(0, count - MAX_SINCE_LINES) :] if count > MAX_SINCE_LINES else rows
+    lines = (
+        [f"({count - MAX_SINCE_LINES} earlier events not shown)"]
+        if count > MAX_SINCE_LINES
+        else []
+    )
+    for event in shown:
+        seen = visibility.event_for(
+            event, seat, reveal_all=reveal, chain_version=game.chain_version
+        )
+        lines.append(narration.event_line(engine, seen, names))
+    return lines
+
+
+def since_for(n: Notification) -> int | None:
+    """The seq after which a seat's mail tells what happened: its last move
+    or the last mail it was sent about this game, whichever is later."""
+    if n.game_id is None or n.seat is None:
+        return None
+    seq = n.seq or n.game.seq
+    moved = Event.objects.filter(
+        game_id=n.game_id, seat=n.seat, kind__in=selectors.MOVE_KINDS, seq__lt=seq
+    ).aggregate(last=Max("seq"))["last"]
+    mailed = Notification.objects.filter(
+        game_id=n.game_id, user_id=n.user_id, pk__lt=n.pk, seq__isnull=False
+    ).aggregate(last=Max("seq"))["last"]
+    return max((s for s in (moved, mailed) if s is not None), default=1)
+
+
+def mailto(address: str, subject: str, body: str) -> str:
+    """A link that opens a reply to `address` with the move as its body."""
+    query = urlencode({"subject": subject, "body": body}, quote_via=quote)
+    return f"mailto:{quote(address, safe='@+')}?{query}"
 
 
 def context_for(n: Notification) -> dict[str, Any]:
@@ -145,7 +227,7 @@ def context_for(n: Notification) -> dict[str, Any]:
         "settings_url": absolute(reverse("web:settings")),
     }
     if n.game_id is not None:
-        ctx["game"] = game_facts(n.game, n.seat, n.seq or n.game.seq)
+        ctx["game"] = game_facts(n.game, n.seat, n.seq or n.game.seq, since=since_for(n))
         if n.seat is not None and n.user_id:
             ctx["reply_to"] = reply_address(n.game_id, n.seat, n.user_id)
     if n.kind == Notification.Kind.DIGEST:
@@ -177,6 +259,10 @@ def build_message(n: Notification) -> EmailMultiAlternatives:
     ctx = context_for(n)
     prefix = f"notifications/emails/{n.kind}"
     subject = " ".join(render_to_string(f"{prefix}-subject.txt", ctx).split())
+    if ctx.get("reply_to"):
+        reply_subject = subject if subject.startswith("Re: ") else f"Re: {subject}"
+        for move in ctx["game"]["moves"]:
+            move["mailto"] = mailto(ctx["reply_to"], reply_subject, move["line"])
     text = render_to_string(f"{prefix}-body.txt", ctx)
     html = render_to_string(f"{prefix}-body.html", ctx)
     headers = {

@@ -70,7 +70,7 @@ def broken_template(settings, tmp_path):
 def raising_render(monkeypatch):
     """A bug in the code that builds the mail's context."""
 
-    def game_facts(game, seat, seq):
+    def game_facts(game, seat, seq, **_):
         return {"title": "x"}["players"]
 
     monkeypatch.setattr(render, "game_facts", game_facts)

@@ -38,7 +38,7 @@ def test_a_turn_mail_has_the_state_the_moves_and_a_signed_reply_to(alice, bob):
         assert f"\n    commit {card}\n" in message.body
     assert f"hand: {json.dumps(hand, separators=(', ', ': '))}" in message.body
     html = message.alternatives[0][0]
-    assert f"commit {hand[0]}" in html and "<pre" in html
+    assert f">commit {hand[0]}</a>" in html and "<script" not in html
 
 
 def test_the_footer_carries_the_head_hash_and_seq_and_the_unsubscribe_link(alice, bob):

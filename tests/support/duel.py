@@ -77,7 +77,7 @@ class Duel(EngineBase):
 
     def apply(self, state: State, seat: int, action: Action) -> State:
         if action not in self.legal_actions(state, seat):
-            raise IllegalAction(f"not a legal move now: {self.describe(action)}")
+            raise IllegalAction(f"not a legal move now: {self._shown(action)}")
         state = clone(state)
         if action["type"] == "commit":
             state["hands"][seat].remove(action["card"])
@@ -126,12 +126,13 @@ class Duel(EngineBase):
             view["my_commitment"] = state["committed"][seat]
         return view
 
-    def describe(self, action: Any) -> str:
+    def _shown(self, action: Any) -> str:
         return self.text(action) if isinstance(action, dict) else repr(action)
 
     def text(self, action: Action) -> str:
         if action.get("type") == "commit":
-            return f"commit {action.get('card')}"
+            # Another seat's commit is shown without its card (public_action).
+            return f"commit {action['card']}" if "card" in action else "commit (face down)"
         return str(action.get("type"))
 
     def parse(self, text: str, state: State, seat: int) -> Action:

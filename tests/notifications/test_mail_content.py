@@ -1,0 +1,120 @@
+"""What a turn mail says: what happened since my last turn (with names,
+never a hidden part), the moves as one-tap mailto links that come back as a
+working reply, and the game page link."""
+
+from __future__ import annotations
+
+import re
+import smtplib
+from email.message import EmailMessage
+from html import unescape
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import pytest
+
+from games import store
+from games.models import Event
+from games.services.common import engine_for
+from games.services.moves import do_submit_action
+from notifications import render
+from notifications.management.commands.smtpd import make_controller
+from notifications.models import Notification
+from tests.conftest import make_user
+from tests.notifications.conftest import free_port, new_duel
+
+
+def turn_mail(user) -> Notification:
+    return Notification.objects.filter(user=user, kind="your_turn").order_by("-id").first()
+
+
+def play(game, seat: int, action) -> None:
+    game.refresh_from_db()
+    do_submit_action(
+        game, seat, actor=None, action=action, text=None, expected_seq=game.seq,
+        source="api", kind="action",
+    )  # fmt: skip
+
+
+def hand(game, seat: int) -> list[int]:
+    game.refresh_from_db()
+    return store.load(game, engine_for(game)).state["hands"][seat]
+
+
+def since_block(body: str) -> list[str]:
+    if "Since your last turn:\n" not in body:
+        return []
+    block = body.split("Since your last turn:\n", 1)[1].split("\n\n", 1)[0]
+    return [line.removeprefix("  - ") for line in block.splitlines()]
+
+
+def test_since_my_last_turn_lists_the_others_moves_by_name_and_face_down(db):
+    players = [make_user(name) for name in ("alice", "bob", "carol", "dave")]
+    game = new_duel(*players)
+    cards = {seat: hand(game, seat)[0] for seat in range(4)}
+    for seat in range(4):  # a face-down commit each; then alice draws or passes first
+        play(game, seat, {"type": "commit", "card": cards[seat]})
+    mail = turn_mail(players[0])
+    lines = since_block(render.build_message(mail).body)
+    assert lines == [f"{name}: commit (face down)" for name in ("bob", "carol", "dave")]
+    # Their face-down cards are nowhere in alice's account of it.
+    for seat in (1, 2, 3):
+        assert f"commit {cards[seat]}" not in "\n".join(lines)
+
+
+def test_the_first_turn_mail_has_nothing_since(alice, bob):
+    new_duel(alice, bob)
+    assert since_block(render.build_message(turn_mail(alice)).body) == []
+
+
+def reply_through_the_link(message, sender: str) -> EmailMessage:
+    """What a phone's mail app sends when its user taps a move and sends."""
+    html = message.alternatives[0][0]
+    href = unescape(re.search(r'href="(mailto:[^"]+)"', html).group(1))
+    parts = urlsplit(href)
+    query = parse_qs(parts.query)
+    mail = EmailMessage()
+    mail["From"] = sender
+    mail["To"] = unquote(parts.path)
+    mail["Subject"] = query["subject"][0]
+    mail.set_content(query["body"][0])
+    return mail
+
+
+@pytest.fixture
+def smtpd(transactional_db):
+    port = free_port()
+    controller = make_controller("127.0.0.1", port)
+    controller.start()
+    yield port
+    controller.stop()
+
+
+def test_a_tapped_mailto_move_comes_back_through_the_smtp_door_and_is_played(smtpd, alice, bob):
+    game = new_duel(alice, bob)
+    message = render.build_message(turn_mail(alice))
+    reply = reply_through_the_link(message, "alice@example.org")
+    assert reply["To"] == message.reply_to[0]
+    assert reply["Subject"] == f"Re: {message.subject}"
+    first_move = re.search(r"\n    (commit \d+)\n", message.body).group(1)
+    assert reply.get_content().strip() == first_move
+    with smtplib.SMTP("127.0.0.1", smtpd, timeout=10) as client:
+        client.send_message(reply, to_addrs=[reply["To"]])
+    event = Event.objects.get(game=game, seq=2)
+    assert event.source == "email" and event.seat == 0
+    assert engine_for(game).text(event.payload["action"]) == first_move
+
+
+def test_a_move_line_copied_with_its_gloss_is_still_the_move():
+    from notifications.parse import command_lines
+
+    assert command_lines("conserve B9   # Villa: 3 VP\n# just a note\nstate") == [
+        "conserve B9",
+        "state",
+    ]
+
+
+def test_the_mail_links_the_game_page_and_the_settings_page(alice, bob):
+    game = new_duel(alice, bob)
+    body = render.build_message(turn_mail(alice)).body
+    assert f"Game page: https://correo.test/games/{game.pk}/" in body
+    assert "Mail settings: https://correo.test/settings/" in body
