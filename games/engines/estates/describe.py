@@ -378,11 +378,13 @@ def _place_gloss(state: State, action: Action) -> str | None:
     kind = piece.get("kind")
     if kind == "cube":
         below = row["floors"][n]
-        on = f"on {cube_name(below[-1])}" if below else "new building"
-        return f"{cube_name(piece['cube'])}: {on}"
+        on = f" on {cube_name(below[-1])}" if below else ": new building"
+        return f"{cube_name(piece['cube'])}{on}"
     if kind == "roof":
-        floors = "/".join(cube_name(c) for c in row["floors"][n])
-        return f"roof {piece.get('value')} on {floors}"[:50]
+        floors, roof = row["floors"][n], piece.get("value") or 0
+        worth = sum(CUBE_VALUE[c] for c in floors) + roof
+        height = f" ({len(floors)} floors)" if len(floors) > 1 else ""
+        return f"roof {roof} on {cube_name(floors[-1])}{height}: worth {worth}"
     if kind == "permit":
         return f"row {ROWS[r]}: {requirement(row)} -> {n} lots"
     return None

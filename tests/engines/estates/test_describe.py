@@ -98,6 +98,9 @@ def test_random_playouts_read_cleanly() -> None:
             line = ENGINE.narrate(action, seat, NAMES)
             assert line.startswith(NAMES[seat])
             _clean(line)
+            public = ENGINE.public_action(state, seat, action)
+            if public is not None:
+                assert "stash" not in ENGINE.narrate(public, seat, NAMES)
 
 
 def _vary(state: State, viewer: int | None, rng: random.Random) -> State:
