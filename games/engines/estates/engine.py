@@ -7,11 +7,11 @@ piece); this class only routes to them and guards the contract.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..base import EngineBase, Result
-from . import commands, leaving, scoring, turn, view
+from . import commands, describe, leaving, scoring, turn, view
 from .data import EDITIONS
 from .errors import IllegalAction
 from .placement import apply_place, check_place, place_actions
@@ -153,3 +153,12 @@ class EstatesEngine(EngineBase):
         if len(after["round_results"]) != len(before["round_results"]):
             return False
         return len(after["roofs"]) == len(before["roofs"]) and after["blanks"] == before["blanks"]
+
+    def describe(self, view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
+        return describe.describe(view, seat, names)
+
+    def narrate(self, action: Action, seat: int, names: Sequence[str]) -> str:
+        return describe.narrate(action, seat, names)
+
+    def gloss(self, state: State, seat: int, action: Action) -> str | None:
+        return describe.gloss(state, seat, action)
