@@ -26,6 +26,9 @@ per requester:
 * The event log: the created event never carries the setup; another seat's
   action appears only in its public form (`engine.public_action` of the state
   before it), the requester's own in full.
+* The mails too: a seat in turn gets the game part of its turn mail (the
+  board in the title's words, what happened over the last moves, its moves
+  with their glosses), held to the same secrets check and differential.
 * The web pages too: the requester in turn fetches the game page (board,
   moves, log), which is held to the same secrets check, and the HTTP
   differential renders it again under the varied state: a page must not
@@ -69,6 +72,7 @@ State = dict[str, Any]
 Viewer = int | None  # a seat, or None for the stranger
 
 FORBIDDEN_KEYS = {"setup", "seed", "salt"}
+MAIL_SINCE = 8  # moves a checked mail tells of
 MAX_PROBLEMS = 12
 
 
@@ -511,6 +515,21 @@ class RedactionWalk:
         assert response.status_code == 200, (who(viewer), response.status_code)
         return CSRF.sub("csrf", response.content.decode())
 
+    def mail(self, viewer: int) -> str:
+        """The game part of the seat's turn mail now (text and HTML), telling
+        what happened over the last few moves."""
+        from django.template.loader import render_to_string
+
+        from notifications import render
+
+        game = Game.objects.get(pk=self.id)
+        since = max(1, self.last_seq - MAIL_SINCE)
+        facts = render.game_facts(game, viewer, game.seq, since=since)
+        return "".join(
+            render_to_string(f"notifications/emails/_game.{kind}", {"game": facts})
+            for kind in ("txt", "html")
+        )
+
     def get(self, viewer: Viewer, path: str) -> dict[str, Any]:
         response = self.clients[viewer].get(f"/api/games/{self.id}/{path}")
         assert response.status_code == 200, (who(viewer), path, response.json())
@@ -602,6 +621,8 @@ class RedactionWalk:
                 if self.round() % 3 == 0 or not active:
                     got["verify"] = self.get(viewer, "verify/")
                 got["page"] = self.page(viewer)
+                if viewer is not None and active:
+                    got["mail"] = self.mail(viewer)
                 if self.round() % 6 == 0 or not active:
                     got["takeback"] = self.get(viewer, "takeback/")
                     got["list"] = self.clients[viewer].get("/api/games/?page_size=100").json()
@@ -740,6 +761,8 @@ class RedactionWalk:
                 got["actions"] = self.get(viewer, "actions/")
             if "page" in received:
                 got["page"] = self.page(viewer)
+            if "mail" in received:
+                got["mail"] = self.mail(viewer)
             return got
 
     def check_the_plant_takes(self) -> None:
@@ -862,6 +885,24 @@ def leak_in_page(extra: Callable[[State], Any]):
     return plant
 
 
+def leak_in_mail(extra: Callable[[State], Any]):
+    """Plant a leak in the turn mail only: the API and the pages stay honest."""
+
+    def plant(monkeypatch) -> None:
+        from notifications import render
+
+        honest = render.game_facts
+
+        def leaky(game, seat, seq, **kwargs):
+            facts = honest(game, seat, seq, **kwargs)
+            state = store.load(game, base.get(game.title), head=seq).state
+            return {**facts, "board_lines": [*facts["board_lines"], str(extra(state))]}
+
+        monkeypatch.setattr(render, "game_facts", leaky)
+
+    return plant
+
+
 def unredacted_actions(monkeypatch) -> None:
     honest = visibility.payload_for
 
@@ -932,6 +973,11 @@ LEAKS = {
         "duel", 2, 2,
         leak_in_page(lambda state: state["deck"][:1]),
         "receives over HTTP depends on hidden values: page",
+    ),
+    "the top of the Duel deck, told in the turn mail only": (
+        "duel", 2, 2,
+        leak_in_mail(lambda state: state["deck"][:1]),
+        "receives over HTTP depends on hidden values: mail",
     ),
     "the salt under an innocent name": (
         "duel", 2, 2,
