@@ -34,8 +34,8 @@ COST_NAMES = {"workers": ("worker", "workers"), "pesos": ("peso", "pesos")}
 
 
 def card(code: str) -> str:
-    """ "0 Siesta", "2 Protection (2p)": the printed name, and the code when
-    the value alone does not say which card."""
+    """A card as printed, "0 Siesta", with the code after it when the value
+    alone does not say which card: "2 Protection (2p)"."""
     info = data.CARD_BY_CODE.get(code)
     if info is None:
         return f"card {code}"
@@ -60,13 +60,13 @@ def amount(field: str, n: int) -> str:
 
 
 def cost(fields: dict[str, int]) -> str:
-    """ "1 red, 2 gray, 1 worker" in the data's field order."""
+    """A cost in the data's field order: 1 red, 2 gray, 1 worker."""
     parts = [amount(f, fields[f]) for f in data.ALL_COST_FIELDS if fields.get(f)]
     return ", ".join(parts) if parts else "nothing"
 
 
 def short_cost(fields: dict[str, int]) -> str:
-    """ "1 red 2 gray 1 wk 3 $": the cost squeezed for a gloss."""
+    """The cost squeezed for a gloss: 1 red 2 gray 1 wk 3 $."""
     short = {"workers": "wk", "pesos": "$", "any_colored": "any"}
     parts = [f"{fields[f]} {short.get(f, f)}" for f in data.ALL_COST_FIELDS if fields.get(f)]
     return " ".join(parts)
@@ -81,13 +81,21 @@ def cube_list(colours: Sequence[str]) -> str:
     return cubes({c: list(colours).count(c) for c in data.CUBES})
 
 
-def building(bid: int, table: dict[str, Any]) -> str:
-    """ "B9 2 VP: 1 yellow, 1 worker, 2 pesos" (+ ", Architect")."""
+def building_parts(bid: int, table: dict[str, Any]) -> tuple[str, list[str]]:
+    """The head and cost parts of a building: ("B9 2 VP:", ["1 yellow", ...]),
+    with "needs Architect" last when it does."""
     info = table.get(str(bid))
     if info is None:
-        return f"B{bid}"
-    extra = ", Architect" if info["architect"] else ""
-    return f"B{bid} {info['vp']} VP: {cost(info['cost'])}{extra}"
+        return f"B{bid}", []
+    fields = info["cost"]
+    parts = [amount(f, fields[f]) for f in data.ALL_COST_FIELDS if fields.get(f)]
+    return f"B{bid} {info['vp']} VP:", parts + (["needs Architect"] if info["architect"] else [])
+
+
+def building(bid: int, table: dict[str, Any]) -> str:
+    """A building on one line: B9 2 VP: 1 yellow, 1 worker, 2 pesos."""
+    head, parts = building_parts(bid, table)
+    return " ".join([head, ", ".join(parts)]) if parts else head
 
 
 def who(names: Sequence[str], seat: Any) -> str:
@@ -183,7 +191,9 @@ def _board(view: dict[str, Any], provisional: bool) -> list[str]:
     lines.append(f"Supply: {amount('workers', view['workers_in_supply'])}")
     ends = [bid for row in view["rows"] for bid in (row[:1] + row[-1:]) if row]
     lines.append("For sale (row ends):")
-    lines += ["  " + building(bid, table) for bid in dict.fromkeys(ends)]
+    for bid in dict.fromkeys(ends):
+        head, parts = building_parts(bid, table)
+        lines += wrap("  " + head, parts)
     if provisional:
         lines.append("  (Costs are provisional, not the printed ones.)")
     for n, row in enumerate(view["rows"], 1):
@@ -329,6 +339,12 @@ def gloss(state: State, seat: int, action: Action) -> str | None:
     if kind == "worker":
         wanted = 1 if state["flags"]["worker"] else 2
         return f"4 Worker: {amount('workers', min(wanted, state['workers']))}"
+    if kind == "refreshment":
+        return f"1 Refreshment: {amount('pesos', min(1, state['centre']['pesos']))}"
+    if kind == "debris":
+        return f"2 Debris: {state['centre']['cubes']['gray']} gray from the centre"
+    if kind == "architect":
+        return f"4 Architect: {amount('workers', min(1, state['workers']))}, build Architect"
     if kind == "pesos":
         half = (state["centre"]["pesos"] + 1) // 2
         return f"8 Pesos: {amount('pesos', half)} from the centre"

@@ -197,6 +197,10 @@ def test_glosses_name_the_cards_and_the_building_behind_a_line():
     assert gloss(state, 0, {"type": "conserve", "building": 7}) == (
         "box it: 3 VP, Architect; 2 red 1 $"
     )
+    centre(state, pesos=3, gray=4)
+    assert gloss(state, 0, {"type": "debris"}) == "2 Debris: 4 gray from the centre"
+    assert gloss(state, 0, {"type": "pesos"}) == "8 Pesos: 2 pesos from the centre"
+    assert gloss(state, 0, {"type": "architect"}) == "4 Architect: 1 worker, build Architect"
     give(state, SARAH, red=3, gray=1)
     assert gloss(state, 0, {"type": "steal_cubes", "victim": SARAH, "cubes": ["red"]}) == (
         "seat 1 has 3 coloured, 1 gray"
