@@ -230,3 +230,10 @@ def test_the_provisional_building_list_is_mentioned_once():
     lines = ENGINE.describe(ENGINE.view(ENGINE.setup(2, {}, 1), 0), 0, NAMES[:2])
     assert ENGINE.PROVISIONAL_DATA
     assert sum("provisional" in line for line in lines) == 1
+
+
+def test_a_resigned_player_is_one_line_and_the_game_goes_on_around_them():
+    state = ENGINE.resign(ENGINE.setup(3, {}, 2), TOBIAS)
+    lines = ENGINE.describe(ENGINE.view(state, 0), 0, NAMES[:3])
+    assert "Tobias (seat 2): resigned; 0 VP, buildings stay" in lines
+    assert lines[1] == "Waiting for: Vanessa, Sarah"
