@@ -25,15 +25,6 @@ from .steps.buy_sell_par import DIRECTOR_SHARES, MINOR_START_SHARES
 WIDTH = 72
 GLOSS_WIDTH = 50
 SOURCES = {"ipo": "the IPO", "treasury": "its treasury", "pool": "the bank pool"}
-STAGES = {
-    "home": "home station",
-    "issue": "issue or redeem",
-    "track": "track",
-    "token": "station",
-    "route": "run",
-    "dividend": "income",
-    "buy_train": "buy trains",
-}
 # The depot's stacks as they lie beside the bank (`setup.depot`): a view read
 # back from JSON may hold them in any order.
 DEPOT_ORDER = (
@@ -82,11 +73,19 @@ def _short(name: str) -> str:
     return name.split(",")[0]
 
 
+# What an unnamed hex is, as the map prints it (cities all have names).
+HEX_KINDS = {"sugar": "sugar field", "harbor": "harbor", "blank": "plain"}
+
+
 def _place(coord: Any) -> str:
-    """A hex by its printed name and coordinate: "Havana (B7)"; "B13"."""
+    """A hex by its printed name and coordinate: "Havana (B7)"; an unnamed
+    one by its kind: "B13 (sugar field)"."""
     h = HEXES.get(coord) if isinstance(coord, str) else None
-    if h is None or not h.name:
+    if h is None:
         return str(coord)
+    if not h.name:
+        kind = HEX_KINDS.get(h.kind)
+        return f"{coord} ({kind})" if kind else str(coord)
     return f"{h.name} ({coord})"
 
 
@@ -242,8 +241,9 @@ def _round(view: dict[str, Any], names: Sequence[str]) -> list[str]:
         who = _who(director, names) if director else "nobody"
         lines += _wrap(f"  {_company(entity)} operates; {who} directs")
         turn = steps.get("turn") or {}
-        if turn.get("stage") in STAGES:
-            lines.append(f"  Step: {STAGES[turn['stage']]}")
+        done = _turn_so_far(turn)
+        if done:
+            lines += _pack("  This turn:", done)
         offer = turn.get("offer")
         if offer:
             seller = view["companies"].get(offer["from"], {}).get("director")
@@ -256,6 +256,29 @@ def _round(view: dict[str, Any], names: Sequence[str]) -> list[str]:
     elif isinstance(entity, str):
         lines.append(f"  To act: {_who(entity, names)}")
     return lines
+
+
+def _turn_so_far(turn: dict[str, Any]) -> list[str]:
+    """What the operating company has done this turn, from its record
+    (`turn.py`): the record's stage is the latest step acted in, not the
+    next move, so the mail says what is done rather than guess what is next."""
+    done = []
+    if turn.get("issued"):
+        done.append("issued or redeemed")
+    if turn.get("laid"):
+        done.append("laid track")
+    if turn.get("station"):
+        done.append("placed a station")
+    run = turn.get("run")
+    if run is not None:
+        done.append(f"ran for {_money(run.get('income', 0))}")
+    if turn.get("paid") == "payout":
+        done.append("paid out")
+    elif turn.get("paid") == "retain":
+        done.append("kept the income")
+    if turn.get("traded_in"):
+        done.append("traded in a train")
+    return done
 
 
 def _bank(view: dict[str, Any]) -> list[str]:
@@ -455,10 +478,12 @@ def gloss(state: State, seat: int, action: Action) -> str | None:
     name = BY_SYM[sym].name if sym in BY_SYM else None
     if kind == "lay":
         h = HEXES.get(action["hex"])
-        where = h.name if h is not None and h.name else action["hex"]
+        # the line already names the hex: say what it is
+        kind = HEX_KINDS.get(h.kind, "") if h is not None else ""
+        where = h.name if h is not None and h.name else kind.capitalize() or action["hex"]
         text = f"{where}: tile {action['tile']}, rotation {action['rotation']}"
         if action.get("card"):
-            text += f", {action['card']}"
+            text += f", by {action['card']}"
         return _fit(text)
     if kind in ("station", "home"):
         h = HEXES.get(action["hex"])
@@ -522,9 +547,7 @@ def move_group(state: State, seat: int, action: Action) -> str | None:
     of par prices and a track step hundreds of lays."""
     kind = action.get("type")
     if kind == "lay":
-        h = HEXES.get(action["hex"])
-        where = f"{h.name} ({action['hex']})" if h is not None and h.name else action["hex"]
-        return f"Track: {where}"
+        return f"Track: {_place(action['hex'])}"
     if kind == "par":
         return f"Par {_company(action['company'])}"
     if kind in ("buy", "sell"):

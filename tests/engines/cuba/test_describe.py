@@ -19,8 +19,9 @@ GOLDEN = Path(__file__).parent / "golden_describe"
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 RAW = ("{", '":', "True", "False", "None", "true", "false")
 # Where the seeded game is looked at: the auction, the first stock round,
-# the first operating round, a later stock round and the end.
-POSITIONS = (0, 35, 48, 200, 10_000)
+# the first operating round, a later stock round, a major's track step late
+# in the game, and the end.
+POSITIONS = (0, 35, 48, 200, 263, 10_000)
 
 
 def _seeded_game(players: int, seed: int, stops: tuple[int, ...]):
@@ -128,7 +129,8 @@ def test_random_playouts_read_cleanly(players, options, seed):
 
 
 def test_describe_reads_the_view_alone():
-    """Nothing in 18Cuba is hidden (every seat's view is the same), so what
+    """Nothing in 18Cuba is hidden (every seat's view is the same, and no
+    move has a public form that hides a part of it), so what
     matters is that the text comes from the view and from no dict's order:
     the view read back from JSON with every object's keys reversed reads
     the same."""
