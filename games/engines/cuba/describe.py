@@ -505,6 +505,9 @@ def gloss(state: State, seat: int, action: Action) -> str | None:
         return _fit(f"{_private(action['card'])} to {sym}")
     if kind in ("bid", "choose"):
         return _fit(_private(action["card"]))
+    if kind in ("buy_train", "trade") and isinstance(action.get("price"), int):
+        source = "bank pool" if action.get("source") == "pool" else "depot"
+        return _fit(f"{action['card']} from the {source} for {_money(action['price'])}")
     if kind == "offer":
         return _fit(BY_SYM[action["from"]].name) if action.get("from") in BY_SYM else None
     return None

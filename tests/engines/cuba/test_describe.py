@@ -168,5 +168,10 @@ def test_narrate_and_gloss_name_things():
     assert ENGINE.gloss(state, 0, lay) == "Havana: tile 57, rotation 2"
     assert ENGINE.narrate(lay, 2, names) == "carol lays tile 57 in Havana (B7), rotation 2"
     assert ENGINE.move_group(state, 0, lay) == "Track: Havana (B7)"
+    train = {"type": "buy_train", "card": "3", "source": "depot", "price": 200}
+    assert ENGINE.gloss(state, 0, train) == "3 from the depot for $200"
+    assert ENGINE.gloss(state, 0, {"type": "par", "company": "MS", "price": 80}) == (
+        "FC de Matanzas a Sabanillas: pay $160"
+    )
     # a move the engine does not know, or a form missing its fields, never crashes
     assert ENGINE.narrate({"type": "lay"}, 0, names).startswith("alice")
