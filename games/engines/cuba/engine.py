@@ -8,15 +8,17 @@ the modules that hold the rules, and nothing else.
                        Round.process and `flow.settle` (the next round)
     view            -> view.py (everything is open in 18Cuba)
     text / parse    -> the steps' own lines (Round.text / Round.parse)
+    describe, narrate, gloss, move_group -> describe.py (a mail's words)
     result          -> scoring.py (cash + shares at market value, IX.2)
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..base import Action, EngineBase, IllegalAction, Result, State
-from . import scoring, setup, turn, view
+from . import describe, scoring, setup, turn, view
 from .rounds import flow, opening, operating, stock  # noqa: F401 (each registers its rounds)
 from .state import CubaState, copy_state
 from .steps import buy_train, route
@@ -155,6 +157,18 @@ class CubaEngine(EngineBase):
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
+
+    def describe(self, view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
+        return describe.describe(view, seat, names)
+
+    def narrate(self, action: Action, seat: int, names: Sequence[str]) -> str:
+        return describe.narrate(action, seat, names)
+
+    def gloss(self, state: State, seat: int, action: Action) -> str | None:
+        return describe.gloss(state, seat, action)
+
+    def move_group(self, state: State, seat: int, action: Action) -> str | None:
+        return describe.move_group(state, seat, action)
 
 
 def _cost(action: Action) -> int | None:
