@@ -46,14 +46,14 @@ def _resource_order(item: tuple[str, int]) -> int:
 
 
 def building_text(face: dict[str, Any]) -> str:
-    """A building side: name, tier, points, what it does, its cost."""
+    """A building side: name, tier, points or civic, what it makes, its cost."""
     if face["building"] == "civic":
-        does = "civic, takes a token"
+        does = "civic: a token"
     else:
-        does = _points(face["points"])
+        does = f"{face['points']} VP"
         if face["produces"]:
             does += f", makes {face['produces']}"
-    return f"{face['name']} (tier {face['tier']}): {does}; costs {cost_text(face['cost'])}"
+    return f"{face['name']} (tier {face['tier']}, {does}) for {cost_text(face['cost'])}"
 
 
 def _points(n: int) -> str:
@@ -149,7 +149,7 @@ def _player(player: dict[str, Any], who: str) -> list[str]:
     turns = player["turns"]
     lines = [f"{who}: {_points(score['total'])}, {turns} turn{'s' * (turns != 1)} taken{left}"]
     perm = [f"{n} {r}" if n > 1 else r for r, n in player["permanent"].items() if n]
-    lines += wrap("  Permanent:", perm or ["none"])
+    lines += wrap("  Permanent:", perm or ["nothing yet"])
     stock = counted([kind_name(k) for k in player["stock"]])
     lines += wrap("  Stock:", stock.split(", ") if stock else ["no cards"])
     if player["city"]:
@@ -169,8 +169,8 @@ def _city_entry(face: dict[str, Any]) -> str:
     if face["building"] == "civic":
         return f"{face['name']} (civic)"
     if face["produces"]:
-        return f"{face['name']} ({face['produces']}, {face['points']})"
-    return f"{face['name']} ({face['points']})"
+        return f"{face['name']} ({face['produces']}, {face['points']} VP)"
+    return f"{face['name']} ({face['points']} VP)"
 
 
 def _cell(space: dict[str, Any]) -> str:
@@ -195,8 +195,8 @@ def _market(market: list[dict[str, Any]]) -> list[str]:
         if not space.get("empty") and space["side"] == BUILDING:
             line = f"  {space['space']} {building_text(space)}"
             if len(line) > WIDTH:
-                head, cost = line.split("; ")
-                lines += [f"{head};", f"      {cost}"]
+                head, cost = line.split(") for ")
+                lines += [f"{head})", f"      for {cost}"]
             else:
                 lines.append(line)
     return lines
@@ -209,12 +209,12 @@ def _pile(view: dict[str, Any]) -> list[str]:
     else:
         cards = "1 card" if pile["count"] == 1 else f"{pile['count']} cards"
         head = f"Pile: {cards}, the top one shows {side_name(pile['top'])}"
-    return [f"{head}; {view['discard']} discarded, {view['removed']} out of the game"]
+    return [head, f"  {view['discard']} cards discarded, {view['removed']} out of the game"]
 
 
 def _display(display: list[dict[str, Any]], me: dict[str, Any] | None) -> list[str]:
     if not display:
-        return ["Civic tokens: none left"]
+        return ["Civic tokens on display: all taken"]
     lines = ["Civic tokens on display (civic <id> takes one):"]
     for face in display:
         token = TOKENS[face["id"]]
@@ -236,7 +236,7 @@ def _opponent(view: dict[str, Any]) -> list[str]:
         f" tokens {score['tokens']}, {WILD} {score['ingenuity']}"
     )
     perm = [f"{n} {r}" if n > 1 else r for r, n in bot["permanent"].items() if n]
-    lines += wrap("  Permanent:", perm or ["none"])
+    lines += wrap("  Permanent:", perm or ["nothing yet"])
     stock = counted([kind_name(k) for k in bot["stock"]])
     lines += wrap("  Stock:", stock.split(", ") if stock else ["no cards"])
     if bot["city"]:
@@ -288,8 +288,16 @@ def narrate(action: Action, seat: int, names: Sequence[str]) -> str:
         spaces = action.get("spaces") or []
         pay = action.get("pay") or []
         where = " and ".join(str(s) for s in spaces) or "two market cards"
-        paid = f", paying {counted([kind_name(str(k)) for k in pay])}" if pay else ""
-        return f"{who} takes {where}{paid}"
+        if not pay:
+            return f"{who} takes {where}"
+        paid = counted([kind_name(str(k)) for k in pay])
+        line = f"{who} takes {where}, paying {paid}"
+        if len(line) <= WIDTH:
+            return line
+        # A long payment keeps within a phone's width: in the pay command's
+        # words, else as a count (stocks are open, so nothing is lost for good).
+        line = f"{who} takes {' '.join(spaces)}, paying {counted([str(k) for k in pay])}"
+        return line if len(line) <= WIDTH else f"{who} takes {where}, paying {len(pay)} cards"
     if kind == "civic":
         token_id = action.get("token")
         token = TOKENS.get(token_id) if isinstance(token_id, int) else None
@@ -308,7 +316,7 @@ def _space_gloss(slot: dict[str, Any] | None) -> str:
     if slot["side"] == BUILDING:
         if card.building == "civic":
             return f"{card.name} (civic)"
-        return f"{card.name} ({_points(card.points)})"
+        return f"{card.name} {card.points} VP"
     return kind_name(card.stock_kind)
 
 
