@@ -121,7 +121,7 @@ def describe(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> li
         others = [(seat + k) % count for k in range(1, count)]
     lines += _market(view["market"])
     lines += _pile(view)
-    lines += _display(view["display"], me)
+    lines += _display(view["display"], me, view["phase"] == "over")
     for other in others:
         lines += _player(seats[other], _name(names, other))
     if view.get("opponent") is not None:
@@ -212,10 +212,10 @@ def _pile(view: dict[str, Any]) -> list[str]:
     return [head, f"  {view['discard']} cards discarded, {view['removed']} out of the game"]
 
 
-def _display(display: list[dict[str, Any]], me: dict[str, Any] | None) -> list[str]:
+def _display(display: list[dict[str, Any]], me: dict[str, Any] | None, over: bool) -> list[str]:
     if not display:
         return ["Civic tokens on display: all taken"]
-    lines = ["Civic tokens on display (civic <id> takes one):"]
+    lines = ["Civic tokens left on display:" if over else "Civic tokens (civic <id> takes one):"]
     for face in display:
         token = TOKENS[face["id"]]
         line = f"  civic {token.id}: {token_rule(token)}"
@@ -335,7 +335,7 @@ def gloss(state: State, seat: int, action: Action) -> str | None:
         token = TOKENS[action["token"]]
         player = state["seats"][seat]
         now = token_points(token, permanent(player["city"]), ingenuity_cards(player["stock"]))
-        return f"{token_rule(token)}: {now} now"
+        return token_rule(token) if token.kind == "flat" else f"{token_rule(token)}: {now} now"
     return None
 
 

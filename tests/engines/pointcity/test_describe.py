@@ -230,3 +230,19 @@ def test_a_spectator_sees_every_seat_and_no_you() -> None:
         "bob",
         "carol",
     ]
+
+
+def test_a_seat_that_left_reads_so() -> None:
+    state = ENGINE.resign(new_game(3, seed=5), 1)
+    assert "bob: 0 points, 0 turns taken, left the game" in describe(state, 0)
+
+
+def test_a_long_payment_is_narrated_within_the_width() -> None:
+    pay = ["community", "community", "ecology", "community2", "ingenuity", "ingenuity"]
+    take = {"type": "take", "spaces": ["c3", "d3"], "pay": pay}
+    assert ENGINE.narrate(take, 0, NAMES) == (
+        "alice takes c3 d3, paying 2 community, ecology, community2, 2 ingenuity"
+    )
+    pay = ["economy2", "economy2", "energy2", "ecology2", "industry2", "ingenuity", "ecology"]
+    take = {"type": "take", "spaces": ["c3", "d3"], "pay": pay}
+    assert ENGINE.narrate(take, 0, NAMES) == "alice takes c3 and d3, paying 7 cards"
