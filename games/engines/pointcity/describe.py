@@ -19,7 +19,6 @@ from .payment import permanent
 from .scoring import ingenuity_cards, token_points
 
 WIDTH = 72
-OPPONENT = "the solo opponent"
 
 
 # -- small phrases ---------------------------------------------------------------
