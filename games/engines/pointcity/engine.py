@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..base import Action, EngineBase, IllegalAction, Result, State
-from . import commands, scoring, turn, view
+from . import commands, describe, scoring, turn, view
 from .data import TOKENS
 from .market import BUILDING, INDEX, PAIR_SET, flippable
 from .payment import KIND_ORDER, permanent
@@ -113,6 +114,18 @@ class PointCity(EngineBase):
 
     def parse(self, text: str, state: State, seat: int) -> Action:
         return commands.parse(text, state, seat)
+
+    def describe(self, view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
+        return describe.describe(view, seat, names)
+
+    def narrate(self, action: Action, seat: int, names: Sequence[str]) -> str:
+        return describe.narrate(action, seat, names)
+
+    def gloss(self, state: State, seat: int, action: Action) -> str | None:
+        return describe.gloss(state, seat, action)
+
+    def move_group(self, state: State, seat: int, action: Action) -> str | None:
+        return describe.move_group(state, seat, action)
 
     def timeout_action(self, state: State, seat: int) -> Action:
         """Civic step: the token worth most now.  Turn: draw, else the cheapest take."""
