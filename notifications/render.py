@@ -24,6 +24,7 @@ from django.utils.http import urlsafe_base64_encode
 from games import narration, selectors, store, visibility
 from games.engines import base
 from games.models import Event, Game
+from notifications import board_image
 from notifications.addresses import reply_address, unsubscribe_token
 from notifications.models import Notification
 
@@ -137,6 +138,7 @@ def game_facts(
         "to_act_names": [name for index, name in players if index in to_act],
         "your_turn": bool(actions),
         "board_lines": board_lines(engine, view, seat, names),
+        "view": view,
         "since_lines": since_lines(game, engine, seat, since, seq, names),
         "moves": moves,
         "move_groups": grouped(moves),
@@ -263,6 +265,9 @@ def build_message(n: Notification) -> EmailMultiAlternatives:
         reply_subject = subject if subject.startswith("Re: ") else f"Re: {subject}"
         for move in ctx["game"]["moves"]:
             move["mailto"] = mailto(ctx["reply_to"], reply_subject, move["line"])
+    picture = board_picture(n, ctx)
+    if picture is not None:
+        ctx["board_image"] = f"cid:{board_image.CONTENT_ID}"
     text = render_to_string(f"{prefix}-body.txt", ctx)
     html = render_to_string(f"{prefix}-body.html", ctx)
     headers = {
@@ -292,10 +297,24 @@ def build_message(n: Notification) -> EmailMultiAlternatives:
         headers=headers,
     )
     message.attach_alternative(html, "text/html")
+    if picture is not None:
+        # The picture belongs to the HTML part (cid:), not beside it.
+        message.mixed_subtype = "related"
+        message.attach(board_image.attachment(picture))
     return message
 
 
+def board_picture(n: Notification, ctx: dict[str, Any]) -> bytes | None:
+    """The seat's board drawn for the mail, when the mail shows the game."""
+    facts = ctx.get("game")
+    if not settings.NOTIFICATIONS_BOARD_IMAGE or facts is None or n.kind in NO_PICTURE:
+        return None
+    return board_image.png(n.game.title, facts["view"], facts["seat"], dict(facts["players"]))
+
+
 REPLY_KINDS = {Notification.Kind.REPLY, Notification.Kind.REJECTION}
+# A digest tells of several games; a rejection answers a mail that was refused.
+NO_PICTURE = {Notification.Kind.DIGEST, Notification.Kind.REJECTION}
 # Mail about the account itself, which no mail preference turns off: it
 # offers no unsubscribe link.
 ACCOUNT_KINDS = {Notification.Kind.PASSWORD_RESET}

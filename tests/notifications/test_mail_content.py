@@ -118,3 +118,41 @@ def test_the_mail_links_the_game_page_and_the_settings_page(alice, bob):
     body = render.build_message(turn_mail(alice)).body
     assert f"Game page: https://correo.test/games/{game.pk}/" in body
     assert "Mail settings: https://correo.test/settings/" in body
+
+
+def test_a_turn_mail_carries_the_board_as_an_inline_picture(db):
+    from email import message_from_bytes
+    from email.policy import default
+
+    from games.services.creation import do_create_game
+
+    players = [make_user(name) for name in ("alice", "bob")]
+    do_create_game(title="pointcity", players=players, seed=3)
+    mail = message_from_bytes(
+        render.build_message(Notification.objects.get(kind="your_turn")).message().as_bytes(),
+        policy=default,
+    )
+    assert mail.get_content_type() == "multipart/related"
+    picture = next(part for part in mail.walk() if part.get_content_type() == "image/png")
+    assert picture["Content-ID"] == "<board@correo>"
+    data = picture.get_content()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    width = int.from_bytes(data[16:20], "big")
+    assert width == 900
+    html = mail.get_body(("html",)).get_content()
+    assert 'src="cid:board@correo"' in html
+    # the text part stays whole without it
+    assert "The game as you see it:" in mail.get_body(("plain",)).get_content()
+
+
+def test_no_picture_without_a_drawn_board_or_when_turned_off(db, settings):
+    from games.services.creation import do_create_game
+
+    alice, bob = make_user("alice"), make_user("bob")
+    new_duel(alice, bob)  # the test engine draws no board
+    assert render.build_message(turn_mail(alice)).attachments == []
+    settings.NOTIFICATIONS_BOARD_IMAGE = False
+    carol, dave = make_user("carol"), make_user("dave")
+    game = do_create_game(title="pointcity", players=[carol, dave], seed=3)
+    turn = Notification.objects.get(kind="your_turn", game=game)
+    assert render.build_message(turn).attachments == []
