@@ -123,7 +123,9 @@ def game_facts(
     players = [(s.index, s.user.username) for s in selectors.seats_of(game)]
     names = narration.seat_names(dict(players))
     view = engine.view(state, seat)
-    moves = [move_facts(engine, state, seat, action) for action in actions[:MAX_MOVES_LISTED]]
+    moves = [
+        move_facts(engine, state, seat, action, names) for action in actions[:MAX_MOVES_LISTED]
+    ]
     return {
         "title": engine.TITLE,
         "game_id": game.pk,
@@ -157,10 +159,12 @@ def board_lines(engine: base.Engine, view: dict[str, Any], seat, names: list[str
     return list(described) or view_lines(view)
 
 
-def move_facts(engine: base.Engine, state, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+def move_facts(
+    engine: base.Engine, state, seat: int, action: dict[str, Any], names: list[str]
+) -> dict[str, Any]:
     """A legal move as a mail lists it: the line to reply with, a few words
     where the line alone is cryptic, and the heading it is listed under."""
-    gloss = engine.gloss(state, seat, action) if hasattr(engine, "gloss") else None
+    gloss = engine.gloss(state, seat, action, names) if hasattr(engine, "gloss") else None
     group = engine.move_group(state, seat, action) if hasattr(engine, "move_group") else None
     return {"line": engine.text(action), "gloss": gloss, "group": group}
 

@@ -253,9 +253,12 @@ class EngineBase:
         except Exception:
             return f"{names[seat]}: {action.get('type', 'move')}"
 
-    def gloss(self, state: State, seat: int, action: Action) -> str | None:
+    def gloss(
+        self, state: State, seat: int, action: Action, names: Sequence[str] = ()
+    ) -> str | None:
         """A few words after a legal move's line where the line alone is
-        cryptic (`conserve B9` -> "Villa: 3 VP, 2 red 1 $"), else None."""
+        cryptic (`conserve B9` -> "Villa: 3 VP, 2 red 1 $"), else None; a
+        player the line names by seat number is named by `names[seat]`."""
         return None
 
     def move_group(self, state: State, seat: int, action: Action) -> str | None:

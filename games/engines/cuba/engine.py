@@ -164,7 +164,9 @@ class CubaEngine(EngineBase):
     def narrate(self, action: Action, seat: int, names: Sequence[str]) -> str:
         return describe.narrate(action, seat, names)
 
-    def gloss(self, state: State, seat: int, action: Action) -> str | None:
+    def gloss(
+        self, state: State, seat: int, action: Action, names: Sequence[str] = ()
+    ) -> str | None:
         return describe.gloss(state, seat, action)
 
     def move_group(self, state: State, seat: int, action: Action) -> str | None:

@@ -160,5 +160,7 @@ class EstatesEngine(EngineBase):
     def narrate(self, action: Action, seat: int, names: Sequence[str]) -> str:
         return describe.narrate(action, seat, names)
 
-    def gloss(self, state: State, seat: int, action: Action) -> str | None:
+    def gloss(
+        self, state: State, seat: int, action: Action, names: Sequence[str] = ()
+    ) -> str | None:
         return describe.gloss(state, seat, action)

@@ -290,7 +290,7 @@ def _fit(text: str) -> str:
     return text if len(text) <= GLOSS_WIDTH else text[: GLOSS_WIDTH - 3] + "..."
 
 
-def gloss(state: State, seat: int, action: Action) -> str | None:
+def gloss(state: State, seat: int, action: Action, names: Sequence[str] = ()) -> str | None:
     """The card names behind the codes, a building's VP and cost, a result."""
     kind = action.get("type")
     table = state["buildings"]
@@ -324,13 +324,14 @@ def gloss(state: State, seat: int, action: Action) -> str | None:
         if victim is None:
             return "5 Pesos Thief: nobody can be robbed"
         n = state["seats"][victim]["pesos"] // 2
-        return f"5 Pesos Thief: {amount('pesos', n)} from seat {victim}"
+        return _fit(f"5 Pesos Thief: {amount('pesos', n)} from {who(names, victim)}")
     if kind == "steal_cubes":
         if action["victim"] is None:
             return "6 Materials Thief: nobody can be robbed"
         held = state["seats"][action["victim"]]["cubes"]
         coloured = sum(held[c] for c in data.COLOURED)
-        return _fit(f"seat {action['victim']} has {coloured} coloured, {held['gray']} gray")
+        victim = who(names, action["victim"])
+        return _fit(f"{victim} has {coloured} coloured, {held['gray']} gray")
     if kind == "mama":
         return "9 Mama: half the centre's cubes"
     if kind == "black_market":

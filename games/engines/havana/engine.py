@@ -124,8 +124,10 @@ class HavanaEngine(EngineBase):
     def narrate(self, action: Action, seat: int, names: Sequence[str]) -> str:
         return words.narrate(action, seat, names)
 
-    def gloss(self, state: State, seat: int, action: Action) -> str | None:
-        return words.gloss(state, seat, action)
+    def gloss(
+        self, state: State, seat: int, action: Action, names: Sequence[str] = ()
+    ) -> str | None:
+        return words.gloss(state, seat, action, names)
 
     def move_group(self, state: State, seat: int, action: Action) -> str | None:
         return words.move_group(state, seat, action)
