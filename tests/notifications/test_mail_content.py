@@ -156,3 +156,25 @@ def test_no_picture_without_a_drawn_board_or_when_turned_off(db, settings):
     game = do_create_game(title="pointcity", players=[carol, dave], seed=3)
     turn = Notification.objects.get(kind="your_turn", game=game)
     assert render.build_message(turn).attachments == []
+
+
+@pytest.mark.parametrize("command", ["state", "moves", "help", "fly to the moon"])
+def test_replies_carry_the_same_game_part_as_a_turn_mail(
+    db, django_capture_on_commit_callbacks, command
+):
+    from django.core import mail as outbox
+
+    from games.services.creation import do_create_game
+    from notifications.inbound import receive
+    from tests.notifications.conftest import reply_mail
+
+    alice, bob = make_user("alice"), make_user("bob")
+    game = do_create_game(title="havana", players=[alice, bob], seed=3)
+    outbox.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        receive(reply_mail(alice, game, 0, command), door="test")
+    answer = next(m for m in outbox.outbox if m.to == ["alice@example.org"])
+    assert "The game as you see it:" in answer.body
+    # Havana's own words (cards by their printed names), not the view's keys.
+    assert "0 Siesta" in answer.body and '"hand"' not in answer.body
+    assert "Your legal moves" in answer.body
