@@ -5,9 +5,12 @@ each board at two widths."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.engines import base
 from games.services.creation import do_create_game
 from tests.browser.conftest import PHONE, log_in
 
@@ -137,12 +140,15 @@ def test_a_choice_from_a_list_is_sent_as_labelled(open_page, alice, bob):
     form = page.locator(".moves form[data-action]:has(select)").first
     options = form.locator("option")
     last = options.nth(options.count() - 1)
-    label = last.inner_text()
-    form.locator("select").select_option(last.get_attribute("value"))
+    value = last.get_attribute("value")
+    form.locator("select").select_option(value)
     form.locator("button").click()
 
     expect(page.locator(".messages")).to_contain_text("Move made.")
-    expect(page.locator(".log-lines li").first).to_contain_text(label)
+    # The log tells the move made, in the title's words, with the mover's name.
+    engine, mover = base.get(SHORTEST), min(game.to_act)
+    told = engine.narrate(json.loads(value), mover, ["alice", "bob"])
+    expect(page.locator(".log-lines li").first).to_contain_text(told)
     assert seq(page) == game.seq + 1
 
 
