@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
@@ -79,17 +80,28 @@ class TokenView(APIView):
         return Response({"token": token.key})
 
 
+LANGUAGE_ERROR = "{input} is not a language Correo's mail speaks; choose one of: " + ", ".join(
+    code for code, _ in settings.LANGUAGES
+)
+
+
 class MeOut(serializers.Serializer):
     username = serializers.CharField()
     email = serializers.EmailField()
     notify_mode = serializers.ChoiceField(choices=User.NotifyMode.choices)
     webhook_url = serializers.URLField(allow_blank=True)
+    language = serializers.ChoiceField(choices=settings.LANGUAGES)
 
 
 class MeIn(serializers.Serializer):
     email = serializers.EmailField(required=False, max_length=254)
     notify_mode = serializers.ChoiceField(choices=User.NotifyMode.choices, required=False)
     webhook_url = serializers.URLField(required=False, allow_blank=True, max_length=500)
+    language = serializers.ChoiceField(
+        choices=settings.LANGUAGES,
+        required=False,
+        error_messages={"invalid_choice": LANGUAGE_ERROR},
+    )
 
     def validate_webhook_url(self, value: str) -> str:
         return rules.check_webhook_url(value)
@@ -101,12 +113,14 @@ def me_data(user: User) -> dict:
         "email": user.email,
         "notify_mode": user.notify_mode,
         "webhook_url": user.webhook_url,
+        "language": user.language,
     }
 
 
 class MeView(APIView):
     """The requester's account and mail preferences: every turn, a daily digest
-    or off, and an optional webhook URL that receives each notification as JSON."""
+    or off, an optional webhook URL that receives each notification as JSON,
+    and the language of the mail."""
 
     parser_classes = [JSONParser]
 
@@ -114,7 +128,7 @@ class MeView(APIView):
     def get(self, request):
         return Response(me_data(request.user))
 
-    @extend_schema(summary="Change your email, notification mode or webhook URL",
+    @extend_schema(summary="Change your email, notification mode, webhook URL or mail language",
                    request=MeIn, responses={200: MeOut})  # fmt: skip
     def patch(self, request):
         serializer = MeIn(data=request.data)

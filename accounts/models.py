@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
@@ -30,4 +31,10 @@ class User(AbstractUser):
         blank=True,
         max_length=500,
         help_text="Optional: notifications are also POSTed here as JSON (for chat tools).",
+    )
+    language = models.CharField(
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default="en",
+        help_text="The language of this player's mail.",
     )

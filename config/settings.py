@@ -155,6 +155,10 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-us"
+# The languages a player may choose for their mail; the catalogs live in
+# locale/<code>/LC_MESSAGES/django.po, compiled to django.mo and committed.
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

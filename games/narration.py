@@ -4,6 +4,10 @@ the web log, the dashboard and the mails' "since your last turn".
 Moves are told by the title (`engine.narrate`, with player names) from the
 payload the viewer was given (`games.visibility`): another seat's face-down
 choice arrives in its public form, so its line cannot say more.
+
+The lines that are not the title's own are said in the active language (a
+mail's is its recipient's); the titles' words stay English, as engines
+import nothing from Django.
 """
 
 from __future__ import annotations
@@ -11,46 +15,59 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
+
 from games.engines import base
 
-ANSWERED = {"approve": "approved", "refuse": "refused"}
+# The clock acts by their names in the events (games.services.clock).
+CLOCK_ACTS = {
+    "vacation": pgettext_lazy("clock act", "vacation"),
+    "pause": pgettext_lazy("clock act", "pause"),
+    "resume": pgettext_lazy("clock act", "resume"),
+    "extend": pgettext_lazy("clock act", "extend"),
+    "outage": pgettext_lazy("clock act", "outage"),
+}
 
 
 def seat_names(names: Mapping[int, str]) -> list[str]:
     """Names indexed by seat, as the engines' text functions take them."""
     if not names:
         return []
-    return [names.get(seat, f"seat {seat}") for seat in range(max(names) + 1)]
+    return [names.get(seat, _("seat %(seat)s") % {"seat": seat}) for seat in range(max(names) + 1)]
 
 
 def event_line(engine: base.Engine, event: Mapping[str, Any], names: Sequence[str]) -> str:
     """`event` as `games.visibility.event_for` gives it to the viewer."""
     payload, kind, seat = event["payload"], event["kind"], event["seat"]
-    who = names[seat] if seat is not None and 0 <= seat < len(names) else "the game"
+    who = names[seat] if seat is not None and 0 <= seat < len(names) else _("the game")
     if kind in ("action", "timeout") and isinstance(payload.get("action"), dict):
         line = _narrate(engine, payload["action"], seat, names)
-        return f"{line} (their clock ran out)" if kind == "timeout" else line
+        return _("%(move)s (their clock ran out)") % {"move": line} if kind == "timeout" else line
     if kind == "created":
-        return "the game started"
+        return _("the game started")
     if kind == "undo":
         reason = payload.get("reason")
-        back = f"undone back to seq {payload.get('to_seq')}"
+        back = _("undone back to seq %(seq)s") % {"seq": payload.get("to_seq")}
         return f"{back}: {reason}" if reason else back
     if kind == "resign":
-        return f"{who} left the game"
+        return _("%(who)s left the game") % {"who": who}
     if kind == "seat_replaced":
-        return f"a new player took over from {who}"
+        return _("a new player took over from %(who)s") % {"who": who}
     if kind == "takeback_request":
-        return f"{who} asked to take back their move"
+        return _("%(who)s asked to take back their move") % {"who": who}
     if kind == "takeback_answer":
-        answer = {"approve": "approved", "refuse": "refused"}.get(
-            payload.get("answer"), "answered"
-        )
-        return f"{who} {answer} the takeback"
+        answered = {
+            "approve": _("%(who)s approved the takeback"),
+            "refuse": _("%(who)s refused the takeback"),
+        }.get(payload.get("answer"), _("%(who)s answered the takeback"))
+        return answered % {"who": who}
     if kind == "clock":
-        act = str(payload.get("clock", "")).replace("_", " ")
+        act = str(payload.get("clock", ""))
+        act = str(CLOCK_ACTS.get(act, act.replace("_", " ")))
         reason = payload.get("reason")
-        return f"clock: {act}" + (f" ({reason})" if reason else "")
+        line = pgettext("event", "clock: %(act)s") % {"act": act}
+        return line + (f" ({reason})" if reason else "")
     return kind.replace("_", " ")
 
 

@@ -32,6 +32,7 @@ from email.utils import getaddresses, parseaddr
 from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from config.logging import game_id_var
@@ -63,7 +64,7 @@ OUR_MESSAGE_ID = re.compile(r"<correo\.(\d+)\.[a-z_]+@([^>]+)>", re.IGNORECASE)
 UNAVAILABLE = (OperationalError, InterfaceError)
 # Refusals that no retry can change: the door answers them permanently.
 PERMANENT = {"malformed", "unprocessable", "no_sender"}
-UNPROCESSABLE = "the mail could not be processed; nothing was applied"
+UNPROCESSABLE = gettext_noop("the mail could not be processed; nothing was applied")
 
 
 @dataclass
@@ -86,11 +87,14 @@ class Outcome:
 
 
 class Rejected(Exception):
-    """Refuse the message; `reply` says whether the sender is told why."""
+    """Refuse the message; `reply` says whether the sender is told why.
+    `message` is a msgid with `params`: the ledger keeps it in English, the
+    mail says it in the sender's language."""
 
-    def __init__(self, reason: str, message: str, *, reply: bool = True) -> None:
-        super().__init__(message)
-        self.reason, self.message, self.reply = reason, message, reply
+    def __init__(self, reason: str, message: str, *, reply: bool = True, **params) -> None:
+        super().__init__(message % params if params else message)
+        self.reason, self.template, self.params, self.reply = reason, message, params, reply
+        self.message = str(self)
 
 
 class AlreadyRecorded(Exception):
@@ -278,8 +282,9 @@ def authenticate(letter: Letter, recipients: list[str]):
     that seat's player; raises Rejected otherwise."""
     message, sender = letter.message, letter.sender
     if letter.unreadable:
-        raise Rejected("malformed", f"the mail cannot be read: {letter.unreadable}; nothing "
-                       "was applied", reply=not _is_automatic(message, sender))  # fmt: skip
+        raise Rejected("malformed", gettext_noop("the mail cannot be read: %(why)s; nothing was "
+                       "applied"), reply=not _is_automatic(message, sender),
+                       why=letter.unreadable)  # fmt: skip
     if not sender or "@" not in sender:
         raise Rejected("no_sender", "the mail has no sender address", reply=False)
     if _is_automatic(message, sender):
@@ -287,26 +292,31 @@ def authenticate(letter: Letter, recipients: list[str]):
                        reply=False)  # fmt: skip
     if letter.too_large:
         limit = settings.NOTIFICATIONS_INBOUND_MAX_BYTES // 1000
-        raise Rejected("too_large", f"the mail is larger than {limit} kB; send your command "
-                       "as a short reply without attachments")  # fmt: skip
+        raise Rejected("too_large", gettext_noop("the mail is larger than %(limit)s kB; send "
+                       "your command as a short reply without attachments"),
+                       limit=limit)  # fmt: skip
     ours = [a for a in _recipients(message, recipients) if is_reply_address(a)]
     if not ours:
-        raise Rejected("no_reply_address", "the mail was not sent to a game's reply address; "
-                       "reply to the mail Correo sent you for that game")  # fmt: skip
+        raise Rejected("no_reply_address", gettext_noop(
+            "the mail was not sent to a game's reply address; "
+            "reply to the mail Correo sent you for that game"))  # fmt: skip
     token = next((t for t in map(verify_reply_address, ours) if t is not None), None)
     if token is None:
-        raise Rejected("bad_signature", "the reply address is not valid (its signature does "
-                       "not verify): reply to the mail Correo sent you")  # fmt: skip
+        raise Rejected("bad_signature", gettext_noop(
+            "the reply address is not valid (its signature does "
+            "not verify): reply to the mail Correo sent you"))  # fmt: skip
     game_id_var.set(token.game_id)  # every log line from here on names the game
     game = Game.objects.filter(pk=token.game_id).first()
     seat = Seat.objects.filter(game_id=token.game_id, index=token.seat).first()
     user = User.objects.filter(pk=token.user_id, is_active=True).first()
     if game is None or seat is None or user is None or seat.user_id != user.pk:
-        raise Rejected("expired", "this reply address has expired: that seat is no longer held "
-                       "by its player")  # fmt: skip
+        raise Rejected("expired", gettext_noop(
+            "this reply address has expired: that seat is no longer held "
+            "by its player"))  # fmt: skip
     if not user.email or user.email.strip().lower() != sender:
-        raise Rejected("wrong_sender", "this mail was not sent from the address of the player "
-                       "of that seat; reply from the address of your Correo account")  # fmt: skip
+        raise Rejected("wrong_sender", gettext_noop(
+            "this mail was not sent from the address of the player "
+            "of that seat; reply from the address of your Correo account"))  # fmt: skip
     return game, token.seat, user
 
 
@@ -338,48 +348,68 @@ def execute(game: Game, seat: int, user, commands: list[str], replied_seq: int |
         try:
             if word in HELP_WORDS:
                 show_help = True
-                results.append(_ok(command, "the commands are listed below"))
+                results.append(_ok(command, gettext_noop("the commands are listed below")))
             elif word in STATE_WORDS:
-                results.append(_ok(command, "the game as you see it is below"))
+                results.append(_ok(command, gettext_noop("the game as you see it is below")))
             elif word in MOVES_WORDS:
-                results.append(_ok(command, "your legal moves are listed below"))
+                results.append(_ok(command, gettext_noop("your legal moves are listed below")))
             elif word in RESIGN_WORDS:
                 event = check_resign(game, user, source=Event.Source.EMAIL, reason="by mail")
-                results.append(_ok(command, f"you resigned (seq {event.seq})", applied=True))
+                results.append(_ok(command, gettext_noop("you resigned (seq %(seq)s)"),
+                                   applied=True, seq=event.seq))  # fmt: skip
                 expected = event.seq
             elif word in TAKEBACK_WORDS:
                 event = check_request_takeback(game, user, expected_seq=game.seq, source="email")
-                results.append(_ok(command, "you asked to take back your last move; the "
-                                   "other players are asked to agree", applied=True))  # fmt: skip
+                results.append(_ok(command, gettext_noop("you asked to take back your last move; "
+                                   "the other players are asked to agree"),
+                                   applied=True))  # fmt: skip
                 expected = event.seq
             elif word in ANSWER_WORDS:
                 answer = ANSWER_WORDS[word]
                 event = check_answer_takeback(
                     game, user, answer=answer, expected_seq=game.seq, source="email"
                 )
-                results.append(_ok(command, f"you answered {answer} (seq {event.seq})",
-                                   applied=True))  # fmt: skip
+                said = (gettext_noop("you answered approve (seq %(seq)s)") if answer == "approve"
+                        else gettext_noop("you answered refuse (seq %(seq)s)"))  # fmt: skip
+                results.append(_ok(command, said, applied=True, seq=event.seq))
                 expected = event.seq
             else:
                 seq = _expected_seq(game, seat, expected)
                 event = check_submit_action(
                     game, user, text=command, expected_seq=seq, source=Event.Source.EMAIL
                 )
-                results.append(_ok(command, f"applied as seq {event.seq}", applied=True))
+                results.append(_ok(command, gettext_noop("applied as seq %(seq)s"),
+                                   applied=True, seq=event.seq))  # fmt: skip
                 expected = event.seq
+        except MovedOn as error:
+            results.append({"command": command, "ok": False, **error.said})
+            break
         except (IllegalAction, ServiceError) as error:
+            # A refusal of the service or the engine, in their own words.
             results.append({"command": command, "ok": False, "message": error.message})
             break
         if len(results) > parse.MAX_COMMANDS - 1:
             break
     if len(commands) > parse.MAX_COMMANDS and results and results[-1]["ok"]:
         results.append({"command": commands[parse.MAX_COMMANDS], "ok": False,
-                        "message": f"at most {parse.MAX_COMMANDS} commands per mail"})  # fmt: skip
+                        **_message(gettext_noop("at most %(count)s commands per mail"),
+                                   count=parse.MAX_COMMANDS)})  # fmt: skip
     return results, show_help
 
 
-def _ok(command: str, message: str, *, applied: bool = False) -> dict:
-    return {"command": command, "ok": True, "message": message, "applied": applied}
+def _ok(command: str, message: str, *, applied: bool = False, **params) -> dict:
+    return {"command": command, "ok": True, **_message(message, **params), "applied": applied}
+
+
+def _message(template: str, key: str = "message", **params) -> dict:
+    """A message to the player, kept in English (the ledger's language) and
+    as its msgid and values, which the mail says in the player's language
+    (notifications.render.said)."""
+    return {
+        key: template % params if params else template,
+        f"{key}_template": template,
+        f"{key}_params": params,
+    }
 
 
 def _expected_seq(game: Game, seat: int, replied: int | None) -> int:
@@ -390,12 +420,23 @@ def _expected_seq(game: Game, seat: int, replied: int | None) -> int:
         return game.seq
     if replied < game.seq and _moves_at(game, seat, replied) == _moves_at(game, seat, game.seq):
         return game.seq
-    error = StaleSeq(replied, game.seq)
-    error.message = (
-        f"the game has moved on since the mail you answered (seq {replied}, now {game.seq}); "
-        "nothing was applied: see the current state and your legal moves below"
-    )
-    raise error
+    raise MovedOn(replied, game.seq)
+
+
+class MovedOn(StaleSeq):
+    """The stale seq of a reply to an older mail, told in the player's words."""
+
+    def __init__(self, replied: int, now: int) -> None:
+        super().__init__(replied, now)
+        self.said = _message(
+            gettext_noop(
+                "the game has moved on since the mail you answered (seq %(replied)s, now "
+                "%(now)s); nothing was applied: see the current state and your legal moves below"
+            ),
+            replied=replied,
+            now=now,
+        )
+        self.message = self.said["message"]
 
 
 def _within_rate(address: str, kind: str, limit: int) -> bool:
@@ -443,7 +484,7 @@ def _reject(letter: Letter, door: str, rejection: Rejected) -> Outcome:
         and _within_rate(sender, Notification.Kind.REJECTION, limit)
     ):
         context = {
-            "reason": rejection.message,
+            **_message(rejection.template, "reason", **rejection.params),
             "subject": letter.subject[:100],
             "in_reply_to": record.message_id,
         }

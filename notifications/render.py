@@ -20,7 +20,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, override, pgettext_lazy
 
+from accounts.models import User
 from games import narration, selectors, store, visibility
 from games.engines import base
 from games.models import Event, Game
@@ -31,7 +34,7 @@ from notifications.models import Notification
 MAX_MOVES_LISTED = 300
 MAX_SINCE_LINES = 60
 
-HELP_TEXT = (
+HELP_TEXT = gettext_lazy(
     "Reply to this mail; the first lines of your reply (above any quoted text or "
     "signature) are commands, one per line:\n"
     "  any line from the list of legal moves   make that move (anything after # is ignored)\n"
@@ -98,12 +101,17 @@ def result_lines(result: base.Result, players: list[tuple[int, str]]) -> list[st
     places, scores = result["places"], result["scores"]
     lines = []
     for seat in sorted(range(len(places)), key=lambda s: (places[s], s)):
-        score = _scalar(scores[seat]) + (", winner" if seat in result["winners"] else "")
+        score = _scalar(scores[seat]) + (_(", winner") if seat in result["winners"] else "")
         parts = ", ".join(f"{part}: {_scalar(n)}" for part, n in result["breakdown"][seat].items())
-        lines.append(f"{places[seat]}. {names.get(seat, '?')} (seat {seat}): {score} ({parts})")
+        lines.append(
+            _("%(place)s. %(name)s (seat %(seat)s): %(score)s (%(parts)s)")
+            % {"place": places[seat], "name": names.get(seat, "?"), "seat": seat,
+               "score": score, "parts": parts}
+        )  # fmt: skip
     if "opponent" in result:
-        lines.append(f"opponent: {_scalar(result['opponent']['score'])}")
-    lines.append(f"ended by: {result['ended_by'].replace('_', ' ')}")
+        lines.append(_("opponent: %(score)s") % {"score": _scalar(result["opponent"]["score"])})
+    # How a game ends is the engine's word (e.g. "no_moves"): it stays as it is.
+    lines.append(_("ended by: %(how)s") % {"how": result["ended_by"].replace("_", " ")})
     return lines
 
 
@@ -188,11 +196,8 @@ def since_lines(
     rows = Event.objects.filter(game=game, seq__gt=since, seq__lte=seq).order_by("seq")
     count = rows.count()
     shown = rows[max(0, count - MAX_SINCE_LINES) :] if count > MAX_SINCE_LINES else rows
-    lines = (
-        [f"({count - MAX_SINCE_LINES} earlier events not shown)"]
-        if count > MAX_SINCE_LINES
-        else []
-    )
+    hidden = count - MAX_SINCE_LINES
+    lines = [_("(%(count)s earlier events not shown)") % {"count": hidden}] if hidden > 0 else []
     for event in shown:
         seen = visibility.event_for(
             event, seat, reveal_all=reveal, chain_version=game.chain_version
@@ -238,10 +243,25 @@ def context_for(n: Notification) -> dict[str, Any]:
             ctx["reply_to"] = reply_address(n.game_id, n.seat, n.user_id)
     if n.kind == Notification.Kind.DIGEST:
         ctx["items"] = digest_items(n)
+    if n.kind == Notification.Kind.REPLY:
+        ctx["results"] = [{**r, "message": said(r)} for r in n.context.get("results", [])]
+    if n.kind == Notification.Kind.REJECTION:
+        ctx["reason"] = said(n.context, "reason")
     if n.kind == Notification.Kind.PASSWORD_RESET:
         ctx["reset_url"] = password_reset_url(n.user)
         ctx["reset_hours"] = settings.PASSWORD_RESET_TIMEOUT // 3600
     return ctx
+
+
+# What a digest lists for each game, by the kind of mail it stands for.
+EVENT_NAMES = {
+    Notification.Kind.YOUR_TURN: pgettext_lazy("digest event", "Your Turn"),
+    Notification.Kind.GAME_OVER: pgettext_lazy("digest event", "Game Over"),
+    Notification.Kind.UNDONE: pgettext_lazy("digest event", "Undone"),
+    Notification.Kind.REMINDER: pgettext_lazy("digest event", "Reminder"),
+    Notification.Kind.TAKEBACK: pgettext_lazy("digest event", "Takeback"),
+    Notification.Kind.CLOCK: pgettext_lazy("digest event", "Clock"),
+}
 
 
 def digest_items(n: Notification) -> list[dict[str, Any]]:
@@ -251,7 +271,7 @@ def digest_items(n: Notification) -> list[dict[str, Any]]:
         if row.game_id is None:
             continue
         item = games.setdefault(row.game_id, {"game": row.game, "events": []})
-        item["events"].append(row.get_kind_display())
+        item["events"].append(str(EVENT_NAMES.get(row.kind, row.get_kind_display())))
     items = []
     for game_id, item in games.items():
         seat = next((r.seat for r in rows if r.game_id == game_id and r.seat is not None), None)
@@ -261,7 +281,35 @@ def digest_items(n: Notification) -> list[dict[str, Any]]:
     return items
 
 
+def language_of(n: Notification) -> str:
+    """The language the recipient chose; a refusal, which names no user,
+    goes to an account's address (no other is answered), so that account's."""
+    if n.user_id:
+        return n.user.language
+    user = User.objects.filter(email__iexact=n.to_email, is_active=True).first()
+    return user.language if user else settings.LANGUAGE_CODE
+
+
+def said(message: dict[str, Any], key: str = "message") -> str:
+    """A message kept in the notification's context, in the active language:
+    inbound keeps its English words (for the ledger) and, for its own
+    messages, their msgid and values; others (a service's refusal) stay as
+    they are."""
+    template = message.get(f"{key}_template")
+    if not template:
+        return message.get(key, "")
+    params = message.get(f"{key}_params")
+    return _(template) % params if params else _(template)
+
+
 def build_message(n: Notification) -> EmailMultiAlternatives:
+    # Everything the mail says is rendered in the recipient's language, the
+    # context too: the narration and result lines are made in it.
+    with override(language_of(n)):
+        return _build_message(n)
+
+
+def _build_message(n: Notification) -> EmailMultiAlternatives:
     ctx = context_for(n)
     prefix = f"notifications/emails/{n.kind}"
     subject = " ".join(render_to_string(f"{prefix}-subject.txt", ctx).split())

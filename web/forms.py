@@ -63,6 +63,8 @@ class SettingsForm(forms.Form):
         widget=forms.URLInput(attrs={"placeholder": "https://chat.example.org/hook"}),
     )  # fmt: skip
 
+    language = forms.ChoiceField(label="Language of your mail", choices=settings.LANGUAGES)
+
     def clean_webhook_url(self) -> str:
         return rules.check_webhook_url(self.cleaned_data["webhook_url"])
 

@@ -243,6 +243,7 @@ def test_the_settings_page_shows_my_choices_and_budget(page_as, alice, settings)
 def test_saving_mail_settings(page_as, alice):
     response = page_as(alice).post("/settings/", {
         "notify_mode": "daily_digest", "webhook_url": "https://chat.example.org/hook",
+        "language": "en",
     }, follow=True)  # fmt: skip
     assert "Settings saved." in response.content.decode()
     alice.refresh_from_db()
@@ -250,9 +251,23 @@ def test_saving_mail_settings(page_as, alice):
         "daily_digest",
         "https://chat.example.org/hook",
     )
-    page_as(alice).post("/settings/", {"notify_mode": "off", "webhook_url": ""})
+    page_as(alice).post("/settings/", {"notify_mode": "off", "webhook_url": "", "language": "en"})
     alice.refresh_from_db()
     assert (alice.notify_mode, alice.webhook_url) == ("off", "")
+
+
+def test_the_settings_page_saves_the_language_of_the_mail(page_as, alice):
+    page = page_as(alice)
+    assert 'name="language"' in page.get("/settings/").content.decode()
+    form = {"notify_mode": "every_turn", "webhook_url": "", "language": "de"}
+    assert "Settings saved." in page.post("/settings/", form, follow=True).content.decode()
+    alice.refresh_from_db()
+    assert alice.language == "de"
+    assert '<option value="de" selected>' in page.get("/settings/").content.decode()
+    response = page.post("/settings/", {**form, "language": "xx"})
+    assert "Nothing was changed" in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.language == "de"
 
 
 @pytest.mark.parametrize(

@@ -73,7 +73,11 @@ def start_vacation(request: HttpRequest) -> HttpResponse:
 
 def _settings(request: HttpRequest, settings_form=None, vacation_form=None) -> HttpResponse:
     user = request.user
-    initial = {"notify_mode": user.notify_mode, "webhook_url": user.webhook_url}
+    initial = {
+        "notify_mode": user.notify_mode,
+        "webhook_url": user.webhook_url,
+        "language": user.language,
+    }
     return render(request, "web/settings.html", {
         "settings_form": settings_form or SettingsForm(initial=initial),
         "vacation_form": vacation_form or VacationForm(),
