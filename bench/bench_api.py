@@ -147,7 +147,7 @@ def timed(method, path, token=None, body=None, conn=None, expect=(200, 201)):
 
 
 def main() -> None:
-    with throwaway_database():
+    with throwaway_database(needs_postgresql=True):
         games = []
         for i in range(CLIENTS):
             players = [User.objects.create(username=f"p{i}{side}") for side in "ab"]

@@ -121,7 +121,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=100)
     args = parser.parse_args()
-    with throwaway_database():
+    with throwaway_database(needs_postgresql=True):
         games = [(title, *played_game(title, players, moves)) for title, players, moves in GAMES]
         # The viewer is the last seat: the moves made between requests are
         # mostly other seats', as in a real game.

@@ -26,11 +26,34 @@ def django_setup(database_url: str | None = "postgres://postgres@127.0.0.1:5432/
     django.setup()
 
 
+# A bench that cannot run here exits with this status: `make bench` reports
+# it as skipped, with the reason the bench printed, and goes on.
+SKIPPED = 3
+
+
+def skip(reason: str) -> None:
+    print(f"{Path(sys.argv[0]).name}: skipped: {reason}", file=sys.stderr, flush=True)
+    raise SystemExit(SKIPPED)
+
+
 @contextlib.contextmanager
-def throwaway_database():
-    """A fresh, migrated database of its own (never the test suite's)."""
+def throwaway_database(*, needs_postgresql: bool = False):
+    """A fresh, migrated database of its own (never the test suite's).
+
+    The benches default to the local PostgreSQL; one that measures a server
+    as deployed (gunicorn on PostgreSQL) says so, and any bench whose
+    database cannot be reached says that, instead of failing somewhere later.
+    """
     from django.conf import settings
+    from django.db import OperationalError, connection
     from django.test.utils import setup_databases, teardown_databases
+
+    if needs_postgresql and connection.vendor != "postgresql":
+        skip(f"measures the deployed stack on PostgreSQL; DATABASE_URL is {connection.vendor}")
+    try:
+        connection.ensure_connection()
+    except OperationalError as error:
+        skip(f"cannot reach the database of DATABASE_URL ({error}); set DATABASE_URL")
 
     settings.DATABASES["default"]["TEST"]["NAME"] = f"correo_bench_{os.getpid()}"
     old_config = setup_databases(verbosity=0, interactive=False)
