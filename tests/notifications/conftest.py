@@ -154,3 +154,16 @@ def reply_mail(
 def local_webhooks(settings):
     """The webhook tests post to a server on 127.0.0.1."""
     settings.NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE = True
+
+
+@pytest.fixture
+def smtpd(transactional_db):
+    """Our own SMTP listener (manage.py smtpd) on a free port: what a mail
+    client's reply reaches."""
+    from notifications.management.commands.smtpd import make_controller
+
+    port = free_port()
+    controller = make_controller("127.0.0.1", port)
+    controller.start()
+    yield port
+    controller.stop()

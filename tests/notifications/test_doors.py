@@ -17,9 +17,8 @@ from django.test import RequestFactory
 from games import store
 from games.models import Event
 from games.services.common import engine_for
-from notifications.management.commands.smtpd import make_controller
 from notifications.models import InboundMessage
-from tests.notifications.conftest import free_port, new_duel, reply_mail
+from tests.notifications.conftest import new_duel, reply_mail
 
 
 def first_card(game, seat):
@@ -121,15 +120,6 @@ def test_anymail_inbound_webhooks_reach_the_same_parser(game, alice, settings):
     assert response.status_code == 200
     record = InboundMessage.objects.get()
     assert (record.door, record.status) == ("anymail:postmark", "applied")
-
-
-@pytest.fixture
-def smtpd(transactional_db, settings):
-    port = free_port()
-    controller = make_controller("127.0.0.1", port)
-    controller.start()
-    yield port
-    controller.stop()
 
 
 def test_the_smtp_listener_applies_a_reply(smtpd, alice, bob):

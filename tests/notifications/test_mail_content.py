@@ -17,10 +17,9 @@ from games.models import Event
 from games.services.common import engine_for
 from games.services.moves import do_submit_action
 from notifications import render
-from notifications.management.commands.smtpd import make_controller
 from notifications.models import Notification
 from tests.conftest import make_user
-from tests.notifications.conftest import free_port, new_duel
+from tests.notifications.conftest import new_duel
 
 
 def turn_mail(user) -> Notification:
@@ -78,15 +77,6 @@ def reply_through_the_link(message, sender: str) -> EmailMessage:
     mail["Subject"] = query["subject"][0]
     mail.set_content(query["body"][0])
     return mail
-
-
-@pytest.fixture
-def smtpd(transactional_db):
-    port = free_port()
-    controller = make_controller("127.0.0.1", port)
-    controller.start()
-    yield port
-    controller.stop()
 
 
 def test_a_tapped_mailto_move_comes_back_through_the_smtp_door_and_is_played(smtpd, alice, bob):
