@@ -337,3 +337,32 @@ def test_a_moderator_undoes_a_move_and_the_players_page_follows(open_page, alice
         timeout=LIVE_POLL_WAIT_MS,
     )
     expect(watcher.locator(".log-lines li").first).to_contain_text("a misclick, agreed by mail")
+
+
+def test_a_move_is_made_from_the_keyboard_alone(open_page, alice, bob):
+    """Skip link first, then Tab reaches a move and Enter sends it; every
+    field on the game page and the dashboard has a label."""
+    game = do_create_game(title=SHORTEST, players=[alice, bob], seed=7)
+    page = open_page(first_to_act(game, [alice, bob]))
+    page.goto(game_url(game))
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip"
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("!!document.activeElement.closest('.moves form[data-action]')"):
+            break
+    else:
+        pytest.fail("no move can be reached with Tab")
+    if page.evaluate("document.activeElement.tagName") == "SELECT":
+        page.keyboard.press("Tab")  # from the list to its Send button
+    page.keyboard.press("Enter")
+    expect(page.locator(".messages")).to_contain_text("Move made.")
+    for path in (game_url(game), "/"):
+        page.goto(path)
+        unlabelled = page.evaluate(
+            """() => [...document.querySelectorAll('input, select, textarea')]
+                .filter(el => el.type !== 'hidden' && !el.labels.length
+                        && !el.getAttribute('aria-label'))
+                .map(el => el.name || el.id)"""
+        )
+        assert unlabelled == [], (path, unlabelled)
