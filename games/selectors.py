@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from games import commitment, replay, sql, store, visibility
+from games import commitment, provisional, replay, sql, store, visibility
 from games.engines import base
 from games.errors import Forbidden, InvalidRequest, NotASeat, NotFound
 from games.memo import LRU
@@ -243,6 +243,7 @@ def game_detail(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> 
     current = viewer.head == game.seq
     deadlines = not viewer.delayed
     seen = seen_at(game, viewer)
+    note = provisional.note(base.get(game.title))
     return {
         "id": game.pk,
         "title": game.title,
@@ -267,6 +268,8 @@ def game_detail(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> 
         "public": game.public,
         "spectator_delay": game.spectator_delay,
         "view": seen["view"],
+        "provisional_data": note is not None,
+        "provisional_note": note,
         "result": game.result if current else None,
         "takeback": seen["takeback"],
         "created_at": game.created_at.isoformat(),

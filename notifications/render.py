@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, override, pgettext_lazy
 
 from accounts.models import User
-from games import narration, selectors, store, visibility
+from games import narration, provisional, selectors, store, visibility
 from games.engines import base
 from games.models import Event, Game
 from notifications import board_image
@@ -157,6 +157,7 @@ def game_facts(
         "status": game.status if current else Game.Status.ACTIVE,
         "result_lines": result_lines(game.result, players) if game.result and current else [],
         "game_url": absolute(reverse("web:game", args=[game.pk])),
+        "provisional_note": provisional.note(engine),
     }
 
 

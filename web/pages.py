@@ -84,7 +84,7 @@ def context(page: GamePage) -> dict[str, Any]:
         "log": log_lines(game, viewer, engine, who, up_to=page.at, last=LOG_LINES),
         "takeback": takeback_context(detail["takeback"], viewer, who),
         "may_ask_takeback": may_ask_takeback(page, detail),
-        "provisional": bool(getattr(engine, "PROVISIONAL_DATA", False)),
+        "provisional": detail["provisional_note"],
         "result": result_rows(detail["result"], who),
     }
 

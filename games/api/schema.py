@@ -69,6 +69,15 @@ GAME_DETAIL = {
         "seq": {"type": "integer"},
         "to_act": {"type": "array", "items": {"type": "integer"}},
         "view": {"type": "object", "description": "the game as the requester may see it"},
+        "provisional_data": {
+            "type": "boolean",
+            "description": "some of the title's component data is not yet the printed game's",
+        },
+        "provisional_note": {
+            "type": "string",
+            "nullable": True,
+            "description": "what is provisional, in one sentence (null when nothing is)",
+        },
         "result": {**RESULT, "nullable": True},
     },
     "required": ["id", "title", "status", "seq", "to_act", "view", "result"],

@@ -1,0 +1,52 @@
+"""A player is told inside the game what is provisional: the game detail,
+the game page and every mail of the game say it in one sentence."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+from django.utils.html import escape
+
+from games import provisional
+from games.engines import base
+from games.services.creation import do_create_game
+from notifications import render
+from notifications.models import Notification
+
+
+@pytest.mark.parametrize(
+    ("title", "flagged"),
+    [("havana", True), ("18cuba", True), ("pointcity", False), ("estates", False)],
+)
+def test_the_game_detail_says_what_is_provisional(as_, alice, bob, title, flagged):
+    game = do_create_game(title=title, players=[alice, bob], seed=1)
+    detail = as_(alice).get(f"/api/games/{game.pk}/").json()
+    assert detail["provisional_data"] is flagged
+    assert (detail["provisional_note"] is not None) is flagged
+    assert detail["provisional_note"] == provisional.note(base.get(title))
+
+
+def test_the_page_and_every_mail_of_a_havana_game_say_it(client, alice, bob):
+    game = do_create_game(title="havana", players=[alice, bob], seed=1)
+    note = provisional.note(base.get("havana"))
+    assert "Havana's 36 printed cards" in note
+    client.force_login(alice)
+    assert escape(note) in client.get(f"/games/{game.pk}/").content.decode()
+    message = render.build_message(Notification.objects.filter(game=game, user=alice).first())
+    assert note in message.body and escape(note) in message.alternatives[0][0]
+
+
+def test_a_german_mail_says_it_in_german(alice, bob):
+    alice.language = "de"
+    alice.save()
+    game = do_create_game(title="havana", players=[alice, bob], seed=1)
+    message = render.build_message(Notification.objects.filter(game=game, user=alice).first())
+    with translation.override("de"):
+        german = provisional.note(base.get("havana"))
+    assert german.startswith("Die Baukosten") and german in message.body
+
+
+def test_a_title_without_provisional_data_has_no_note(alice, bob):
+    game = do_create_game(title="pointcity", players=[alice, bob], seed=1)
+    message = render.build_message(Notification.objects.filter(game=game).first())
+    assert "provisional" not in message.body
