@@ -30,6 +30,7 @@ import os
 import random
 import statistics
 import time
+from urllib.parse import quote
 
 from support import django_setup, emit, start_gunicorn, throwaway_database
 
@@ -141,22 +142,15 @@ def main() -> None:
                 )
                 measure(f"web.game_page_ms.{title}.same_head", page, sessions[title], 200,
                         args.requests)  # fmt: skip
-                etag = _etag(page, sessions[title])
+                conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+                conn.request("GET", page, headers={"Cookie": f"sessionid={sessions[title]}"})
+                with conn.getresponse() as response:
+                    etag = quote(response.headers["ETag"])
                 poll = f"/games/{game.pk}/live/?etag={etag}"
                 measure(f"web.live_poll_ms.{title}", poll, sessions[title], 204, args.requests)
         finally:
             server.terminate()
             server.wait(timeout=10)
-
-
-def _etag(path: str, session: str) -> str:
-    from urllib.parse import quote
-
-    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
-    conn.request("GET", path, headers={"Cookie": f"sessionid={session}"})
-    response = conn.getresponse()
-    response.read()
-    return quote(response.headers["ETag"])
 
 
 if __name__ == "__main__":

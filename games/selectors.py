@@ -187,6 +187,12 @@ def viewer_of(game: Game, user, seats: list[Seat] | None = None) -> Viewer:
     return Viewer(seat=seat, moderator=moderator, head=game.seq)
 
 
+def etag(game: Game, viewer: Viewer) -> str:
+    """A validator that changes exactly when what this viewer may see of the
+    game changes (the API's detail and the game page share it)."""
+    return f'"{game.pk}-{viewer.head}-{viewer.seat}-{game.status}"'
+
+
 def held_back(game: Game) -> bool:
     """Do this game's spectators see it late?  Only while it runs: a finished
     game reveals everything to everyone."""

@@ -33,13 +33,19 @@ _WRAPPER = re.compile(r"\.board(?:-[\w-]+)?\s+(?=[.\w#])")
 
 
 @functools.cache
+def _values() -> dict[str, str]:
+    """The light scheme's custom properties, by name."""
+    css = _DARK.sub("", STYLESHEET.read_text())
+    return {name: value.strip() for name, value in _DEFINITION.findall(css)}
+
+
+@functools.cache
 def stylesheet() -> str:
     """correo.css for the light scheme with every var() put in place, and
     the boards' rules freed of the page's wrapper (`.board-cuba .track`
     becomes `.track`): the picture is the SVG alone."""
     css = _DARK.sub("", STYLESHEET.read_text())
-    values = {name: value.strip() for name, value in _DEFINITION.findall(css)}
-    return _WRAPPER.sub("", resolved(css, values))
+    return _WRAPPER.sub("", resolved(css, _values()))
 
 
 def resolved(text: str, values: dict[str, str]) -> str:
@@ -64,10 +70,9 @@ def png(title: str, view: dict[str, Any], seat: int | None, names: dict[int, str
     svg = found.group(0)
     if "xmlns=" not in svg.split(">", 1)[0]:
         svg = svg.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg"', 1)
-    values = {name: value.strip() for name, value in _DEFINITION.findall(stylesheet())}
     try:
         image = resvg_py.svg_to_bytes(
-            svg_string=resolved(svg, values), style_sheet=stylesheet(),
+            svg_string=resolved(svg, _values()), style_sheet=stylesheet(),
             background=BACKGROUND, width=WIDTH,
         )  # fmt: skip
     except ValueError:

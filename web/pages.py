@@ -50,10 +50,7 @@ def page_for(pk: int, user, at: int | None = None) -> GamePage:
 
 
 def etag(page: GamePage) -> str:
-    """The same validator as the API's game detail: it changes exactly when
-    what this viewer may see changes."""
-    game, viewer = page.game, page.viewer
-    return f'"{game.pk}-{viewer.head}-{viewer.seat}-{game.status}"'
+    return selectors.etag(page.game, page.viewer)
 
 
 def names(seats: list[Seat]) -> dict[int, str]:

@@ -118,7 +118,7 @@ class GameDetailView(APIView):
     def get(self, request, pk: int):
         game, seats = selectors.game_with_seats(pk)
         viewer = selectors.viewer_of(game, request.user, seats)
-        etag = f'"{game.pk}-{viewer.head}-{viewer.seat}-{game.status}"'
+        etag = selectors.etag(game, viewer)
         if etag in request.headers.get("If-None-Match", ""):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
         detail = selectors.game_detail(game, viewer, seats)
