@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: install run test bench loadtest lint format migrate serve-stack clean
+.PHONY: install run test bench loadtest lint format migrate serve-stack clean messages messages-mail messages-engines
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,31 @@ run: migrate
 
 test: install
 	$(BIN)/python -m pytest
+
+# The catalogues of the mails (Django's) and of the titles' own words (one
+# per engine folder, read with the standard library's gettext: engines import
+# nothing from Django).  Extract, merge, compile; translate what msgmerge
+# marks new or fuzzy, then run this again and commit the .po and the .mo.
+# `make messages-engines ENGINE_FOLDERS=estates` does one title.
+ENGINE_FOLDERS ?= havana estates pointcity cuba
+messages: messages-mail messages-engines
+
+messages-mail: install
+	$(BIN)/python manage.py makemessages -l de --ignore='.venv/*' --ignore='tests/*' --ignore='games/engines/*'
+	$(BIN)/python manage.py compilemessages --ignore='.venv/*' --ignore='games/engines/*'
+
+messages-engines:
+	for t in $(ENGINE_FOLDERS); do \
+	  dir=games/engines/$$t/locale; po=$$dir/de/LC_MESSAGES/$$t.po; \
+	  mkdir -p $$dir/de/LC_MESSAGES; \
+	  xgettext --language=Python --from-code=UTF-8 --add-location=file --sort-by-file \
+	    --keyword=_ --keyword=N_ --keyword=ngettext:1,2 --keyword=pgettext:1c,2 \
+	    --package-name=correo-$$t -o $$dir/$$t.pot $$(find games/engines/$$t -name '*.py' | sort) || exit 1; \
+	  if [ -f $$po ]; then msgmerge --quiet --update --backup=none $$po $$dir/$$t.pot || exit 1; \
+	  else msginit --no-translator --locale=de.UTF-8 --input=$$dir/$$t.pot --output-file=$$po || exit 1; \
+	    sed -i 's/charset=ASCII/charset=UTF-8/' $$po; fi; \
+	  msgfmt --check -o $$dir/de/LC_MESSAGES/$$t.mo $$po || exit 1; \
+	done
 
 # Every bench runs, whatever another one did; a bench that cannot run here
 # (exit 3) says why and counts as skipped, not failed.

@@ -5,9 +5,9 @@ Moves are told by the title (`engine.narrate`, with player names) from the
 payload the viewer was given (`games.visibility`): another seat's face-down
 choice arrives in its public form, so its line cannot say more.
 
-The lines that are not the title's own are said in the active language (a
-mail's is its recipient's); the titles' words stay English, as engines
-import nothing from Django.
+Every line is said in the active language (a mail's is its recipient's):
+the generic ones through Django's catalogue, the title's own through the
+title's (`games.engines.i18n`), as engines import nothing from Django.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext, pgettext_lazy
 
 from games.engines import base
 
@@ -77,7 +77,7 @@ def _narrate(engine: base.Engine, action: dict[str, Any], seat: int | None, name
     narrate = getattr(engine, "narrate", None)
     try:
         if narrate is not None:
-            return narrate(action, seat, names)
+            return narrate(action, seat, names, language=get_language())
         return f"{names[seat]}: {engine.text(action)}"
     except Exception:
         # A public form (a face-down choice without its cards) may not be a

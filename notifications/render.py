@@ -20,8 +20,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
+from django.utils.translation import get_language, gettext_lazy, override, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, override, pgettext_lazy
 
 from accounts.models import User
 from games import narration, provisional, selectors, store, visibility
@@ -164,7 +164,11 @@ def game_facts(
 def board_lines(engine: base.Engine, view: dict[str, Any], seat, names: list[str]) -> list[str]:
     """The title's own words for the view (`describe`), or its keys and values
     for a title that has none."""
-    described = engine.describe(view, seat, names) if hasattr(engine, "describe") else []
+    described = (
+        engine.describe(view, seat, names, language=get_language())
+        if hasattr(engine, "describe")
+        else []
+    )
     return list(described) or view_lines(view)
 
 
@@ -173,8 +177,17 @@ def move_facts(
 ) -> dict[str, Any]:
     """A legal move as a mail lists it: the line to reply with, a few words
     where the line alone is cryptic, and the heading it is listed under."""
-    gloss = engine.gloss(state, seat, action, names) if hasattr(engine, "gloss") else None
-    group = engine.move_group(state, seat, action) if hasattr(engine, "move_group") else None
+    language = get_language()
+    gloss = (
+        engine.gloss(state, seat, action, names, language=language)
+        if hasattr(engine, "gloss")
+        else None
+    )
+    group = (
+        engine.move_group(state, seat, action, language=language)
+        if hasattr(engine, "move_group")
+        else None
+    )
     return {"line": engine.text(action), "gloss": gloss, "group": group}
 
 

@@ -233,17 +233,23 @@ class EngineBase:
 
     # -- how the game reads in a mail: defaults that say it plainly --------
 
-    def describe(self, view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
+    def describe(
+        self, view: dict[str, Any], seat: int | None, names: Sequence[str], language: str = "en"
+    ) -> list[str]:
         """The viewing seat's `view` as lines of text that read like the
         table in front of them: what is mine first, then the shared board,
         then each opponent as far as the view shows them, players by their
         names (`names[seat]`), things by their printed names, each line 72
         characters at most, in the same order every time.  Built from the
         view alone, so it can show nothing the view hides.  Empty: the mail
-        falls back to the view's keys and values."""
+        falls back to the view's keys and values.  These four methods say
+        their words in `language` (a Django language code) where the title
+        has a catalogue for it (`games.engines.i18n`), else in English."""
         return []
 
-    def narrate(self, action: Action, seat: int, names: Sequence[str]) -> str:
+    def narrate(
+        self, action: Action, seat: int, names: Sequence[str], language: str = "en"
+    ) -> str:
         """One line saying what `seat` did, naming players and things as the
         printed game does ("alice buys the Villa (B9)").  `action` may be the
         public form another seat sees (a face-down choice without its cards):
@@ -254,14 +260,21 @@ class EngineBase:
             return f"{names[seat]}: {action.get('type', 'move')}"
 
     def gloss(
-        self, state: State, seat: int, action: Action, names: Sequence[str] = ()
+        self,
+        state: State,
+        seat: int,
+        action: Action,
+        names: Sequence[str] = (),
+        language: str = "en",
     ) -> str | None:
         """A few words after a legal move's line where the line alone is
         cryptic (`conserve B9` -> "Villa: 3 VP, 2 red 1 $"), else None; a
         player the line names by seat number is named by `names[seat]`."""
         return None
 
-    def move_group(self, state: State, seat: int, action: Action) -> str | None:
+    def move_group(
+        self, state: State, seat: int, action: Action, language: str = "en"
+    ) -> str | None:
         """The heading a legal move is listed under in a mail when a title has
         many (Point City's takes by row), or None: listed in one block."""
         return None

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .. import i18n
 from ..base import Action, EngineBase, IllegalAction, Result, State
 from . import describe, scoring, setup, turn, view
 from .rounds import flow, opening, operating, stock  # noqa: F401 (each registers its rounds)
@@ -158,19 +159,34 @@ class CubaEngine(EngineBase):
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
 
-    def describe(self, view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
-        return describe.describe(view, seat, names)
+    def describe(
+        self, view: dict[str, Any], seat: int | None, names: Sequence[str], language: str = "en"
+    ) -> list[str]:
+        with i18n.speaking(language):
+            return describe.describe(view, seat, names)
 
-    def narrate(self, action: Action, seat: int, names: Sequence[str]) -> str:
-        return describe.narrate(action, seat, names)
+    def narrate(
+        self, action: Action, seat: int, names: Sequence[str], language: str = "en"
+    ) -> str:
+        with i18n.speaking(language):
+            return describe.narrate(action, seat, names)
 
     def gloss(
-        self, state: State, seat: int, action: Action, names: Sequence[str] = ()
+        self,
+        state: State,
+        seat: int,
+        action: Action,
+        names: Sequence[str] = (),
+        language: str = "en",
     ) -> str | None:
-        return describe.gloss(state, seat, action)
+        with i18n.speaking(language):
+            return describe.gloss(state, seat, action)
 
-    def move_group(self, state: State, seat: int, action: Action) -> str | None:
-        return describe.move_group(state, seat, action)
+    def move_group(
+        self, state: State, seat: int, action: Action, language: str = "en"
+    ) -> str | None:
+        with i18n.speaking(language):
+            return describe.move_group(state, seat, action)
 
 
 def _cost(action: Action) -> int | None:

@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..i18n import Words
 from .board import requirement
 from .data import CUBE_COMPANY, CUBE_VALUE, DATA, ROWS, parse_lot
 from .pieces import display_slot
+
+_ = Words("estates").gettext
 
 View = dict[str, Any]
 State = dict[str, Any]
@@ -92,7 +95,7 @@ def _signed(change: int) -> str:
 def _mine(view: View, seat: int | None, names: Sequence[str]) -> list[str]:
     you = view.get("you")
     if seat is None or not you:
-        return ["You watch: every player's cheques are hidden."]
+        return [_("You watch: every player's cheques are hidden.")]
     who = names[seat]
     stash = you["stash"]
     lines = [f"{who} (you): {you['cheques']} cheques in hand, {stash} stashed"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import i18n
 from ..base import EngineBase, Result
 from . import commands, describe, leaving, scoring, turn, view
 from .data import EDITIONS
@@ -154,13 +155,25 @@ class EstatesEngine(EngineBase):
             return False
         return len(after["roofs"]) == len(before["roofs"]) and after["blanks"] == before["blanks"]
 
-    def describe(self, view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
-        return describe.describe(view, seat, names)
+    def describe(
+        self, view: dict[str, Any], seat: int | None, names: Sequence[str], language: str = "en"
+    ) -> list[str]:
+        with i18n.speaking(language):
+            return describe.describe(view, seat, names)
 
-    def narrate(self, action: Action, seat: int, names: Sequence[str]) -> str:
-        return describe.narrate(action, seat, names)
+    def narrate(
+        self, action: Action, seat: int, names: Sequence[str], language: str = "en"
+    ) -> str:
+        with i18n.speaking(language):
+            return describe.narrate(action, seat, names)
 
     def gloss(
-        self, state: State, seat: int, action: Action, names: Sequence[str] = ()
+        self,
+        state: State,
+        seat: int,
+        action: Action,
+        names: Sequence[str] = (),
+        language: str = "en",
     ) -> str | None:
-        return describe.gloss(state, seat, action)
+        with i18n.speaking(language):
+            return describe.gloss(state, seat, action)

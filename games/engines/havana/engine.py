@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .. import i18n
 from ..base import EngineBase, IllegalAction, Result, State
 from . import commands, data, rounds, scoring, setup, view
 from . import describe as words
@@ -118,19 +119,34 @@ class HavanaEngine(EngineBase):
     def public_action(self, state: State, seat: int, action: Action) -> Action | None:
         return view.public_action(state, seat, action)
 
-    def describe(self, view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
-        return words.describe(view, seat, names, self.PROVISIONAL_DATA)
+    def describe(
+        self, view: dict[str, Any], seat: int | None, names: Sequence[str], language: str = "en"
+    ) -> list[str]:
+        with i18n.speaking(language):
+            return words.describe(view, seat, names, self.PROVISIONAL_DATA)
 
-    def narrate(self, action: Action, seat: int, names: Sequence[str]) -> str:
-        return words.narrate(action, seat, names)
+    def narrate(
+        self, action: Action, seat: int, names: Sequence[str], language: str = "en"
+    ) -> str:
+        with i18n.speaking(language):
+            return words.narrate(action, seat, names)
 
     def gloss(
-        self, state: State, seat: int, action: Action, names: Sequence[str] = ()
+        self,
+        state: State,
+        seat: int,
+        action: Action,
+        names: Sequence[str] = (),
+        language: str = "en",
     ) -> str | None:
-        return words.gloss(state, seat, action, names)
+        with i18n.speaking(language):
+            return words.gloss(state, seat, action, names)
 
-    def move_group(self, state: State, seat: int, action: Action) -> str | None:
-        return words.move_group(state, seat, action)
+    def move_group(
+        self, state: State, seat: int, action: Action, language: str = "en"
+    ) -> str | None:
+        with i18n.speaking(language):
+            return words.move_group(state, seat, action)
 
     def takeback_allowed(self, before: State, seat: int, action: Action, after: State) -> bool:
         """Only a move that revealed nothing and drew nothing (README, "Takeback").

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .. import i18n
 from ..base import Action, EngineBase, IllegalAction, Result, State
 from . import commands, describe, scoring, turn, view
 from .data import TOKENS
@@ -115,19 +116,34 @@ class PointCity(EngineBase):
     def parse(self, text: str, state: State, seat: int) -> Action:
         return commands.parse(text, state, seat)
 
-    def describe(self, view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
-        return describe.describe(view, seat, names)
+    def describe(
+        self, view: dict[str, Any], seat: int | None, names: Sequence[str], language: str = "en"
+    ) -> list[str]:
+        with i18n.speaking(language):
+            return describe.describe(view, seat, names)
 
-    def narrate(self, action: Action, seat: int, names: Sequence[str]) -> str:
-        return describe.narrate(action, seat, names)
+    def narrate(
+        self, action: Action, seat: int, names: Sequence[str], language: str = "en"
+    ) -> str:
+        with i18n.speaking(language):
+            return describe.narrate(action, seat, names)
 
     def gloss(
-        self, state: State, seat: int, action: Action, names: Sequence[str] = ()
+        self,
+        state: State,
+        seat: int,
+        action: Action,
+        names: Sequence[str] = (),
+        language: str = "en",
     ) -> str | None:
-        return describe.gloss(state, seat, action)
+        with i18n.speaking(language):
+            return describe.gloss(state, seat, action)
 
-    def move_group(self, state: State, seat: int, action: Action) -> str | None:
-        return describe.move_group(state, seat, action)
+    def move_group(
+        self, state: State, seat: int, action: Action, language: str = "en"
+    ) -> str | None:
+        with i18n.speaking(language):
+            return describe.move_group(state, seat, action)
 
     def timeout_action(self, state: State, seat: int) -> Action:
         """Civic step: the token worth most now.  Turn: draw, else the cheapest take."""

@@ -1,0 +1,83 @@
+"""The titles' own words in the reader's language.
+
+Engines import nothing from Django, so a title's board in words, its
+narration, glosses and move headings are translated with the standard
+library's gettext: one catalogue per title, compiled to
+``<title folder>/locale/<language>/LC_MESSAGES/<domain>.mo`` (``make
+messages`` extracts, merges and compiles).  The msgids are the English texts,
+so English needs no catalogue and a missing translation reads in English.
+
+The protocol methods take ``language`` explicitly; inside a title the
+language is held for the length of one call (``speaking``) so the title's
+helpers say ``_("...")`` without passing it down through every function.
+A move's line (``text``) is never translated: it is what the player replies
+with, and the parser knows one set of words.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+
+ENGINES = Path(__file__).resolve().parent
+DEFAULT = "en"
+
+_language: contextvars.ContextVar[str] = contextvars.ContextVar("language", default=DEFAULT)
+
+
+def normalise(language: str | None) -> str:
+    """Django's ``de-at`` as gettext's ``de_AT``; nothing is English."""
+    if not language:
+        return DEFAULT
+    code, _, region = language.partition("-")
+    return f"{code.lower()}_{region.upper()}" if region else code.lower()
+
+
+@contextmanager
+def speaking(language: str | None) -> Iterator[None]:
+    """Say every ``Words`` call inside in ``language``."""
+    token = _language.set(normalise(language))
+    try:
+        yield
+    finally:
+        _language.reset(token)
+
+
+@lru_cache(maxsize=64)
+def catalogue(folder: str, domain: str, language: str) -> gettext.NullTranslations:
+    """The compiled catalogue of a title's folder, or the English msgids."""
+    return gettext.translation(
+        domain, localedir=ENGINES / folder / "locale", languages=[language], fallback=True
+    )
+
+
+class Words:
+    """One title's catalogue, in the language being spoken.
+
+    ``_ = Words("havana").gettext`` at a module's top; the call looks the
+    language up each time, so the module-level name serves every reader."""
+
+    def __init__(self, folder: str, domain: str | None = None) -> None:
+        self.folder = folder
+        self.domain = domain or folder
+
+    def _catalogue(self) -> gettext.NullTranslations:
+        return catalogue(self.folder, self.domain, _language.get())
+
+    def gettext(self, message: str) -> str:
+        return self._catalogue().gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self._catalogue().ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self._catalogue().pgettext(context, message)
+
+
+def language() -> str:
+    """The language being spoken (``en`` outside ``speaking``)."""
+    return _language.get()
