@@ -9,6 +9,7 @@ rendering the same row twice gives the same message (and the same Message-ID).
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -220,18 +221,29 @@ def since_lines(
     return lines
 
 
-def since_for(n: Notification) -> int | None:
+# A mail the player was sent (or is being sent, or went out in a digest):
+# what it told them need not be told again.
+TOLD = (Notification.Status.SENT, Notification.Status.SENDING, Notification.Status.DIGESTED)
+
+
+def since_for(n: Notification, exclude: Collection[int] = ()) -> int | None:
     """The seq after which a seat's mail tells what happened: its last move
-    or the last mail it was sent about this game, whichever is later."""
+    or the last mail it was sent about this game (not one skipped, held or
+    failed, nor one of `exclude`, the rows a digest is folding in),
+    whichever is later."""
     if n.game_id is None or n.seat is None:
         return None
     seq = n.seq or n.game.seq
     moved = Event.objects.filter(
         game_id=n.game_id, seat=n.seat, kind__in=selectors.MOVE_KINDS, seq__lt=seq
     ).aggregate(last=Max("seq"))["last"]
-    mailed = Notification.objects.filter(
-        game_id=n.game_id, user_id=n.user_id, pk__lt=n.pk, seq__isnull=False
-    ).aggregate(last=Max("seq"))["last"]
+    mailed = (
+        Notification.objects.filter(
+            game_id=n.game_id, user_id=n.user_id, pk__lt=n.pk, seq__isnull=False, status__in=TOLD
+        )
+        .exclude(pk__in=exclude)
+        .aggregate(last=Max("seq"))["last"]
+    )
     return max((s for s in (moved, mailed) if s is not None), default=1)
 
 
@@ -279,18 +291,33 @@ EVENT_NAMES = {
 
 
 def digest_items(n: Notification) -> list[dict[str, Any]]:
-    rows = Notification.objects.filter(pk__in=n.context.get("items", [])).select_related("game")
+    """Each game of a digest as a turn mail tells it: what happened since
+    the seat's last move or the last mail it was sent (the rows the digest
+    folds in were not), the board, the moves with one-tap links."""
+    rows = list(
+        Notification.objects.filter(pk__in=n.context.get("items", []))
+        .select_related("game")
+        .order_by("id")
+    )
     games: dict[int, dict[str, Any]] = {}
-    for row in rows.order_by("id"):
+    for row in rows:
         if row.game_id is None:
             continue
-        item = games.setdefault(row.game_id, {"game": row.game, "events": []})
+        item = games.setdefault(row.game_id, {"game": row.game, "events": [], "last": row})
         item["events"].append(str(EVENT_NAMES.get(row.kind, row.get_kind_display())))
+        if row.seat is not None:
+            item["last"] = row
+    folded = [row.pk for row in rows]
     items = []
     for game_id, item in games.items():
-        seat = next((r.seat for r in rows if r.game_id == game_id and r.seat is not None), None)
-        facts = game_facts(item["game"], seat, item["game"].seq)
+        last, game = item["last"], item["game"]
+        seat = last.seat
+        facts = game_facts(game, seat, game.seq, since=since_for(last, exclude=folded))
         reply = reply_address(game_id, seat, n.user_id) if seat is not None else None
+        if reply:
+            subject = f"Re: {game.title} #{game_id}"
+            for move in facts["moves"]:
+                move["mailto"] = mailto(reply, subject, move["line"])
         items.append({"facts": facts, "events": item["events"], "reply_to": reply})
     return items
 

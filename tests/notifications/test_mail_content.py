@@ -65,10 +65,49 @@ def test_the_first_turn_mail_has_nothing_since(alice, bob):
     assert since_block(render.build_message(turn_mail(alice)).body) == []
 
 
+def test_a_digest_tells_each_game_since_the_last_turn_with_one_tap_moves(db):
+    players = [make_user(name) for name in ("alice", "bob", "carol", "dave")]
+    players[0].notify_mode = "daily_digest"
+    players[0].save()
+    game = new_duel(*players)
+    cards = {seat: hand(game, seat)[0] for seat in range(4)}
+    play(game, 0, {"type": "commit", "card": cards[0]})
+    for seat in (1, 2, 3):
+        play(game, seat, {"type": "commit", "card": cards[seat]})
+    from notifications import tasks
+
+    assert tasks.send_digests() == 1
+    digest = Notification.objects.get(user=players[0], kind="digest")
+    message = render.build_message(digest)
+    lines = since_block(message.body)
+    assert lines == [f"{name}: commit (face down)" for name in ("bob", "carol", "dave")]
+    assert f"Game page: https://correo.test/games/{game.pk}/" in message.body
+    reply = reply_through_the_link(message, "alice@example.org")
+    assert reply["Subject"] == f"Re: {game.title} #{game.pk}"
+    assert reply["To"] == render.reply_address(game.pk, 0, players[0].pk)
+
+
+def test_a_mail_that_was_never_sent_does_not_shorten_since_my_last_turn(db):
+    players = [make_user(name) for name in ("alice", "bob", "carol")]
+    game = new_duel(*players)
+    play(game, 0, {"type": "commit", "card": hand(game, 0)[0]})
+    play(game, 1, {"type": "commit", "card": hand(game, 1)[0]})
+    told = Notification.objects.create(
+        key="t:told", kind="your_turn", user=players[0], to_email="alice@example.org",
+        game=game, seq=3, seat=0, status=Notification.Status.SKIPPED,
+    )  # fmt: skip
+    play(game, 2, {"type": "commit", "card": hand(game, 2)[0]})
+    later = turn_mail(players[0])
+    assert render.since_for(later) == 2  # alice's own move, not the skipped mail's seq 3
+    told.status = Notification.Status.SENT
+    told.save()
+    assert render.since_for(later) == 3
+
+
 def reply_through_the_link(message, sender: str) -> EmailMessage:
     """What a phone's mail app sends when its user taps a move and sends."""
     html = message.alternatives[0][0]
-    href = unescape(re.search(r'href="(mailto:[^"]+)"', html).group(1))
+    href = unescape(re.search(r'href="(mailto:[^"?]+\?[^"]+)"', html).group(1))
     parts = urlsplit(href)
     query = parse_qs(parts.query)
     mail = EmailMessage()
