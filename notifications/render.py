@@ -9,6 +9,7 @@ rendering the same row twice gives the same message (and the same Message-ID).
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Collection
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -150,7 +151,8 @@ def game_facts(
         "your_turn": bool(actions),
         "board_lines": board_lines(engine, view, seat, names),
         "view": view,
-        "since_lines": since_lines(game, engine, seat, since, seq, names),
+        "since_lines": (happened := since_lines(game, engine, seat, since, seq, names)),
+        "since_text": bulleted(happened),
         "moves": moves,
         "move_groups": grouped(moves),
         "moves_more": max(0, len(actions) - MAX_MOVES_LISTED),
@@ -198,6 +200,17 @@ def grouped(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for move in moves:
         groups.setdefault(move["group"], []).append(move)
     return [{"heading": heading, "moves": listed} for heading, listed in groups.items()]
+
+
+def bulleted(lines: list[str], width: int = 72) -> list[str]:
+    """The lines as a text mail's list: each after "  - ", a long one (a
+    long player name) wrapped under its first word rather than sideways."""
+    out: list[str] = []
+    for line in lines:
+        out += textwrap.wrap(
+            line, width, initial_indent="  - ", subsequent_indent="    ", break_on_hyphens=False
+        ) or ["  -"]
+    return out
 
 
 def since_lines(

@@ -87,6 +87,16 @@ def test_a_digest_tells_each_game_since_the_last_turn_with_one_tap_moves(db):
     assert reply["To"] == render.reply_address(game.pk, 0, players[0].pk)
 
 
+def test_a_long_name_wraps_the_since_lines_instead_of_running_sideways():
+    lines = render.bulleted(["a" * 40 + " commits a card face down after a long think", "x"])
+    assert lines == [
+        "  - " + "a" * 40 + " commits a card face down",
+        "    after a long think",
+        "  - x",
+    ]
+    assert all(len(line) <= 72 for line in lines)
+
+
 def test_a_mail_that_was_never_sent_does_not_shorten_since_my_last_turn(db):
     players = [make_user(name) for name in ("alice", "bob", "carol")]
     game = new_duel(*players)
