@@ -4,14 +4,16 @@ not only next to the title in `GET /api/titles/`."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 
 NOTES = {
-    "havana": _(
+    ("havana", "buildings"): _(
         "The building costs and VP are provisional: no public source lists "
         "Havana's 36 printed cards, so those in your box may differ."
     ),
-    "18cuba": _(
+    ("18cuba", "draft_data"): _(
         "Some component data (three market prices, the narrow-train, wagon and "
         "machine tables, two edge tiles) is our reading of the designer's draft "
         "and may differ from the printed game."
@@ -22,8 +24,11 @@ GENERIC = _(
 )
 
 
-def note(engine) -> str | None:
-    """The sentence for `engine`'s game, in the active language, or None."""
-    if not getattr(engine, "PROVISIONAL_DATA", False):
+def note(engine, options: dict[str, Any] | None = None) -> str | None:
+    """What is provisional in a game of `engine` with these options, in the
+    active language, or None."""
+    keys = engine.provisional(engine.resolve_options(options))
+    if not keys:
         return None
-    return str(NOTES.get(engine.NAME, GENERIC))
+    sentences = dict.fromkeys(str(NOTES.get((engine.NAME, key), GENERIC)) for key in keys)
+    return " ".join(sentences)

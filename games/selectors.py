@@ -249,7 +249,7 @@ def game_detail(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> 
     current = viewer.head == game.seq
     deadlines = not viewer.delayed
     seen = seen_at(game, viewer)
-    note = provisional.note(base.get(game.title))
+    note = provisional.note(base.get(game.title), game.options)
     return {
         "id": game.pk,
         "title": game.title,

@@ -160,7 +160,7 @@ def game_facts(
         "status": game.status if current else Game.Status.ACTIVE,
         "result_lines": result_lines(game.result, players) if game.result and current else [],
         "game_url": absolute(reverse("web:game", args=[game.pk])),
-        "provisional_note": provisional.note(engine),
+        "provisional_note": provisional.note(engine, game.options),
     }
 
 

@@ -279,6 +279,13 @@ class EngineBase:
         many (Point City's takes by row), or None: listed in one block."""
         return None
 
+    def provisional(self, options: dict[str, Any]) -> list[str]:
+        """What component data of a game with these (resolved) options is our
+        reading rather than a confirmed source, as short keys (Havana's
+        "buildings"); `games.provisional` says each in a sentence.  A title's
+        `PROVISIONAL_DATA` says whether any of its games can have some."""
+        return ["data"] if getattr(self, "PROVISIONAL_DATA", False) else []
+
     def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         """Fill defaults and reject unknown or invalid options."""
         options = dict(options or {})

@@ -50,3 +50,20 @@ def test_a_title_without_provisional_data_has_no_note(alice, bob):
     game = do_create_game(title="pointcity", players=[alice, bob], seed=1)
     message = render.build_message(Notification.objects.filter(game=game).first())
     assert "provisional" not in message.body
+
+
+def test_the_havana_view_of_every_seat_carries_the_flag(as_, alice, bob):
+    game = do_create_game(title="havana", players=[alice, bob], seed=1)
+    for user in (alice, bob):
+        view = as_(user).get(f"/api/games/{game.pk}/").json()["view"]
+        assert view["provisional"] == ["buildings"]
+
+
+def test_the_note_says_each_provisional_part_once():
+    class Both(type(base.get("havana"))):
+        def provisional(self, options):
+            return ["buildings", "buildings", "unknown"]
+
+    note = provisional.note(Both())
+    assert note.count("Havana's 36 printed cards") == 1
+    assert note.endswith("it may differ from the printed game.")

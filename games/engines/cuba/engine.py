@@ -63,6 +63,9 @@ class CubaEngine(EngineBase):
     NOT_YOUR_TURN = "it is not your turn"
     NOT_AN_ACTION = 'an action is an object with a "type", e.g. {"type": "pass"}'
 
+    def provisional(self, options: dict[str, Any]) -> list[str]:
+        return ["draft_data"]
+
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
         opts = self.resolve_options(options)
         difficulty = opts["difficulty"] if players <= 3 else None

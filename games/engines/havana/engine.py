@@ -119,6 +119,9 @@ class HavanaEngine(EngineBase):
     def public_action(self, state: State, seat: int, action: Action) -> Action | None:
         return view.public_action(state, seat, action)
 
+    def provisional(self, options: dict[str, Any]) -> list[str]:
+        return ["buildings"] if data.PROVISIONAL else []
+
     def describe(
         self, view: dict[str, Any], seat: int | None, names: Sequence[str], language: str = "en"
     ) -> list[str]:

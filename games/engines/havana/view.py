@@ -72,6 +72,9 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "seats": [_seat_view(state, i, viewer) for i in range(state["players"])],
         "active": active_seats(state),
         "end": state["end"],
+        # The seat's own copy of the flag, for a client that reads the view
+        # alone: the building costs and VP are not from a printed source.
+        "provisional": ["buildings"] if data.PROVISIONAL else [],
     }
 
 
