@@ -1,14 +1,22 @@
-"""API benchmark: 16 concurrent clients against gunicorn on PostgreSQL.
+"""API benchmark: concurrent clients against gunicorn as deployed.
+
+The stack is the one players use: PostgreSQL, Redis as broker, cache and
+throttle store, and mail on (every player has an address, so a move writes
+its notification rows and publishes their delivery to the broker; no worker
+consumes them here, so the publish is what is counted, not the sending).
 
 Reports requests per second and p50/p99 latency for a trivial JSON view (the
-stack's ceiling), game detail, submitting a move, and a durable write floor
+stack's ceiling), game detail, submitting a move, a durable write floor
 (bench/floor: a move's authentication, one read and one committed
-transaction, without the game), all in one run, and each one's throughput as
-a share of the trivial view's beside its target.  The
-three kinds take turns for BENCH_ROUNDS rounds of BENCH_SECONDS each and the
-median round counts, so that a busy moment of a shared machine does not
-decide a ratio.  Uses a throwaway database next to DATABASE_URL's
-(PostgreSQL by default).
+transaction, without the game), and a mixed load where half the clients
+move while the other half read the same games (so a read does not find the
+view of its head already cached), each one's throughput as a share of the
+trivial view's beside its target.  The kinds take turns for BENCH_ROUNDS
+rounds of BENCH_SECONDS each and the median round counts, so that a busy
+moment of a shared machine does not decide a ratio.  Last, one client alone
+times a move beside the floor and the trivial view, request by request in
+turn, for the move's cost as a multiple of one durable write.  Uses a
+throwaway database next to DATABASE_URL's and its own Redis database.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ import threading
 import time
 
 import support
-from support import django_setup, emit, throwaway_database
+from support import deployed_redis, django_setup, emit, throwaway_database
 
 django_setup()
 
@@ -42,13 +50,15 @@ WORKERS = int(os.environ.get("BENCH_WEB_WORKERS", "2"))
 MOVES = 1000  # per game: more than the rounds can play here
 # Throughput as a share of the trivial view's: a move may cost four trivial views.
 TARGETS = {"game_detail": 50, "move": 25}
+# One client: a move may cost at most twice one durable write.
+MOVE_VS_FLOOR = 2.0
+SINGLE = int(os.environ.get("BENCH_SINGLE", "300"))  # requests of each kind
 
 
-def start_gunicorn():
-    # The floor's settings add its one endpoint; without Redis, as the API
-    # figures have always been taken.
+def start_gunicorn(redis_url: str):
+    # The floor's settings add its one endpoint to the deployed ones.
     return support.start_gunicorn(
-        PORT, without=("REDIS_URL",), WEB_WORKERS=str(WORKERS),
+        PORT, REDIS_URL=redis_url, CELERY_TASK_ALWAYS_EAGER="0", WEB_WORKERS=str(WORKERS),
         DJANGO_SETTINGS_MODULE="bench.floor.settings",
     )  # fmt: skip
 
@@ -67,8 +77,11 @@ def request(method, path, token=None, body=None, conn=None):
 
 def hammer(work) -> tuple[float, list[float], int]:
     """Run `work(i, conn)` (returns the seconds to count, or None when it has
-    nothing left to do) from CLIENTS threads for ROUND seconds; (rps, latencies, errors)."""
+    nothing left to do) from CLIENTS threads for ROUND seconds; (rps, latencies, errors).
+    A work that returns (label, seconds) has each label's latencies kept
+    apart in `hammer.by_label` as well."""
     latencies: list[float] = []
+    by_label: dict[str, list[float]] = {}
     errors = [0]
     lock = threading.Lock()
     deadline = time.perf_counter() + ROUND
@@ -85,6 +98,9 @@ def hammer(work) -> tuple[float, list[float], int]:
             if took is None:
                 return
             with lock:
+                if isinstance(took, tuple):
+                    label, took = took
+                    by_label.setdefault(label, []).append(took)
                 latencies.append(took)
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
@@ -93,7 +109,11 @@ def hammer(work) -> tuple[float, list[float], int]:
         thread.start()
     for thread in threads:
         thread.join()
+    hammer.by_label = by_label
     return len(latencies) / (time.perf_counter() - started), latencies, errors[0]
+
+
+hammer.by_label = {}
 
 
 def measure(works: dict) -> dict[str, float]:
@@ -102,12 +122,20 @@ def measure(works: dict) -> dict[str, float]:
     rates: dict[str, list[float]] = {name: [] for name in works}
     latencies: dict[str, list[float]] = {name: [] for name in works}
     errors = dict.fromkeys(works, 0)
+    labelled: dict[str, list[float]] = {}
     for _ in range(ROUNDS):
         for name, work in works.items():
             rps, took, failed = hammer(work)
             rates[name].append(rps)
             latencies[name] += took
             errors[name] += failed
+            for label, seconds in hammer.by_label.items():
+                labelled.setdefault(f"{name}.{label}", []).extend(seconds)
+    for label, seconds in sorted(labelled.items()):
+        took = sorted(seconds)
+        context = {"clients": CLIENTS, "web_workers": WORKERS, "rounds": ROUNDS}
+        emit(f"api.{label}.p50", statistics.median(took) * 1000, "ms", **context)
+        emit(f"api.{label}.p99", took[int(len(took) * 0.99)] * 1000, "ms", **context)
     medians = {}
     for name in works:
         context = {"clients": CLIENTS, "web_workers": WORKERS, "rounds": ROUNDS,
@@ -146,17 +174,44 @@ def timed(method, path, token=None, body=None, conn=None, expect=(200, 201)):
     return took, data
 
 
+def single_client(game_id: int, tokens: list[str], plays: list) -> None:
+    """One client, the three requests in turn, SINGLE times: what one
+    player's move costs beside one durable write with nothing else running."""
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    took: dict[str, list[float]] = {"trivial": [], "floor": [], "move": []}
+    for _ in range(min(SINGLE, len(plays))):
+        took["trivial"].append(timed("GET", "/api/ping/", conn=conn)[0])
+        body = {"seq": 1, "action": {"type": "floor"}}
+        took["floor"].append(timed("POST", f"/bench/floor/{game_id}/", tokens[0], body, conn)[0])
+        seq, seat, action = plays.pop(0)
+        body = {"seq": seq, "action": action}
+        path = f"/api/games/{game_id}/actions/"
+        took["move"].append(timed("POST", path, tokens[seat], body, conn)[0])
+    medians = {}
+    for name, seconds in took.items():
+        ordered = sorted(seconds)
+        medians[name] = statistics.median(ordered)
+        emit(f"api.single.{name}.p50", medians[name] * 1000, "ms", requests=len(ordered),
+             p10=round(ordered[len(ordered) // 10] * 1000, 3),
+             p90=round(ordered[len(ordered) * 9 // 10] * 1000, 3))  # fmt: skip
+    ratio = medians["move"] / medians["floor"]
+    emit("api.single.move_vs_floor", ratio, "x", target=MOVE_VS_FLOOR, met=ratio <= MOVE_VS_FLOOR)
+
+
 def main() -> None:
-    with throwaway_database(needs_postgresql=True):
+    with throwaway_database(needs_postgresql=True), deployed_redis() as redis_url:
         games = []
-        for i in range(CLIENTS):
-            players = [User.objects.create(username=f"p{i}{side}") for side in "ab"]
+        for i in range(CLIENTS + 1):  # the last one is the single client's
+            players = [
+                User.objects.create(username=f"p{i}{side}", email=f"p{i}{side}@bench.invalid")
+                for side in "ab"
+            ]
             tokens = [Token.objects.create(user=u).key for u in players]
             game = do_create_game(title="havana", players=players, seed=i)
             games.append((game.pk, tokens))
         plays = {i: planned_moves(game_id) for i, (game_id, _) in enumerate(games)}
         floor_urls.create_table()
-        server = start_gunicorn()
+        server = start_gunicorn(redis_url)
         try:
 
             def trivial(i, conn):
@@ -182,13 +237,25 @@ def main() -> None:
                 plays[i].pop(0)
                 return took
 
-            kinds = {"trivial": trivial, "game_detail": game_detail, "floor": floor, "move": move}
+            def mixed(i, conn):
+                # The first half move in games 0..7; the second half read
+                # those games as the other seat, while they change.
+                half = CLIENTS // 2
+                if i < half:
+                    took = move(i, conn)
+                    return None if took is None else ("move", took)
+                game_id, tokens = games[i - half]
+                return "detail", timed("GET", f"/api/games/{game_id}/", tokens[1], conn=conn)[0]
+
+            kinds = {"trivial": trivial, "game_detail": game_detail, "floor": floor,
+                     "move": move, "mixed": mixed}  # fmt: skip
             rates = measure(kinds)
             for name in ("game_detail", "floor", "move"):
                 ratio = rates[name] / rates["trivial"] * 100
                 target = TARGETS.get(name)
                 met = {"target": target, "met": ratio >= target} if target else {}
                 emit(f"api.{name}.vs_trivial", ratio, "%", **met)
+            single_client(*games[CLIENTS], plays[CLIENTS])
         finally:
             server.terminate()
             server.wait(timeout=10)

@@ -21,6 +21,7 @@ def django_setup(database_url: str | None = "postgres://postgres@127.0.0.1:5432/
     if database_url:
         os.environ.setdefault("DATABASE_URL", database_url)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")  # the figures, not the set-up's task logs
     import django
 
     django.setup()
@@ -61,6 +62,26 @@ def throwaway_database(*, needs_postgresql: bool = False):
         yield
     finally:
         teardown_databases(old_config, verbosity=0)
+
+
+@contextlib.contextmanager
+def deployed_redis(db: int = 14):
+    """The Redis the stack runs on (REDIS_URL, else the local one) on a
+    database of its own, emptied before and after: the broker and cache as
+    deployed, not the in-process stand-ins.  Skips when no Redis answers."""
+    import redis
+
+    base = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    url = base.rsplit("/", 1)[0] + f"/{db}"
+    client = redis.Redis.from_url(url, socket_connect_timeout=2)
+    try:
+        client.flushdb()
+    except redis.RedisError as error:
+        skip(f"measures the deployed stack with Redis; none at {url} ({error}); set REDIS_URL")
+    try:
+        yield url
+    finally:
+        client.flushdb()
 
 
 def emit(name: str, value: float, unit: str, **context) -> None:
