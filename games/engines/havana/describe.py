@@ -13,72 +13,131 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..base import State
+from ..i18n import Words
 from . import data
 from .buying import open_buildings
 from .order import number
 
 Action = dict[str, Any]
 
+_words = Words("havana")
+_ = _words.gettext
+ngettext = _words.ngettext
+pgettext = _words.pgettext
+
+
+def N_(message: str) -> str:
+    """Marks a constant for the catalogue; it is translated where it is used."""
+    return message
+
+
 WIDTH = 72
 GLOSS_WIDTH = 50
 PHASES = {
-    "choose": "everyone chooses two cards face down",
-    "replace": "everyone picks a new card face down",
-    "actions": "actions and buying",
-    "over": "game over",
+    "choose": N_("everyone chooses two cards face down"),
+    "replace": N_("everyone picks a new card face down"),
+    "actions": N_("actions and buying"),
+    "over": N_("game over"),
 }
-COST_NAMES = {"workers": ("worker", "workers"), "pesos": ("peso", "pesos")}
+# The cubes by the colour a command names them with.
+COLOURS = {
+    "red": N_("red"),
+    "yellow": N_("yellow"),
+    "blue": N_("blue"),
+    "brown": N_("brown"),
+    "gray": N_("gray"),
+}
+# The action cards as cards.json prints them (the English edition).  A
+# language keeps a name unless the German edition's name is sourced in
+# ../shared/gamedata/havana.json (see README.md, "German").
+CARD_NAMES = (
+    N_("Siesta"),
+    N_("Refreshment"),
+    N_("Protection"),
+    N_("Debris"),
+    N_("Conservation"),
+    N_("Tax Collector"),
+    N_("Worker"),
+    N_("Architect"),
+    N_("Pesos Thief"),
+    N_("Materials Thief"),
+    N_("Black Market"),
+    N_("Pesos"),
+    N_("Mama"),
+)
 
 
 # --- names of things ---------------------------------------------------------
 
 
+def card_name(code: str) -> str:
+    info = data.CARD_BY_CODE.get(code)
+    return _(info["name"]) if info else _("card {code}").format(code=code)
+
+
+def face(code: str) -> str:
+    """A card as printed, value first, without its code: "3 Tax Collector"."""
+    return f"{data.CARD_BY_CODE[code]['value']} {card_name(code)}"
+
+
 def card(code: str) -> str:
     """A card as printed, "0 Siesta", with the code after it when the value
     alone does not say which card: "2 Protection (2p)"."""
-    info = data.CARD_BY_CODE.get(code)
-    if info is None:
-        return f"card {code}"
-    label = f"{info['value']} {info['name']}"
-    return label if code == str(info["value"]) else f"{label} ({code})"
-
-
-def card_name(code: str) -> str:
-    info = data.CARD_BY_CODE.get(code)
-    return info["name"] if info else f"card {code}"
+    if code not in data.CARD_BY_CODE:
+        return card_name(code)
+    label = face(code)
+    return label if code == str(data.CARD_BY_CODE[code]["value"]) else f"{label} ({code})"
 
 
 def cards(codes: Sequence[str]) -> str:
-    return ", ".join(card(c) for c in codes) if codes else "none"
+    return ", ".join(card(c) for c in codes) if codes else _("none")
+
+
+def colour(name: str) -> str:
+    return _(COLOURS[name]) if name in COLOURS else name
 
 
 def amount(field: str, n: int) -> str:
     if field == "any_colored":
-        return f"{n} of any colour"
-    one, many = COST_NAMES.get(field, (field, field))
-    return f"{n} {one if n == 1 else many}"
+        return _("{count} of any colour").format(count=n)
+    if field == "workers":
+        return ngettext("{count} worker", "{count} workers", n).format(count=n)
+    if field == "pesos":
+        return ngettext("{count} peso", "{count} pesos", n).format(count=n)
+    return f"{n} {colour(field)}"
 
 
 def cost(fields: dict[str, int]) -> str:
     """A cost in the data's field order: 1 red, 2 gray, 1 worker."""
     parts = [amount(f, fields[f]) for f in data.ALL_COST_FIELDS if fields.get(f)]
-    return ", ".join(parts) if parts else "nothing"
+    return ", ".join(parts) if parts else _("nothing")
 
 
 def short_cost(fields: dict[str, int]) -> str:
     """The cost squeezed for a gloss: 1 red 2 gray 1 wk 3 $."""
-    short = {"workers": "wk", "pesos": "$", "any_colored": "any"}
-    parts = [f"{fields[f]} {short.get(f, f)}" for f in data.ALL_COST_FIELDS if fields.get(f)]
+    short = {
+        "workers": pgettext("short for workers", "wk"),
+        "pesos": pgettext("short for pesos", "$"),
+        "any_colored": pgettext("short for any colour", "any"),
+    }
+    parts = [
+        f"{fields[f]} {short.get(f) or colour(f)}" for f in data.ALL_COST_FIELDS if fields.get(f)
+    ]
     return " ".join(parts)
 
 
 def cubes(counts: dict[str, int]) -> str:
-    parts = [f"{counts[c]} {c}" for c in data.CUBES if counts.get(c)]
-    return ", ".join(parts) if parts else "no cubes"
+    parts = [f"{counts[c]} {colour(c)}" for c in data.CUBES if counts.get(c)]
+    return ", ".join(parts) if parts else _("no cubes")
 
 
 def cube_list(colours: Sequence[str]) -> str:
     return cubes({c: list(colours).count(c) for c in data.CUBES})
+
+
+def vp(count: int) -> str:
+    """Victory points after a number: "4 VP"."""
+    return _("{count} VP").format(count=count)
 
 
 def building_parts(bid: int, table: dict[str, Any]) -> tuple[str, list[str]]:
@@ -89,7 +148,8 @@ def building_parts(bid: int, table: dict[str, Any]) -> tuple[str, list[str]]:
         return f"B{bid}", []
     fields = info["cost"]
     parts = [amount(f, fields[f]) for f in data.ALL_COST_FIELDS if fields.get(f)]
-    return f"B{bid} {info['vp']} VP:", parts + (["needs Architect"] if info["architect"] else [])
+    needs = [_("needs Architect")] if info["architect"] else []
+    return f"B{bid} {vp(info['vp'])}:", parts + needs
 
 
 def building(bid: int, table: dict[str, Any]) -> str:
@@ -101,7 +161,15 @@ def building(bid: int, table: dict[str, Any]) -> str:
 def who(names: Sequence[str], seat: Any) -> str:
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
         return str(names[seat])
-    return f"seat {seat}"
+    return _("seat {seat}").format(seat=seat)
+
+
+def both(names: Sequence[str]) -> str:
+    """Names joined as a sentence says them: "Sarah and Tobias"."""
+    joined = names[0]
+    for name in names[1:]:
+        joined = _("{left} and {right}").format(left=joined, right=name)
+    return joined
 
 
 # --- layout ------------------------------------------------------------------
@@ -125,84 +193,116 @@ def wrap(head: str, items: Sequence[str], indent: str = "  ") -> list[str]:
 def _seat_lines(view: dict[str, Any], index: int, names: Sequence[str], mine: bool) -> list[str]:
     seat = view["seats"][index]
     name = who(names, index)
-    head = f"You, {name} (seat {index})" if mine else f"{name} (seat {index})"
+    if mine:
+        head = _("You, {name} (seat {seat})").format(name=name, seat=index)
+    else:
+        head = _("{name} (seat {seat})").format(name=name, seat=index)
     if seat["resigned"]:
-        return [f"{head}: resigned; {seat['vp']} VP, buildings stay"]
-    workers = amount("workers", seat["workers"])
-    lines = [f"{head}: {seat['vp']} VP, {amount('pesos', seat['pesos'])}, {workers}"]
-    lines += wrap("  Cubes:", [cubes(seat["cubes"])])
+        return [_("{head}: resigned; {vp} VP, buildings stay").format(head=head, vp=seat["vp"])]
+    pesos, workers = amount("pesos", seat["pesos"]), amount("workers", seat["workers"])
+    lines = [
+        _("{head}: {vp} VP, {pesos}, {workers}").format(
+            head=head, vp=seat["vp"], pesos=pesos, workers=workers
+        )
+    ]
+    lines += wrap("  " + _("Cubes:"), [cubes(seat["cubes"])])
     table = view["buildings"]
-    built = [f"B{b} ({table[str(b)]['vp']} VP)" for b in seat["buildings"] if str(b) in table]
-    lines += wrap("  Buildings:", built or ["none"])
+    built = [f"B{b} ({vp(table[str(b)]['vp'])})" for b in seat["buildings"] if str(b) in table]
+    lines += wrap("  " + _("Buildings:"), built or [_("none")])
     if seat["cards"]:
         shown = number(seat["cards"]) if len(seat["cards"]) == 2 else None
-        head = "  Face up:" if shown is None else f"  Face up, number {shown:02d}:"
-        lines += wrap(head, [card(c) for c in seat["cards"]])
+        if shown is None:
+            head = _("Face up:")
+        else:
+            head = _("Face up, number {number}:").format(number=f"{shown:02d}")
+        lines += wrap("  " + head, [card(c) for c in seat["cards"]])
     if view["phase"] in ("choose", "replace"):
         lines += _choice_lines(seat, mine)
     if len(seat["hand"]) == len(data.CARDS) and not mine:
-        lines.append("  Hand: all 13 cards")
+        lines.append("  " + _("Hand: all 13 cards"))
     else:
-        lines += wrap("  Hand:", [card(c) for c in seat["hand"]] or ["empty"])
+        lines += wrap("  " + _("Hand:"), [card(c) for c in seat["hand"]] or [_("empty")])
     return lines
 
 
 def _choice_lines(seat: dict[str, Any], mine: bool) -> list[str]:
     choice = seat.get("choice")
+    chosen = "  " + _("Chosen, face down:")
     if choice and "cards" in choice:
-        return wrap("  Chosen, face down:", [card(c) for c in choice["cards"]])
+        return wrap(chosen, [card(c) for c in choice["cards"]])
     if choice and "card" in choice:
-        return wrap("  Chosen, face down:", [f"{card(choice['card'])} on {card(choice['cover'])}"])
+        on = _("{card} on {cover}").format(card=card(choice["card"]), cover=card(choice["cover"]))
+        return wrap(chosen, [on])
     if seat["chosen"]:
-        return ["  Has chosen, face down"]
+        return ["  " + _("Has chosen, face down")]
     if seat["resigned"]:
         return []
-    return ["  Still to choose" if not mine else "  You still choose"]
+    return ["  " + (_("Still to choose") if not mine else _("You still choose"))]
 
 
 def _status(view: dict[str, Any], names: Sequence[str]) -> list[str]:
-    phase = PHASES.get(view["phase"], view["phase"])
-    lines = [f"Havana, round {view['round']}: {phase}. Goal: {view['target']} VP"]
+    phase = _(PHASES[view["phase"]]) if view["phase"] in PHASES else view["phase"]
+    lines = [
+        _("Havana, round {round}: {phase}. Goal: {target} VP").format(
+            round=view["round"], phase=phase, target=view["target"]
+        )
+    ]
     end = view["end"]
     if end is not None:
-        winners = " and ".join(who(names, s) for s in end["winners"]) or "nobody"
-        why = "reached the target" if end["reason"] == "target" else "most VP, buildings ran out"
-        lines.append(f"Game over: {winners} won ({why}).")
+        winners = [who(names, s) for s in end["winners"]]
+        if end["reason"] == "target":
+            why = _("reached the target")
+        else:
+            why = _("most VP, buildings ran out")
+        said = both(winners) if winners else _("nobody")
+        line = ngettext(
+            "Game over: {winners} won ({why}).",
+            "Game over: {winners} won ({why}).",
+            max(1, len(winners)),
+        )
+        lines.append(line.format(winners=said, why=why))
         return lines
     order = [who(names, s) for s in view["order"]]
     if order:
-        lines += wrap("Turn order:", order)
+        lines += wrap(_("Turn order:"), order)
     current = view["current"]
     if current is not None:
         done = [card(c) for c in view["done"]]
-        step = "buying" if view["buying"] else "playing cards"
-        lines.append(f"Turn: {who(names, current)}, {step}")
+        if view["buying"]:
+            lines.append(_("Turn: {name}, buying").format(name=who(names, current)))
+        else:
+            lines.append(_("Turn: {name}, playing cards").format(name=who(names, current)))
         if done:
-            lines += wrap("  Done:", done)
+            lines += wrap("  " + _("Done:"), done)
     elif view["to_act"]:
-        lines += wrap("Waiting for:", [who(names, s) for s in view["to_act"]])
+        lines += wrap(_("Waiting for:"), [who(names, s) for s in view["to_act"]])
     return lines
 
 
 def _board(view: dict[str, Any], provisional: bool) -> list[str]:
     table = view["buildings"]
     centre = view["centre"]
-    lines = [f"Centre: {amount('pesos', centre['pesos'])}; {cubes(centre['cubes'])}"]
-    lines.append(f"Supply: {amount('workers', view['workers_in_supply'])}")
+    lines = [
+        _("Centre: {pesos}; {cubes}").format(
+            pesos=amount("pesos", centre["pesos"]), cubes=cubes(centre["cubes"])
+        )
+    ]
+    workers = amount("workers", view["workers_in_supply"])
+    lines.append(_("Supply: {workers}").format(workers=workers))
     ends = [bid for row in view["rows"] for bid in (row[:1] + row[-1:]) if row]
-    lines.append("For sale (row ends):")
+    lines.append(_("For sale (row ends):"))
     for bid in dict.fromkeys(ends):
         head, parts = building_parts(bid, table)
         lines += wrap("  " + head, parts)
     if provisional:
-        lines.append("  (Costs are provisional, not the printed ones.)")
+        lines.append("  " + _("(Costs are provisional, not the printed ones.)"))
     for n, row in enumerate(view["rows"], 1):
         inside = [f"B{b}" for b in row[1:-1]]
-        lines += wrap(f"Row {n} middle:", inside or ["empty"])
-    lines.append(f"Pile: {view['pile_size']} buildings")
+        lines += wrap(_("Row {row} middle:").format(row=n), inside or [_("empty")])
+    lines.append(_("Pile: {count} buildings").format(count=view["pile_size"]))
     if view["boxed"]:
-        lines += wrap("Boxed:", [f"B{b}" for b in view["boxed"]])
-    lines.append(f"Bag: {view['bag_size']} cubes")
+        lines += wrap(_("Boxed:"), [f"B{b}" for b in view["boxed"]])
+    lines.append(_("Bag: {count} cubes").format(count=view["bag_size"]))
     return lines
 
 
@@ -226,53 +326,92 @@ def describe(
 # --- moves -------------------------------------------------------------------
 
 
+def _taxed(what: str) -> str:
+    """What the Tax Collector took from one seat, as the narration names it
+    after "Sarah's": a worker or a cube's colour."""
+    taken = {
+        "worker": pgettext("taxed", "worker"),
+        "red": pgettext("taxed", "red"),
+        "yellow": pgettext("taxed", "yellow"),
+        "blue": pgettext("taxed", "blue"),
+        "brown": pgettext("taxed", "brown"),
+        "gray": pgettext("taxed", "gray"),
+    }
+    return taken.get(what, what)
+
+
 def _narrate(action: Action, name: str, names: Sequence[str]) -> str:
     kind = action.get("type")
     if kind == "choose":
         if "cards" not in action:
-            return f"{name} has chosen cards, face down"
-        pair = " and ".join(card(c) for c in action["cards"])
-        return f"{name} chooses {pair}"
+            return _("{name} has chosen cards, face down").format(name=name)
+        first, second = (card(c) for c in action["cards"])
+        return _("{name} chooses {first} and {second}").format(
+            name=name, first=first, second=second
+        )
     if kind == "replace":
         if "card" not in action:
-            return f"{name} has chosen a new card, face down"
-        return f"{name} plays {card(action['card'])} on {card(action['cover'])}"
+            return _("{name} has chosen a new card, face down").format(name=name)
+        return _("{name} plays {card} on {cover}").format(
+            name=name, card=card(action["card"]), cover=card(action["cover"])
+        )
     if kind == "skip":
         code = data.CARD_BY_KEY[action["card"]]["code"]
-        return f"{name} skips {card(code)}"
+        return _("{name} skips {card}").format(name=name, card=card(code))
     if kind == "refreshment":
-        return f"{name} plays 1 Refreshment: a peso from the centre"
+        return _("{name} plays {card}: a peso from the centre").format(name=name, card=face("1"))
     if kind == "debris":
-        return f"{name} plays 2 Debris: all gray cubes from the centre"
+        return _("{name} plays {card}: all gray cubes from the centre").format(
+            name=name, card=face("2d")
+        )
     if kind == "conserve":
-        return f"{name} plays 3 Conservation: B{action['building']} to the box"
+        return _("{name} plays {card}: {building} to the box").format(
+            name=name, card=face("3c"), building=f"B{action['building']}"
+        )
     if kind == "tax":
         taken = sorted(action["take"].items(), key=lambda item: int(item[0]))
-        parts = [f"{who(names, int(s))}'s {what}" for s, what in taken]
-        return f"{name} plays 3 Tax Collector: {', '.join(parts) or 'nobody to tax'}"
+        parts = [
+            _("{who}'s {what}").format(who=who(names, int(s)), what=_taxed(what))
+            for s, what in taken
+        ]
+        return _("{name} plays {card}: {taken}").format(
+            name=name, card=face("3t"), taken=", ".join(parts) or _("nobody to tax")
+        )
     if kind == "worker":
-        return f"{name} plays 4 Worker: workers from the supply"
+        return _("{name} plays {card}: workers from the supply").format(name=name, card=face("4w"))
     if kind == "architect":
-        return f"{name} plays 4 Architect: a worker from the supply"
+        return _("{name} plays {card}: a worker from the supply").format(
+            name=name, card=face("4a")
+        )
     if kind == "steal_pesos":
         if action["victim"] is None:
-            return f"{name} plays 5 Pesos Thief: nobody to rob"
-        return f"{name} plays 5 Pesos Thief on {who(names, action['victim'])}"
+            return _("{name} plays {card}: nobody to rob").format(name=name, card=face("5"))
+        return _("{name} plays {card} on {victim}").format(
+            name=name, card=face("5"), victim=who(names, action["victim"])
+        )
     if kind == "steal_cubes":
         if action["victim"] is None:
-            return f"{name} plays 6 Materials Thief: nobody to rob"
-        victim = who(names, action["victim"])
-        return f"{name} plays 6 Materials Thief: {cube_list(action['cubes'])} from {victim}"
+            return _("{name} plays {card}: nobody to rob").format(name=name, card=face("6"))
+        return _("{name} plays {card}: {cubes} from {victim}").format(
+            name=name,
+            card=face("6"),
+            cubes=cube_list(action["cubes"]),
+            victim=who(names, action["victim"]),
+        )
     if kind == "black_market":
-        return f"{name} plays 7 Black Market: cubes from the bag"
+        return _("{name} plays {card}: cubes from the bag").format(name=name, card=face("7"))
     if kind == "pesos":
-        return f"{name} plays 8 Pesos: half the centre's pesos"
+        return _("{name} plays {card}: half the centre's pesos").format(name=name, card=face("8"))
     if kind == "mama":
-        return f"{name} plays 9 Mama: {cube_list(action['cubes'])} from the centre"
+        return _("{name} plays {card}: {cubes} from the centre").format(
+            name=name, card=face("9"), cubes=cube_list(action["cubes"])
+        )
     if kind == "buy":
-        return f"{name} buys B{action['building']} for {cost(action['pay'])}"
+        return _("{name} buys {building} for {cost}").format(
+            name=name, building=f"B{action['building']}", cost=cost(action["pay"])
+        )
     if kind == "end":
-        return f"{name} ends the turn"
+        return _("{name} ends the turn").format(name=name)
     raise ValueError(kind)
 
 
@@ -283,7 +422,9 @@ def narrate(action: Action, seat: int, names: Sequence[str]) -> str:
     except (KeyError, TypeError, ValueError, AttributeError):
         # A malformed or unknown action still gets a line, never a crash.
         kind = action.get("type") if isinstance(action, dict) else None
-        return f"{name} moves ({kind})" if isinstance(kind, str) else f"{name} moves"
+        if isinstance(kind, str):
+            return _("{name} moves ({kind})").format(name=name, kind=kind)
+        return _("{name} moves").format(name=name)
 
 
 def _fit(text: str) -> str:
@@ -296,59 +437,99 @@ def gloss(state: State, seat: int, action: Action, names: Sequence[str] = ()) ->
     table = state["buildings"]
     if kind == "choose":
         low, high = action["cards"]
-        return _fit(f"{card_name(low)} + {card_name(high)}: number {number([low, high]):02d}")
+        return _fit(
+            _("{first} + {second}: number {number}").format(
+                first=card_name(low), second=card_name(high), number=f"{number([low, high]):02d}"
+            )
+        )
     if kind == "replace":
         kept = [c for c in state["seats"][seat]["cards"] if c != action["cover"]]
         result = number([*kept, action["card"]])
-        over = f"{card_name(action['card'])} over {card_name(action['cover'])}"
-        return _fit(f"{over}: number {result:02d}")
+        return _fit(
+            _("{card} over {cover}: number {number}").format(
+                card=card_name(action["card"]),
+                cover=card_name(action["cover"]),
+                number=f"{result:02d}",
+            )
+        )
     if kind == "skip":
-        return _fit(f"skip {card(data.CARD_BY_KEY[action['card']]['code'])}")
+        return _fit(_("skip {card}").format(card=card(data.CARD_BY_KEY[action["card"]]["code"])))
     if kind == "conserve":
         info = table[str(action["building"])]
-        arch = ", Architect" if info["architect"] else ""
-        return _fit(f"box it: {info['vp']} VP{arch}; {short_cost(info['cost'])}")
+        if info["architect"]:
+            text = _("box it: {vp} VP, Architect; {cost}")
+        else:
+            text = _("box it: {vp} VP; {cost}")
+        return _fit(text.format(vp=info["vp"], cost=short_cost(info["cost"])))
     if kind == "buy":
         info = table[str(action["building"])]
         total = state["seats"][seat]["vp"] + info["vp"]
-        return _fit(f"+{info['vp']} VP: you reach {total} of {state['target']}")
+        return _fit(
+            _("+{vp} VP: you reach {total} of {target}").format(
+                vp=info["vp"], total=total, target=state["target"]
+            )
+        )
     if kind == "tax":
         taken = list(action["take"].values())
         boxed = [w for w in taken if w != "worker"]
-        gone = [f"{cube_list(boxed)} boxed"] if boxed else []
+        gone = [_("{cubes} boxed").format(cubes=cube_list(boxed))] if boxed else []
         if "worker" in taken:
-            gone.append(f"{amount('workers', taken.count('worker'))} to supply")
-        return _fit(f"+1 peso; {', '.join(gone) or 'nobody to tax'}")
+            workers = amount("workers", taken.count("worker"))
+            gone.append(_("{workers} to supply").format(workers=workers))
+        return _fit(_("+1 peso; {taken}").format(taken=", ".join(gone) or _("nobody to tax")))
     if kind == "steal_pesos":
         victim = action["victim"]
         if victim is None:
-            return "5 Pesos Thief: nobody can be robbed"
+            return _("{card}: nobody can be robbed").format(card=face("5"))
         n = state["seats"][victim]["pesos"] // 2
-        return _fit(f"5 Pesos Thief: {amount('pesos', n)} from {who(names, victim)}")
+        return _fit(
+            _("{card}: {pesos} from {victim}").format(
+                card=face("5"), pesos=amount("pesos", n), victim=who(names, victim)
+            )
+        )
     if kind == "steal_cubes":
         if action["victim"] is None:
-            return "6 Materials Thief: nobody can be robbed"
+            return _("{card}: nobody can be robbed").format(card=face("6"))
         held = state["seats"][action["victim"]]["cubes"]
         coloured = sum(held[c] for c in data.COLOURED)
         victim = who(names, action["victim"])
-        return _fit(f"{victim} has {coloured} coloured, {held['gray']} gray")
+        return _fit(
+            _("{victim} has {coloured} coloured, {gray} gray").format(
+                victim=victim, coloured=coloured, gray=held["gray"]
+            )
+        )
     if kind == "mama":
-        return "9 Mama: half the centre's cubes"
+        return _fit(_("{card}: half the centre's cubes").format(card=face("9")))
     if kind == "black_market":
-        first = not state["flags"]["black_market"]
-        return f"7 Black Market: {'2 cubes' if first else '1 cube'} from the bag"
+        count = 1 if state["flags"]["black_market"] else 2
+        return _fit(
+            ngettext(
+                "{card}: {count} cube from the bag", "{card}: {count} cubes from the bag", count
+            ).format(card=face("7"), count=count)
+        )
     if kind == "worker":
         wanted = 1 if state["flags"]["worker"] else 2
-        return f"4 Worker: {amount('workers', min(wanted, state['workers']))}"
+        return _fit(f"{face('4w')}: {amount('workers', min(wanted, state['workers']))}")
     if kind == "refreshment":
-        return f"1 Refreshment: {amount('pesos', min(1, state['centre']['pesos']))}"
+        return _fit(f"{face('1')}: {amount('pesos', min(1, state['centre']['pesos']))}")
     if kind == "debris":
-        return f"2 Debris: {state['centre']['cubes']['gray']} gray from the centre"
+        return _fit(
+            _("{card}: {count} gray from the centre").format(
+                card=face("2d"), count=state["centre"]["cubes"]["gray"]
+            )
+        )
     if kind == "architect":
-        return f"4 Architect: {amount('workers', min(1, state['workers']))}, build Architect"
+        workers = amount("workers", min(1, state["workers"]))
+        return _fit(
+            _("{card}: {workers}, build Architect").format(card=face("4a"), workers=workers)
+        )
     if kind == "pesos":
         half = (state["centre"]["pesos"] + 1) // 2
-        return f"8 Pesos: {amount('pesos', half)} from the centre"
+        return _fit(
+            _("{card}: {pesos} from the centre").format(
+                card=face("8"), pesos=amount("pesos", half)
+            )
+        )
     return None
 
 

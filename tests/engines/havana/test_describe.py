@@ -1,9 +1,9 @@
 """Havana in a mail: the table described, moves narrated and glossed.
 
 The golden files under golden_describe/ are one seeded game at four
-positions, each as seat 0, seat 1 and a spectator see it.  Regenerate them
-with UPDATE_GOLDEN=1 after a deliberate change, and read them before
-committing.
+positions, each as seat 0, seat 1 and a spectator see it, in English and
+(under golden_describe/de/) in German.  Regenerate them with UPDATE_GOLDEN=1
+after a deliberate change, and read them before committing.
 """
 
 from __future__ import annotations
@@ -51,21 +51,24 @@ def positions() -> dict[str, dict]:
     return {"start": states[0], "choosing": choosing, "buying": buying, "end": states[-1]}
 
 
-def render(state) -> str:
+def render(state, language: str = "en") -> str:
     out = []
     for viewer in (0, 1, None):
         title = "spectator" if viewer is None else f"seat {viewer} ({NAMES[viewer]})"
         out.append(f"=== {title} ===")
-        out += ENGINE.describe(ENGINE.view(state, viewer), viewer, NAMES[: state["players"]])
+        view = ENGINE.view(state, viewer)
+        out += ENGINE.describe(view, viewer, NAMES[: state["players"]], language=language)
     return "\n".join(out) + "\n"
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
 @pytest.mark.parametrize("name", ["start", "choosing", "buying", "end"])
-def test_the_golden_descriptions_are_unchanged(name):
-    text = render(positions()[name])
-    path = GOLDEN / f"{name}.txt"
+def test_the_golden_descriptions_are_unchanged(name, language):
+    text = render(positions()[name], language)
+    folder = GOLDEN if language == "en" else GOLDEN / language
+    path = folder / f"{name}.txt"
     if os.environ.get("UPDATE_GOLDEN"):
-        GOLDEN.mkdir(exist_ok=True)
+        folder.mkdir(exist_ok=True)
         path.write_text(text, encoding="utf-8")
     assert text == path.read_text(encoding="utf-8")
 
@@ -76,7 +79,9 @@ def check_text(line: str, width: int = 72) -> None:
     assert not BARE_CODE.search(line), line
 
 
-def test_random_games_read_cleanly_for_every_seat_and_spectators():
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_random_games_read_cleanly_for_every_seat_and_spectators(language):
+    say = {"language": language}
     for players, seed in ((2, 3), (3, 5), (4, 8)):
         rng = random.Random(seed)
         names = NAMES[:players]
@@ -84,7 +89,7 @@ def test_random_games_read_cleanly_for_every_seat_and_spectators():
         steps = 0
         while not ENGINE.is_over(state):
             for viewer in [*range(players), None]:
-                lines = ENGINE.describe(ENGINE.view(state, viewer), viewer, names)
+                lines = ENGINE.describe(ENGINE.view(state, viewer), viewer, names, **say)
                 assert lines
                 for line in lines:
                     check_text(line)
@@ -93,22 +98,23 @@ def test_random_games_read_cleanly_for_every_seat_and_spectators():
             seat = min(ENGINE.to_act(state))
             legal = ENGINE.legal_actions(state, seat)
             for action in legal[:40]:
-                gloss = ENGINE.gloss(state, seat, action)
+                gloss = ENGINE.gloss(state, seat, action, **say)
                 if gloss is not None:
                     check_text(gloss, 50)
-                group = ENGINE.move_group(state, seat, action)
+                group = ENGINE.move_group(state, seat, action, **say)
                 if group is not None:
                     check_text(group)
             action = pick(rng, legal)
             public = ENGINE.public_action(state, seat, action) or action
             for told in (action, public):
-                line = ENGINE.narrate(told, seat, names)
+                line = ENGINE.narrate(told, seat, names, **say)
                 check_text(line, 100)
                 assert line.startswith(names[seat])
             state = ENGINE.apply(state, seat, action)
             steps += 1
-        lines = ENGINE.describe(ENGINE.view(state, None), None, names)
-        assert any(line.startswith("Game over:") for line in lines)
+        lines = ENGINE.describe(ENGINE.view(state, None), None, names, **say)
+        over = "Game over:" if language == "en" else "Spielende:"
+        assert any(line.startswith(over) for line in lines)
         assert steps > 20
 
 
@@ -237,3 +243,44 @@ def test_a_resigned_player_is_one_line_and_the_game_goes_on_around_them():
     lines = ENGINE.describe(ENGINE.view(state, 0), 0, NAMES[:3])
     assert "Tobias (seat 2): resigned; 0 VP, buildings stay" in lines
     assert lines[1] == "Waiting for: Vanessa, Sarah"
+
+
+def test_a_german_reader_gets_german_words_and_the_german_editions_card_names():
+    def say(action, seat):
+        return ENGINE.narrate(action, seat, NAMES, language="de")
+
+    assert say({"type": "choose", "cards": ["3t", "7"]}, 1) == (
+        "Sarah wählt 3 Steuereintreiber (3t) und 7 Schwarzmarkt"
+    )
+    assert say({"type": "tax", "take": {"1": "red", "3": "worker"}}, 0) == (
+        "Vanessa spielt 3 Steuereintreiber: 1 rot von Sarah, 1 Arbeiter von Peter"
+    )
+    thief = say({"type": "steal_pesos", "victim": 2}, 0)
+    assert thief == "Vanessa spielt 5 Peso-Dieb gegen Tobias"
+    assert say({"type": "buy", "building": 9, "pay": {"red": 2, "pesos": 1}}, 3) == (
+        "Peter kauft B9 für 2 rot, 1 Peso"
+    )
+    assert say({"type": "skip", "card": "conservation"}, 0) == (
+        "Vanessa verzichtet auf 3 Conservation (3c)"
+    )
+    assert say({"type": "choose"}, 2) == "Tobias hat verdeckt Karten gewählt"
+
+    state = table(3, {5: {"vp": 4, "cost": {"gray": 1, "workers": 1}, "architect": True}})
+    state["rows"][0][-1] = 5
+    give(state, VANESSA, gray=1, workers=1)
+    state = start(state, {VANESSA: ["4a", "8"], SARAH: ["0", "1"], TOBIAS: ["6", "9"]})
+    state["seats"][VANESSA]["vp"] = 3
+    buy = {"type": "buy", "building": 5, "pay": {"gray": 1, "workers": 1}}
+    assert ENGINE.gloss(state, VANESSA, buy, language="de") == "+4 SP: Du kommst auf 7 von 20"
+    assert ENGINE.move_group(state, VANESSA, buy, language="de") == (
+        "B5 4 SP: 1 grau, 1 Arbeiter, braucht Architekt"
+    )
+    choose = {"type": "choose", "cards": ["3t", "4a"]}
+    assert ENGINE.gloss(state, VANESSA, choose, language="de") == (
+        "Steuereintreiber + Architekt: Zahl 34"
+    )
+
+    lines = ENGINE.describe(ENGINE.view(state, VANESSA), VANESSA, NAMES[:3], language="de")
+    assert lines[0] == "Havanna, Runde 1: Aktionen und Gebäudekauf. Ziel: 20 SP"
+    assert "Du, Vanessa (Platz 0): 3 SP, 0 Pesos, 1 Arbeiter" in lines
+    assert "Beutel:" in "\n".join(lines) and "Cubes" not in "\n".join(lines)
