@@ -17,6 +17,13 @@ from .data import CUBE_COMPANY, CUBE_VALUE, DATA, ROWS, parse_lot
 from .pieces import display_slot
 
 _ = Words("estates").gettext
+ngettext = Words("estates").ngettext
+
+
+def N_(message: str) -> str:
+    """Mark a constant for extraction; it is translated where it is used."""
+    return message
+
 
 View = dict[str, Any]
 State = dict[str, Any]
@@ -25,21 +32,40 @@ Action = dict[str, Any]
 WIDTH = 72
 ROMAN = {1: "I", 2: "II", 3: "III"}
 COLOURS: dict[str, str] = DATA["company_colours"]
+# The colours of data.json, for translation where a company is shown.
+COLOUR_WORDS = (N_("blue"), N_("green"), N_("gray"), N_("yellow"), N_("red"), N_("purple"))
 SPECIAL_NAMES = {
-    "permit1": "permit I",
-    "permit2": "permit II",
-    "permit3": "permit III",
-    "cancel": "cancel cube",
-    "mayor": "mayor",
+    "permit1": N_("permit I"),
+    "permit2": N_("permit II"),
+    "permit3": N_("permit III"),
+    "cancel": N_("cancel cube"),
+    "mayor": N_("mayor"),
+}
+# A special as the object of "auctions" in a narration.
+THE_SPECIAL = {
+    "permit1": N_("the permit I"),
+    "permit2": N_("the permit II"),
+    "permit3": N_("the permit III"),
+    "cancel": N_("the cancel cube"),
+    "mayor": N_("the mayor"),
 }
 ENDED = {
-    "two_rows_complete": "two rows complete",
-    "no_numbered_roof": "no numbered roof left",
-    "nothing_to_build": "nothing left to build",
-    "nothing_to_choose": "nothing left to choose",
-    "two_round_wins": "two round wins",
-    "resignation": "resignation",
+    "two_rows_complete": N_("two rows complete"),
+    "no_numbered_roof": N_("no numbered roof left"),
+    "nothing_to_build": N_("nothing left to build"),
+    "nothing_to_choose": N_("nothing left to choose"),
+    "two_round_wins": N_("two round wins"),
+    "resignation": N_("resignation"),
 }
+# Why a round ended, as rounds.py and leaving.py record it in the state (so
+# in English); translated where a round's result is shown.
+ROUND_ENDS = (
+    N_("two rows complete"),
+    N_("no numbered roof left"),
+    N_("no floor cube left and every building roofed"),
+    N_("nothing left to choose"),
+    N_("resignation"),
+)
 
 
 def cube_name(cube: str) -> str:
@@ -48,26 +74,34 @@ def cube_name(cube: str) -> str:
 
 
 def piece_name(piece: dict[str, Any]) -> str:
-    """A piece in an auction or the last turn, as the table calls it."""
+    """A piece in an auction or the last turn, as the table calls it (as an
+    object: "auctions ...", "for ...", "keep ...")."""
     kind = piece.get("kind")
     if kind == "cube" and "cube" in piece:
-        return f"the {cube_name(piece['cube'])} cube"
+        return _("the {cube} cube").format(cube=cube_name(piece["cube"]))
     if kind == "roof":
         value = piece.get("value")
-        return "a roof" if value is None else f"roof {value}" if value else "a blank roof"
+        if value is None:
+            return _("a roof")
+        return _("roof {value}").format(value=value) if value else _("a blank roof")
     if kind == "permit":
-        return f"permit {ROMAN.get(piece.get('value', 0), '?')}"
+        return _("permit {roman}").format(roman=ROMAN.get(piece.get("value", 0), "?"))
     if kind == "cancel":
-        return "the cancel cube"
+        return _("the cancel cube")
     if kind == "mayor":
-        return "the mayor"
-    return "the piece"
+        return _("the mayor")
+    return _("the piece")
 
 
 def _name(names: Sequence[str], seat: Any) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
-    return "nobody"
+    return _("nobody")
+
+
+def _company(company: str) -> str:
+    """ "sienna (red)": a company with its colour."""
+    return _("{company} ({colour})").format(company=company, colour=_(COLOURS[company]))
 
 
 def _wrap(head: str, items: Sequence[str], sep: str = ", ", indent: str = "  ") -> list[str]:
@@ -96,79 +130,105 @@ def _mine(view: View, seat: int | None, names: Sequence[str]) -> list[str]:
     you = view.get("you")
     if seat is None or not you:
         return [_("You watch: every player's cheques are hidden.")]
-    who = names[seat]
-    stash = you["stash"]
-    lines = [f"{who} (you): {you['cheques']} cheques in hand, {stash} stashed"]
+    cheques = you["cheques"]
+    # The English says "cheques" whatever the count; German has two forms.
+    mine = ngettext(
+        "{who} (you): {cheques} cheques in hand, {stash} stashed",
+        "{who} (you): {cheques} cheques in hand, {stash} stashed",
+        cheques,
+    )
+    lines = [mine.format(who=names[seat], cheques=cheques, stash=you["stash"])]
     held = _certificates(view, seat)
-    lines += _wrap("Your certificates:", held) if held else ["Your certificates: none yet"]
+    if held:
+        lines += _wrap(_("Your certificates:"), held)
+    else:
+        lines.append(_("Your certificates: none yet"))
     return lines
 
 
 def _certificates(view: View, seat: int) -> list[str]:
     return [
-        f"{company} ({COLOURS[company]})"
-        for company, holder in view["certificates"].items()
-        if holder == seat
+        _company(company) for company, holder in view["certificates"].items() if holder == seat
     ]
 
 
 def _building(lot: dict[str, Any], names: Sequence[str], view: View) -> str:
     floors = "/".join(cube_name(c) for c in lot["floors"])
-    roof = "no roof" if lot["roof"] is None else f"roof {lot['roof']}"
     holder = view["certificates"].get(CUBE_COMPANY[lot["floors"][-1]])
-    owner = names[holder] if holder is not None else "no owner"
-    return f"{lot['lot']} {floors} {roof} ({owner})"
+    owner = names[holder] if holder is not None else _("no owner")
+    if lot["roof"] is None:
+        text = _("{lot} {floors} no roof ({owner})")
+    else:
+        text = _("{lot} {floors} roof {roof} ({owner})")
+    return text.format(lot=lot["lot"], floors=floors, roof=lot["roof"], owner=owner)
 
 
 def _row(row: dict[str, Any], names: Sequence[str], view: View) -> list[str]:
-    head = f"Row {row['row']}: {row['developed']} of {row['requirement']} lots built"
+    required = row["requirement"]
+    head = ngettext(
+        "Row {row}: {developed} of {requirement} lots built",
+        "Row {row}: {developed} of {requirement} lots built",
+        required,
+    ).format(row=row["row"], developed=row["developed"], requirement=required)
     if row["complete"]:
-        head += ", complete"
+        head += _(", complete")
     if row["mayor"]:
-        head += ", mayor (x2)"
+        head += _(", mayor (x2)")
     lines = [head]
     if row["permits"]:
         permits = ", ".join(f"{ROMAN[abs(p)]} {_signed(p)}" for p in row["permits"])
-        word = "permit" if len(row["permits"]) == 1 else "permits"
-        lines.append(f"  {word} {permits} on {row['permit_lot']}")
+        on = ngettext(
+            "  permit {permits} on {lot}", "  permits {permits} on {lot}", len(row["permits"])
+        )
+        lines.append(on.format(permits=permits, lot=row["permit_lot"]))
     built = [_building(lot, names, view) for lot in row["lots"] if lot["floors"]]
     lines += _wrap("  ", built, sep="; ", indent="    ") if built else []
     singles = [
         lot["lot"] for lot in row["lots"] if lot["single"] and lot["in_play"] and not lot["floors"]
     ]
     if singles:
-        lines.append(f"  one floor only: {', '.join(singles)}")
+        lines.append(_("  one floor only: {lots}").format(lots=", ".join(singles)))
     return lines
 
 
 def _board(view: View, names: Sequence[str]) -> list[str]:
-    lines = ["Board (floors bottom up; owner of the top floor in brackets):"]
+    lines = [_("Board (floors bottom up; owner of the top floor in brackets):")]
     for row in view["board"]:
         lines += _row(row, names, view)
     return lines
 
 
 def _supply(view: View) -> list[str]:
-    lines = ["Display (auction a cube from either end):"]
+    lines = [_("Display (auction a cube from either end):")]
     for n, row in enumerate(view["display"], start=1):
+        # "row1" is the name a move line uses ("auction cube row1-left").
         cubes = [cube_name(c) for c in row]
-        lines += _wrap(f"  row{n}:", cubes, indent="        ") if cubes else [f"  row{n}: empty"]
+        if cubes:
+            lines += _wrap(f"  row{n}:", cubes, indent="        ")
+        else:
+            lines.append(_("  row{n}: empty").format(n=n))
     if not any(view["display"]):
-        lines = ["Display: no cubes left"]
+        lines = [_("Display: no cubes left")]
     left, numbered = view["roofs_left"], view["numbered_roofs_left"]
-    roofs = f"Roofs: {left} face down" if left else "Roofs: none left"
+    roofs = _("Roofs: {left} face down").format(left=left) if left else _("Roofs: none left")
     if left != numbered:
-        roofs += f", {numbered} numbered and {left - numbered} blank"
+        roofs += _(", {numbered} numbered and {blank} blank").format(
+            numbered=numbered, blank=left - numbered
+        )
     if view["blank_roofs_discarded"]:
-        roofs += f"; {view['blank_roofs_discarded']} blank turned over"
+        blank = view["blank_roofs_discarded"]
+        turned = ngettext("; {blank} blank turned over", "; {blank} blank turned over", blank)
+        roofs += turned.format(blank=blank)
     lines.append(roofs)
     status = view["specials"]
-    supply = [SPECIAL_NAMES[k] for k, v in status.items() if v == "supply"]
-    gone = [SPECIAL_NAMES[k] for k, v in status.items() if v == "gone"]
-    lines += _wrap("Specials in the supply:", supply) if supply else []
+    supply = [_(SPECIAL_NAMES[k]) for k, v in status.items() if v == "supply"]
+    gone = [_(SPECIAL_NAMES[k]) for k, v in status.items() if v == "gone"]
+    lines += _wrap(_("Specials in the supply:"), supply) if supply else []
     if view["mayor"] is not None:
-        lines.append(f"The mayor stands at row {view['mayor']} (up for auction too)")
-    lines += _wrap("Out of the game:", gone) if gone else []
+        lines.append(
+            _("The mayor stands at row {row} (up for auction too)").format(row=view["mayor"])
+        )
+    lines += _wrap(_("Out of the game:"), gone) if gone else []
     return lines
 
 
@@ -177,24 +237,38 @@ def _auction(view: View, names: Sequence[str]) -> list[str]:
     if auction is None:
         return []
     auctioneer = _name(names, auction["auctioneer"])
-    lines = [f"Auction: {auctioneer} auctions {piece_name(auction['piece'])}"]
+    lines = [
+        _("Auction: {auctioneer} auctions {piece}").format(
+            auctioneer=auctioneer, piece=piece_name(auction["piece"])
+        )
+    ]
     bids = [
-        f"{_name(names, s)} {'passed' if amount is None else amount}"
+        _("{who} passed").format(who=_name(names, s))
+        if amount is None
+        else f"{_name(names, s)} {amount}"
         for s, amount in auction["bids"]
     ]
     if bids:
-        lines += _wrap("  bids:", bids)
+        lines += _wrap(_("  bids:"), bids)
     if auction["high_bidder"] is not None:
-        lines.append(f"  high bid {auction['high']} by {_name(names, auction['high_bidder'])}")
+        lines.append(
+            _("  high bid {high} by {who}").format(
+                high=auction["high"], who=_name(names, auction["high_bidder"])
+            )
+        )
     waiting = [_name(names, s) for s in auction["waiting_for"]]
     if waiting:
-        lines += _wrap("  still to bid:", waiting)
+        lines += _wrap(_("  still to bid:"), waiting)
     phase = view["phase"]
     if phase == "resolve":
         high = _name(names, auction["high_bidder"])
-        lines.append(f"  {auctioneer} decides: give to {high} or keep")
+        lines.append(
+            _("  {auctioneer} decides: give to {high} or keep").format(
+                auctioneer=auctioneer, high=high
+            )
+        )
     elif phase == "place":
-        lines.append(f"  {_name(names, view['recipient'])} now places it")
+        lines.append(_("  {who} now places it").format(who=_name(names, view["recipient"])))
     return lines
 
 
@@ -203,32 +277,44 @@ def _last(view: View, names: Sequence[str]) -> list[str]:
     if not last:
         return []
     if last.get("blank_roof"):
-        return [f"Last turn: {_name(names, last.get('seat'))} turned over a blank roof"]
+        return [
+            _("Last turn: {who} turned over a blank roof").format(
+                who=_name(names, last.get("seat"))
+            )
+        ]
     who = _name(names, last.get("auctioneer"))
-    text = f"Last turn: {who} auctioned {piece_name(last.get('piece', {}))}"
+    text = _("Last turn: {who} auctioned {piece}").format(
+        who=who, piece=piece_name(last.get("piece", {}))
+    )
     bids = [b for b in last.get("bids", []) if b[1] is not None]
     if bids:
         seat, amount = bids[-1]
-        verb = "gave it to" if last.get("decision") == "give" else "kept it over"
-        text += f"; {verb} {_name(names, seat)} at {amount}"
+        if last.get("decision") == "give":
+            sold = _("; gave it to {who} at {amount}")
+        else:
+            sold = _("; kept it over {who} at {amount}")
+        sold = sold.format(who=_name(names, seat), amount=amount)
     else:
-        text += "; nobody bid"
-    used = last.get("used", {})
-    recipient = _name(names, last.get("recipient"))
-    return _wrap(text + ";", [f"{recipient} {_use(used)}"], indent="  ")
+        sold = _("; nobody bid")
+    used = _use(last.get("used", {}), _name(names, last.get("recipient")))
+    if len(text + sold) < WIDTH:
+        return _wrap(text + sold + ";", [used], indent="  ")
+    # Too long for one line (German, or long names): the sale on the next.
+    return [text + ";", *_wrap("  " + sold.lstrip("; ") + ";", [used], indent="  ")]
 
 
-def _use(used: Action) -> str:
+def _use(used: Action, who: str) -> str:
     kind = used.get("type")
     if kind == "place":
-        return f"placed it on {used.get('lot')}"
+        return _("{who} placed it on {lot}").format(who=who, lot=used.get("lot"))
     if kind == "cancel":
-        return f"cancelled permit {ROMAN.get(used.get('permit', 0), '?')}"
+        roman = ROMAN.get(used.get("permit", 0), "?")
+        return _("{who} cancelled permit {roman}").format(who=who, roman=roman)
     if kind == "mayor":
-        return f"put the mayor at row {used.get('row')}"
+        return _("{who} put the mayor at row {row}").format(who=who, row=used.get("row"))
     if kind == "house":
-        return "had left; the house used it"
-    return "discarded it"
+        return _("{who} had left; the house used it").format(who=who)
+    return _("{who} discarded it").format(who=who)
 
 
 def _opponents(view: View, seat: int | None, names: Sequence[str]) -> list[str]:
@@ -238,14 +324,20 @@ def _opponents(view: View, seat: int | None, names: Sequence[str]) -> list[str]:
         if other == seat:
             continue
         who = names[other]
-        money = "cheques hidden" if cheques is None else f"{cheques[other]} cheques"
+        if cheques is None:
+            money = _("{who}: cheques hidden").format(who=who)
+        else:
+            # The English says "cheques" whatever the count; German has two forms.
+            count = cheques[other]
+            money = ngettext("{who}: {count} cheques", "{who}: {count} cheques", count)
+            money = money.format(who=who, count=count)
         if other in view["resigned"]:
-            money += ", left the game"
-        lines.append(f"{who}: {money}")
+            money += _(", left the game")
+        lines.append(money)
         held = _certificates(view, other)
-        lines += _wrap("  certificates:", held) if held else ["  certificates: none"]
-    free = [f"{c} ({COLOURS[c]})" for c, h in view["certificates"].items() if h is None]
-    lines += _wrap("Nobody holds:", free) if free else []
+        lines += _wrap(_("  certificates:"), held) if held else [_("  certificates: none")]
+    free = [_company(c) for c, h in view["certificates"].items() if h is None]
+    lines += _wrap(_("Nobody holds:"), free) if free else []
     return lines
 
 
@@ -253,9 +345,11 @@ def _rounds(view: View, names: Sequence[str]) -> list[str]:
     lines: list[str] = []
     for scored in view["round_results"]:
         scores = [f"{names[s]} {scored['scores'][s]}" for s in range(view["players"])]
-        lines += _wrap(f"Round {scored['round']} scores:", scores)
+        lines += _wrap(_("Round {round} scores:").format(round=scored["round"]), scores)
         winners = ", ".join(names[s] for s in scored["winners"])
-        lines.append(f"  won by {winners} ({scored['reason']})")
+        lines.append(
+            _("  won by {winners} ({reason})").format(winners=winners, reason=_(scored["reason"]))
+        )
     return lines
 
 
@@ -265,28 +359,33 @@ def _result(view: View, names: Sequence[str]) -> list[str]:
         return []
     order = sorted(range(view["players"]), key=lambda s: (result["places"][s], s))
     final = [f"{result['places'][s]}. {names[s]} {result['scores'][s]}" for s in order]
-    winners = " and ".join(names[s] for s in result["winners"])
-    return [
-        f"Game over ({ENDED.get(result['ended_by'], 'ended')}): {winners} won",
-        *_wrap("Final:", final),
-    ]
+    winners = _(" and ").join(names[s] for s in result["winners"])
+    reason = _(ENDED[result["ended_by"]]) if result["ended_by"] in ENDED else _("ended")
+    over = ngettext(
+        "Game over ({reason}): {winners} won",
+        "Game over ({reason}): {winners} won",
+        len(result["winners"]),
+    )
+    return [over.format(reason=reason, winners=winners), *_wrap(_("Final:"), final)]
 
 
 def _now(view: View, names: Sequence[str]) -> list[str]:
     phase = view["phase"]
     acting = ", ".join(_name(names, s) for s in view["to_act"])
     doing = {
-        "start": "chooses a piece to auction",
-        "bid": "bids or passes",
-        "resolve": "gives or keeps",
-        "place": "places the piece",
+        "start": N_("Now: {who} chooses a piece to auction"),
+        "bid": N_("Now: {who} bids or passes"),
+        "resolve": N_("Now: {who} gives or keeps"),
+        "place": N_("Now: {who} places the piece"),
     }
     # Once over, the result's lines say so.
-    return [f"Now: {acting} {doing[phase]}"] if phase in doing else []
+    return [_(doing[phase]).format(who=acting)] if phase in doing else []
 
 
 def describe(view: View, seat: int | None, names: Sequence[str]) -> list[str]:
-    head = f"{view['title']}, round {view['round']} of {view['rounds']}"
+    head = _("{title}, round {round} of {rounds}").format(
+        title=view["title"], round=view["round"], rounds=view["rounds"]
+    )
     lines = [head, *_mine(view, seat, names), *_now(view, names)]
     lines += _result(view, names)
     lines += _auction(view, names)
@@ -306,12 +405,15 @@ def _choice(action: Action) -> str:
     if piece == "cube":
         slot = display_slot(action.get("at"))
         if slot is None:
-            return "a cube"
-        end = "left" if slot[1] == 0 else "right"
-        return f"the display row {slot[0] + 1} {end}-end cube"
+            return _("a cube")
+        if slot[1] == 0:
+            return _("the display row {row} left-end cube").format(row=slot[0] + 1)
+        return _("the display row {row} right-end cube").format(row=slot[0] + 1)
     if piece == "roof":
-        return "a roof"
-    return f"the {SPECIAL_NAMES.get(str(piece), 'piece')}"
+        return _("a roof")
+    if str(piece) in THE_SPECIAL:
+        return _(THE_SPECIAL[str(piece)])
+    return _("the piece")
 
 
 def narrate(action: Action, seat: int, names: Sequence[str]) -> str:
@@ -319,25 +421,29 @@ def narrate(action: Action, seat: int, names: Sequence[str]) -> str:
     kind = action.get("type") if isinstance(action, dict) else None
     if kind == "auction":
         # Only the seat's own form holds the stash; the public form never does.
-        stash = "stashes a cheque, " if action.get("stash") else ""
-        return f"{who} {stash}auctions {_choice(action)}"
+        if action.get("stash"):
+            text = _("{who} stashes a cheque, auctions {piece}")
+        else:
+            text = _("{who} auctions {piece}")
+        return text.format(who=who, piece=_choice(action))
     if kind == "bid":
-        return f"{who} bids {action.get('amount')}"
+        return _("{who} bids {amount}").format(who=who, amount=action.get("amount"))
     if kind == "pass":
-        return f"{who} passes"
+        return _("{who} passes").format(who=who)
     if kind == "give":
-        return f"{who} gives the piece to the high bidder"
+        return _("{who} gives the piece to the high bidder").format(who=who)
     if kind == "keep":
-        return f"{who} keeps the piece and pays the high bidder"
+        return _("{who} keeps the piece and pays the high bidder").format(who=who)
     if kind == "place":
-        return f"{who} places it on lot {action.get('lot')}"
+        return _("{who} places it on lot {lot}").format(who=who, lot=action.get("lot"))
     if kind == "cancel":
-        return f"{who} cancels permit {ROMAN.get(action.get('permit', 0), '?')}"
+        roman = ROMAN.get(action.get("permit", 0), "?")
+        return _("{who} cancels permit {roman}").format(who=who, roman=roman)
     if kind == "mayor":
-        return f"{who} puts the mayor at row {action.get('row')}"
+        return _("{who} puts the mayor at row {row}").format(who=who, row=action.get("row"))
     if kind == "discard":
-        return f"{who} discards the piece"
-    return f"{who} moves"
+        return _("{who} discards the piece").format(who=who)
+    return _("{who} moves").format(who=who)
 
 
 # -- gloss ------------------------------------------------------------------
@@ -350,20 +456,29 @@ def _auction_gloss(state: State, action: Action) -> str | None:
         if slot is None or not state["display"][slot[0]]:
             return None
         cube = state["display"][slot[0]][slot[1]]
-        return f"{cube_name(cube)} cube ({COLOURS[CUBE_COMPANY[cube]]})"
+        return _("{cube} cube ({colour})").format(
+            cube=cube_name(cube), colour=_(COLOURS[CUBE_COMPANY[cube]])
+        )
     if piece == "roof":
         left = len(state["roofs"])
         numbered = sum(1 for v in state["roofs"] if v)
-        blank = f", {left - numbered} blank" if left != numbered else ""
-        return f"a face-down roof ({left} left{blank})"
+        if left == numbered:
+            return _("a face-down roof ({left} left)").format(left=left)
+        return _("a face-down roof ({left} left, {blank} blank)").format(
+            left=left, blank=left - numbered
+        )
     if piece == "cancel":
-        return "cancel cube: removes a placed permit"
+        return _("cancel cube: removes a placed permit")
     if piece == "mayor":
-        return "mayor: doubles one row's score"
+        return _("mayor: doubles one row's score")
     if isinstance(piece, str) and piece in SPECIAL_NAMES:
         value = int(piece[-1])
-        lots = "1 lot" if value == 1 else f"{value} lots"
-        return f"{SPECIAL_NAMES[piece]}: a row {lots} longer or shorter"
+        longer = ngettext(
+            "{permit}: a row {count} lot longer or shorter",
+            "{permit}: a row {count} lots longer or shorter",
+            value,
+        )
+        return longer.format(permit=_(SPECIAL_NAMES[piece]), count=value)
     return None
 
 
@@ -381,16 +496,30 @@ def _place_gloss(state: State, action: Action) -> str | None:
     kind = piece.get("kind")
     if kind == "cube":
         below = row["floors"][n]
-        on = f" on {cube_name(below[-1])}" if below else ": new building"
-        return f"{cube_name(piece['cube'])}{on}"
+        cube = cube_name(piece["cube"])
+        if below:
+            return _("{cube} on {below}").format(cube=cube, below=cube_name(below[-1]))
+        return _("{cube}: new building").format(cube=cube)
     if kind == "roof":
         floors, roof = row["floors"][n], piece.get("value") or 0
         worth = sum(CUBE_VALUE[c] for c in floors) + roof
-        height = f" ({len(floors)} floors)" if len(floors) > 1 else ""
-        return f"roof {roof} on {cube_name(floors[-1])}{height}: worth {worth}"
+        top = cube_name(floors[-1])
+        if len(floors) > 1:
+            return _("roof {roof} on {top} ({floors} floors): worth {worth}").format(
+                roof=roof, top=top, floors=len(floors), worth=worth
+            )
+        return _("roof {roof} on {top}: worth {worth}").format(roof=roof, top=top, worth=worth)
     if kind == "permit":
-        return f"row {ROWS[r]}: {requirement(row)} -> {n} lots"
+        return _lots(ROWS[r], requirement(row), n)
     return None
+
+
+def _lots(row: str, before: int, after: int) -> str:
+    """ "row b: 4 -> 6 lots": a row's requirement changed by a permit."""
+    text = ngettext(
+        "row {row}: {before} -> {after} lots", "row {row}: {before} -> {after} lots", after
+    )
+    return text.format(row=row, before=before, after=after)
 
 
 def gloss(state: State, seat: int, action: Action) -> str | None:
@@ -403,29 +532,31 @@ def gloss(state: State, seat: int, action: Action) -> str | None:
     piece = piece_name(auction["piece"])
     if kind == "bid":
         if auction["high_bidder"] is None:
-            return f"first bid for {piece}"
-        return f"for {piece}, over {auction['high']}"
+            return _("first bid for {piece}").format(piece=piece)
+        return _("for {piece}, over {high}").format(piece=piece, high=auction["high"])
     if kind == "pass":
-        return f"no bid for {piece}"
+        return _("no bid for {piece}").format(piece=piece)
     if kind in ("give", "keep"):
         price = auction["high"]
         if kind == "give":
-            return f"sell {piece} for {price}"
-        return f"pay {price}, keep {piece}"
+            return _("sell {piece} for {price}").format(piece=piece, price=price)
+        return _("pay {price}, keep {piece}").format(piece=piece, price=price)
     if kind == "place":
         return _place_gloss(state, action)
     if kind == "cancel":
         for r, row in enumerate(state["board"]):
             for change in row["permits"]:
                 if abs(change) == action.get("permit"):
-                    return f"row {ROWS[r]}: {requirement(row)} -> {requirement(row) - change} lots"
+                    return _lots(ROWS[r], requirement(row), requirement(row) - change)
         return None
     if kind == "mayor":
         row = action.get("row")
         mayor = state.get("mayor")
         if mayor is not None:
-            return f"mayor from row {ROWS[mayor]} to row {row}: x2"
-        return f"row {row} scores double"
+            return _("mayor from row {old} to row {new}: x2").format(old=ROWS[mayor], new=row)
+        return _("row {row} scores double").format(row=row)
     if kind == "discard":
-        return f"{piece} leaves the game" if auction["piece"].get("kind") != "cube" else None
+        if auction["piece"].get("kind") == "cube":
+            return None
+        return _("{piece} leaves the game").format(piece=piece)
     return None

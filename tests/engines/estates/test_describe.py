@@ -3,6 +3,7 @@
 Golden texts pin a seeded game at a few positions; random playouts hold every
 line to 72 characters without raw data; varying what a seat may not see
 leaves its description unchanged.  UPDATE_GOLDEN=1 rewrites the golden files.
+The German texts have their own goldens (golden_describe/de/) and playouts.
 """
 
 from __future__ import annotations
@@ -43,20 +44,23 @@ def _seeded_positions() -> dict[str, State]:
     return found
 
 
-def _render(state: State, seat: int | None) -> str:
-    return "\n".join(ENGINE.describe(ENGINE.view(state, seat), seat, NAMES)) + "\n"
+def _render(state: State, seat: int | None, language: str = "en") -> str:
+    lines = ENGINE.describe(ENGINE.view(state, seat), seat, NAMES, language=language)
+    return "\n".join(lines) + "\n"
 
 
 POSITIONS = _seeded_positions()
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
 @pytest.mark.parametrize("position", sorted(POSITIONS))
 @pytest.mark.parametrize("seat", [0, 2, None])
-def test_golden_descriptions(position: str, seat: int | None) -> None:
-    text = _render(POSITIONS[position], seat)
-    path = GOLDEN / f"{position}-{'spectator' if seat is None else f'seat{seat}'}.txt"
+def test_golden_descriptions(position: str, seat: int | None, language: str) -> None:
+    text = _render(POSITIONS[position], seat, language)
+    folder = GOLDEN if language == "en" else GOLDEN / language
+    path = folder / f"{position}-{'spectator' if seat is None else f'seat{seat}'}.txt"
     if os.environ.get("UPDATE_GOLDEN"):
-        GOLDEN.mkdir(exist_ok=True)
+        folder.mkdir(exist_ok=True)
         path.write_text(text, encoding="utf-8")
     assert text == path.read_text(encoding="utf-8")
 
@@ -73,7 +77,8 @@ def _clean(line: str) -> None:
         assert token not in line, (token, line)
 
 
-def test_random_playouts_read_cleanly() -> None:
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_random_playouts_read_cleanly(language: str) -> None:
     for players, seed, edition in [
         (2, 1, "the-estates"),
         (3, 2, "neue-heimat"),
@@ -82,7 +87,9 @@ def test_random_playouts_read_cleanly() -> None:
         for step, (state, seat, legal, action) in enumerate(random_game(players, seed, edition)):
             if step % 3 == 0 or action is None:
                 for viewer in [*range(players), None]:
-                    lines = ENGINE.describe(ENGINE.view(state, viewer), viewer, NAMES)
+                    lines = ENGINE.describe(
+                        ENGINE.view(state, viewer), viewer, NAMES, language=language
+                    )
                     for line in lines:
                         _clean(line)
                     text = "\n".join(lines)
@@ -91,16 +98,17 @@ def test_random_playouts_read_cleanly() -> None:
             if action is None:
                 continue
             for move in legal:
-                gloss = ENGINE.gloss(state, seat, move)
+                gloss = ENGINE.gloss(state, seat, move, language=language)
                 if gloss is not None:
                     assert len(gloss) <= 50, gloss
                     _clean(gloss)
-            line = ENGINE.narrate(action, seat, NAMES)
+            line = ENGINE.narrate(action, seat, NAMES, language=language)
             assert line.startswith(NAMES[seat])
             _clean(line)
             public = ENGINE.public_action(state, seat, action)
             if public is not None:
-                assert "stash" not in ENGINE.narrate(public, seat, NAMES)
+                told = ENGINE.narrate(public, seat, NAMES, language=language)
+                assert "stash" not in told and "bunkert" not in told
 
 
 def _vary(state: State, viewer: int | None, rng: random.Random) -> State:
@@ -231,3 +239,84 @@ def test_a_seat_that_left_reads_cleanly_to_the_end() -> None:
         state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
     lines = ENGINE.describe(ENGINE.view(state, None), None, NAMES)
     assert any("left the game" in line for line in lines)
+
+
+# -- German ------------------------------------------------------------------
+
+
+def test_german_describe_says_the_board_in_the_german_edition_s_words() -> None:
+    game = build(new_game(), "b1", ["sienna-5", "collar-3"], roof=4)
+    game = own(game, "collar", CAROL)
+    game["money"], game["stash"] = [9, 1, 11], [3, 2, 1]
+    game["board"][1]["permits"] = [2]
+    game["specials"]["permit2"] = "board"
+    game["mayor"], game["specials"]["mayor"] = 1, "board"
+    lines = ENGINE.describe(ENGINE.view(game, BOB), BOB, NAMES, language="de")
+    assert lines[0] == "The Estates, Runde 1 von 1"
+    assert lines[1] == "bob (Du): 1 Scheck auf der Hand, 2 gebunkert"
+    assert "Jetzt: alice wählt ein Teil zum Versteigern" in lines
+    assert "Reihe b: 1 von 6 Bauplätzen bebaut, Bürgermeister (x2)" in lines
+    assert "  Genehmigung II +2 auf b7" in lines
+    assert "  b1 sienna 5/collar 3 Dach 4 (carol)" in lines
+    assert "Der Bürgermeister steht an Reihe b (auch versteigerbar)" in lines
+    assert "alice: Schecks verdeckt" in lines
+    assert "  Zertifikate: collar (grau)" in lines
+
+
+def test_german_auction_lines_name_bids_and_who_decides() -> None:
+    game = new_game(players=4)
+    cube = game["display"][0][0]
+    company, pips = cube.split("-")
+    game = act(game, ALICE, {"type": "auction", "piece": "cube", "at": "row1-left"})
+    game = act(game, BOB, {"type": "bid", "amount": 3})
+    game = act(game, CAROL, {"type": "pass"})
+    game = act(game, 3, {"type": "pass"})
+    lines = ENGINE.describe(ENGINE.view(game, None), None, NAMES, language="de")
+    assert f"Versteigerung: alice versteigert den Würfel {company} {pips}" in lines
+    assert "  Gebote: bob 3, carol passte, dave passte" in lines
+    assert "  Höchstgebot 3 von bob" in lines
+    assert "  alice entscheidet: an bob abgeben oder behalten" in lines
+
+
+def test_german_narration_and_glosses() -> None:
+    def narrate(action: dict[str, Any], seat: int) -> str:
+        return ENGINE.narrate(action, seat, NAMES, language="de")
+
+    mine = {"type": "auction", "piece": "roof", "stash": True}
+    assert narrate(mine, ALICE) == "alice bunkert einen Scheck, versteigert ein Dach"
+    left = {"type": "auction", "piece": "cube", "at": "row2-left"}
+    assert narrate(left, BOB) == "bob versteigert den linken Würfel von row2"
+    assert narrate({"type": "auction", "piece": "mayor"}, BOB) == (
+        "bob versteigert den Bürgermeister"
+    )
+    assert narrate({"type": "bid", "amount": 3}, BOB) == "bob bietet 3"
+    assert narrate({"type": "pass"}, CAROL) == "carol passt"
+    assert narrate({"type": "keep"}, ALICE) == (
+        "alice behält das Teil und zahlt dem Höchstbietenden"
+    )
+    assert narrate({"type": "place", "lot": "b3"}, BOB) == "bob setzt das Teil auf Bauplatz b3"
+    assert narrate({"type": "mayor", "row": "c"}, BOB) == (
+        "bob stellt den Bürgermeister an Reihe c"
+    )
+
+    game = new_game()
+    permit = {"type": "auction", "piece": "permit3"}
+    assert ENGINE.gloss(game, ALICE, permit, language="de") == (
+        "Genehmigung III: Reihe um 3 länger oder kürzer"
+    )
+    game = auction(game, {"type": "auction", "piece": "mayor"}, bids=[4, None])
+    assert ENGINE.gloss(game, ALICE, {"type": "give"}, language="de") == (
+        "den Bürgermeister für 4 abgeben"
+    )
+    assert ENGINE.gloss(game, ALICE, {"type": "keep"}, language="de") == (
+        "4 zahlen, den Bürgermeister behalten"
+    )
+
+
+def test_english_is_what_a_reader_without_a_language_gets() -> None:
+    game = new_game()
+    view = ENGINE.view(game, ALICE)
+    assert ENGINE.describe(view, ALICE, NAMES, language="en") == ENGINE.describe(
+        view, ALICE, NAMES
+    )
+    assert ENGINE.narrate({"type": "pass"}, BOB, NAMES, language="xx") == "bob passes"
