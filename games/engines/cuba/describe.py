@@ -107,6 +107,14 @@ def _place(coord: Any) -> str:
     return f"{h.name} ({coord})"
 
 
+def _card(card: Any) -> str:
+    """A train or wagon card as its name is written in a move line ("3",
+    "2n", "1-wagon"); a language may wrap it ("den 3-Zug")."""
+    if isinstance(card, str) and card.endswith("-wagon"):
+        return pgettext("wagon card", "{card}").format(card=card)
+    return pgettext("train card", "{card}").format(card=card)
+
+
 def _money(amount: Any) -> str:
     return f"${amount}"
 
@@ -309,7 +317,7 @@ def _round(view: dict[str, Any], names: Sequence[str]) -> list[str]:
                 _("  Offer: {price} for {company}'s {card}; {name} accepts or refuses").format(
                     price=_money(offer["price"]),
                     company=offer["from"],
-                    card=offer["card"],
+                    card=_card(offer["card"]),
                     name=_who(seller, names),
                 )
             )
@@ -435,12 +443,18 @@ def _charter(sym: str, c: dict[str, Any], names: Sequence[str]) -> list[str]:
     if own:
         detail.append(_("treasury shares {percent}%").format(percent=own))
     lines += _pack("    ", detail)
-    rolling = [_("trains {trains}").format(trains=", ".join(c["trains"]) or _("none"))]
+    if c["trains"]:
+        rolling = [_("trains {trains}").format(trains=", ".join(c["trains"]))]
+    else:
+        rolling = [_("trains none")]
     if c["wagons"]:
         rolling.append(_("wagons {wagons}").format(wagons=_counted(c["wagons"])))
     if c["kind"] == "minor":
-        machines = ", ".join(_generation(g) for g in c["machines"])
-        rolling.append(_("machines {machines}").format(machines=machines or _("none")))
+        if c["machines"]:
+            machines = ", ".join(_generation(g) for g in c["machines"])
+            rolling.append(_("machines {machines}").format(machines=machines))
+        else:
+            rolling.append(_("machines none"))
         if c["cubes"]:
             rolling.append(
                 ngettext("{count} sugar cube", "{count} sugar cubes", c["cubes"]).format(
@@ -551,12 +565,14 @@ def narrate(action: Action, seat: int, names: Sequence[str]) -> str:
         "payout": lambda: _("{who} pays the income out").format(who=who),
         "retain": lambda: _("{who} keeps the income in the treasury").format(who=who),
         "buy_train": lambda: _bought(who, action),
-        "trade": lambda: _("{who} trades in for a {card}").format(who=who, card=get("card")),
+        "trade": lambda: _("{who} trades in for a {card}").format(
+            who=who, card=_card(get("card"))
+        ),
         "offer": lambda: _("{who} offers {price} for {company}'s {card}").format(
             who=who,
             price=_money(get("price")),
             company=_company(get("from")),
-            card=get("card"),
+            card=_card(get("card")),
         ),
         "accept": lambda: _("{who} accepts the offer").format(who=who),
         "refuse": lambda: _("{who} refuses the offer").format(who=who),
@@ -607,7 +623,7 @@ def _bought(who: str, action: Action) -> str:
         text = _("{who} buys a {card} for {price}")
     else:
         text = _("{who} buys a {card}")
-    return text.format(who=who, card=card, price=_money(price))
+    return text.format(who=who, card=_card(card), price=_money(price))
 
 
 def _lay_words(who: str, action: Action) -> str:
@@ -683,6 +699,9 @@ def gloss(state: State, seat: int, action: Action) -> str | None:
     if kind in ("buy_train", "trade") and isinstance(action.get("price"), int):
         if action.get("source") == "pool":
             text = _("{card} from the bank pool for {price}")
+        elif kind == "trade":
+            # the card is the minor's old n-train, the price what it pays on top
+            text = pgettext("trade in", "{card} from the depot for {price}")
         else:
             text = _("{card} from the depot for {price}")
         return _fit(text.format(card=action["card"], price=_money(action["price"])))
