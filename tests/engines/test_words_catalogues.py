@@ -19,7 +19,7 @@ import pytest
 
 from games.engines import i18n
 
-FOLDERS = ["estates", "havana"]
+FOLDERS = ["estates", "havana", "cuba"]
 LANGUAGES = ["de"]
 
 
