@@ -21,6 +21,7 @@ from . import market, trains
 from .companies import BY_SYM, in_game
 from .hexes import HEXES
 from .privates import COMMISSIONER_BY_CARD, CONCESSION_BY_CARD, CONCESSION_VALUE
+from .rolling_stock import NEXT_NARROW
 from .steps.buy_sell_par import DIRECTOR_SHARES, MINOR_START_SHARES
 
 _ = Words("cuba").gettext
@@ -565,8 +566,8 @@ def narrate(action: Action, seat: int, names: Sequence[str]) -> str:
         "payout": lambda: _("{who} pays the income out").format(who=who),
         "retain": lambda: _("{who} keeps the income in the treasury").format(who=who),
         "buy_train": lambda: _bought(who, action),
-        "trade": lambda: _("{who} trades in for a {card}").format(
-            who=who, card=_card(get("card"))
+        "trade": lambda: _("{who} trades in {old} for {new}").format(
+            who=who, old=_card(get("card")), new=_card(NEXT_NARROW.get(get("card"), "?"))
         ),
         "offer": lambda: _("{who} offers {price} for {company}'s {card}").format(
             who=who,
@@ -701,10 +702,11 @@ def gloss(state: State, seat: int, action: Action) -> str | None:
             text = _("{card} from the bank pool for {price}")
         elif kind == "trade":
             # the card is the minor's old n-train, the price what it pays on top
-            text = pgettext("trade in", "{card} from the depot for {price}")
+            text = _("{card} for a {new}, {price} on top")
         else:
             text = _("{card} from the depot for {price}")
-        return _fit(text.format(card=action["card"], price=_money(action["price"])))
+        new = NEXT_NARROW.get(action["card"], "?")  # a trade's; other texts ignore it
+        return _fit(text.format(card=action["card"], price=_money(action["price"]), new=new))
     if kind == "offer":
         return _fit(BY_SYM[action["from"]].name) if action.get("from") in BY_SYM else None
     return None

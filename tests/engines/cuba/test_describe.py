@@ -221,8 +221,12 @@ def test_german_words_for_a_known_position():
     )
     assert ENGINE.move_group(state, 0, sell, language="de") == "Aktien verkaufen"
     trade = {"type": "trade", "card": "2n", "price": 140}
-    assert ENGINE.narrate(trade, 0, names, language="de") == "alice tauscht den 2n-Zug ein"
-    assert ENGINE.gloss(state, 0, trade, language="de") == "2n eintauschen, Aufpreis $140"
+    german = "alice tauscht den 2n-Zug gegen den 3n-Zug"
+    assert ENGINE.narrate(trade, 0, names, language="de") == german
+    assert ENGINE.gloss(state, 0, trade, language="de") == "2n gegen 3n, Aufpreis $140"
+    # The card is the minor's old train; the price is what it pays on top.
+    assert ENGINE.narrate(trade, 0, names) == "alice trades in 2n for 3n"
+    assert ENGINE.gloss(state, 0, trade) == "2n for a 3n, $140 on top"
     alice = ENGINE.describe(ENGINE.view(state, 0), 0, names, language="de")
     assert alice[0].startswith("Du (alice): $")
     assert "Versteigerung der Kommissare, Phase 1" in alice
