@@ -567,7 +567,7 @@ def narrate(action: Action, seat: int, names: Sequence[str]) -> str:
         "retain": lambda: _("{who} keeps the income in the treasury").format(who=who),
         "buy_train": lambda: _bought(who, action),
         "trade": lambda: _("{who} trades in {old} for {new}").format(
-            who=who, old=_card(get("card")), new=_card(NEXT_NARROW.get(get("card"), "?"))
+            who=who, old=_card(get("card")), new=_card(NEXT_NARROW.get(str(get("card")), "?"))
         ),
         "offer": lambda: _("{who} offers {price} for {company}'s {card}").format(
             who=who,
