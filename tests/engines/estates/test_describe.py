@@ -253,7 +253,7 @@ def test_german_describe_says_the_board_in_the_german_edition_s_words() -> None:
     game["mayor"], game["specials"]["mayor"] = 1, "board"
     lines = ENGINE.describe(ENGINE.view(game, BOB), BOB, NAMES, language="de")
     assert lines[0] == "The Estates, Runde 1 von 1"
-    assert lines[1] == "bob (Du): 1 Scheck auf der Hand, 2 gebunkert"
+    assert lines[1] == "bob (du): 1 Scheck auf der Hand, 2 gebunkert"
     assert "Jetzt: alice wählt ein Teil zum Versteigern" in lines
     assert "Reihe b: 1 von 6 Bauplätzen bebaut, Bürgermeister (x2)" in lines
     assert "  Genehmigung II +2 auf b7" in lines
