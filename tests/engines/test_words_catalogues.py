@@ -19,7 +19,7 @@ import pytest
 
 from games.engines import i18n
 
-FOLDERS = ["estates"]
+FOLDERS = ["estates", "pointcity"]
 LANGUAGES = ["de"]
 
 
