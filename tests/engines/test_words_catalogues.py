@@ -19,7 +19,7 @@ import pytest
 
 from games.engines import i18n
 
-FOLDERS = ["estates", "havana", "cuba"]
+FOLDERS = ["havana", "estates", "pointcity", "cuba"]
 LANGUAGES = ["de"]
 
 

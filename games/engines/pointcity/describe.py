@@ -5,6 +5,11 @@ side of market cards, the pile below its top card).  ``gloss`` gets the state
 but only ever names what the market and the display show face up.  Resources
 keep the lower-case names the commands use; a double-symbol card is "double
 energy" (``energy2`` in a ``pay`` list).
+
+Every word a reader sees is marked for translation (``_``, ``ngettext``; the
+labels of the resources with ``N_``) and said in the language of the call
+(``i18n.speaking`` in ``engine.py``).  Card names come from ``cards.json`` and
+stay as printed; the commands quoted ("civic <id>") stay English.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..base import Action, State
+from ..i18n import Words
 from .data import CARDS, RESOURCES, TOKENS, WILD, Token
 from .market import BUILDING, INDEX, NAMES, SIZE
 from .payment import permanent
@@ -20,43 +26,97 @@ from .scoring import ingenuity_cards, token_points
 
 WIDTH = 72
 
+_ = Words("pointcity").gettext
+ngettext = Words("pointcity").ngettext
+
+
+def N_(message: str) -> str:
+    """Mark a constant for extraction; it is translated where it is used."""
+    return message
+
+
+# The resources by the words the commands use; the msgids are those words.
+RESOURCE_NAMES: dict[str, str] = {
+    "community": N_("community"),
+    "economy": N_("economy"),
+    "energy": N_("energy"),
+    "ecology": N_("ecology"),
+    "industry": N_("industry"),
+    "ingenuity": N_("ingenuity"),
+}
+
 
 # -- small phrases ---------------------------------------------------------------
 
 
+def resource_name(resource: str) -> str:
+    """A resource (or Ingenuity) in the reader's language."""
+    return _(RESOURCE_NAMES[resource]) if resource in RESOURCE_NAMES else resource
+
+
+def _double(resource: str) -> str:
+    return _("double {resource}").format(resource=resource_name(resource))
+
+
 def kind_name(kind: str) -> str:
     """A stock-card kind as read aloud: ``energy2`` is a double energy card."""
-    return f"double {kind[:-1]}" if kind.endswith("2") else kind
+    return _double(kind[:-1]) if kind.endswith("2") else resource_name(kind)
 
 
 def side_name(face: dict[str, Any]) -> str:
     """A resource side from the view: ``{"resource": "energy", "symbols": 2}``."""
     resource = face["resource"]
-    return f"double {resource}" if face["symbols"] == 2 else resource
+    return _double(resource) if face["symbols"] == 2 else resource_name(resource)
+
+
+def _amount(resource: str, n: int) -> str:
+    """``2 energy``, or just ``energy`` for one."""
+    return f"{n} {resource_name(resource)}" if n > 1 else resource_name(resource)
 
 
 def cost_text(cost: dict[str, int]) -> str:
-    parts = [f"{n} {r}" if n > 1 else r for r, n in sorted(cost.items(), key=_resource_order)]
-    return " + ".join(parts)
+    return " + ".join(_amount(r, n) for r, n in sorted(cost.items(), key=_resource_order))
 
 
 def _resource_order(item: tuple[str, int]) -> int:
     return RESOURCES.index(item[0])
 
 
+def _building_head(face: dict[str, Any]) -> str:
+    """A building side's name, tier, and points or civic, and what it makes."""
+    name, tier = face["name"], face["tier"]
+    if face["building"] == "civic":
+        return _("{name} (tier {tier}, civic: a token)").format(name=name, tier=tier)
+    if face["produces"]:
+        return _("{name} (tier {tier}, {points} VP, makes {resource})").format(
+            name=name, tier=tier, points=face["points"], resource=resource_name(face["produces"])
+        )
+    return _("{name} (tier {tier}, {points} VP)").format(
+        name=name, tier=tier, points=face["points"]
+    )
+
+
+def _building_price(face: dict[str, Any]) -> str:
+    return _("for {cost}").format(cost=cost_text(face["cost"]))
+
+
 def building_text(face: dict[str, Any]) -> str:
     """A building side: name, tier, points or civic, what it makes, its cost."""
-    if face["building"] == "civic":
-        does = "civic: a token"
-    else:
-        does = f"{face['points']} VP"
-        if face["produces"]:
-            does += f", makes {face['produces']}"
-    return f"{face['name']} (tier {face['tier']}, {does}) for {cost_text(face['cost'])}"
+    return f"{_building_head(face)} {_building_price(face)}"
 
 
 def _points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
+    return ngettext("{count} point", "{count} points", n).format(count=n)
+
+
+def _and(items: list[str]) -> str:
+    """``a and b and c``, in the reader's language."""
+    if not items:
+        return ""
+    text = items[0]
+    for item in items[1:]:
+        text = _("{left} and {right}").format(left=text, right=item)
+    return text
 
 
 def token_rule(token: Token) -> str:
@@ -66,17 +126,22 @@ def token_rule(token: Token) -> str:
     if token.kind == "flat":
         return _points(points)
     if token.kind == "per_full_set":
-        return f"{points} per set of all five resources"
+        return _("{points} per set of all five resources").format(points=points)
     if token.kind == "per_pair_set":
-        return f"{points} per {'+'.join(p['resources'])} pair"
+        pair = "+".join(resource_name(r) for r in p["resources"])
+        return _("{points} per {pair} pair").format(points=points, pair=pair)
     if token.kind == "per_permanent_resource":
-        return f"{points} per {p['resource']}"
+        return _("{points} per {resource}").format(
+            points=points, resource=resource_name(p["resource"])
+        )
     if token.kind == "per_type_with_at_least":
-        return f"{points} per resource with {p['threshold']}+"
+        return _("{points} per resource with {threshold}+").format(
+            points=points, threshold=p["threshold"]
+        )
     if token.kind == "per_missing_type":
-        return f"{points} per resource you lack"
+        return _("{points} per resource you lack").format(points=points)
     if token.kind == "per_unspent_ingenuity_card":
-        return f"{points} per {WILD} card kept"
+        return _("{points} per {wild} card kept").format(points=points, wild=resource_name(WILD))
     return token.text
 
 
@@ -101,7 +166,7 @@ def wrap(head: str, parts: list[str], indent: str = "    ") -> list[str]:
 
 
 def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+    return names[seat] if 0 <= seat < len(names) else _("seat {number}").format(number=seat + 1)
 
 
 # -- describe --------------------------------------------------------------------
@@ -116,7 +181,7 @@ def describe(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> li
     lines = _status(view, names)
     others = list(range(count))
     if seat is not None and me is not None:
-        lines += _player(me, f"{_name(names, seat)} (you)")
+        lines += _player(me, _("{name} (you)").format(name=_name(names, seat)))
         others = [(seat + k) % count for k in range(1, count)]
     lines += _market(view["market"])
     lines += _pile(view)
@@ -132,56 +197,82 @@ def describe(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> li
 
 def _status(view: dict[str, Any], names: Sequence[str]) -> list[str]:
     if view["phase"] == "over":
-        return ["The game is over."]
+        return [_("The game is over.")]
     who = _name(names, view["current"])
     if view["phase"] == "civic":
         n = view.get("civic_tokens_to_take", 1)
-        tokens = "a civic token" if n == 1 else f"{n} civic tokens"
-        return [f"{who} to choose {tokens} for a civic building."]
-    done = " (has flipped a card)" if view["flipped"] else ""
-    return [f"{who} to play{done}."]
+        if n == 1:
+            return [_("{who} to choose a civic token for a civic building.").format(who=who)]
+        return [
+            _("{who} to choose {count} civic tokens for a civic building.").format(
+                who=who, count=n
+            )
+        ]
+    if view["flipped"]:
+        return [_("{who} to play (has flipped a card).").format(who=who)]
+    return [_("{who} to play.").format(who=who)]
+
+
+def _holdings(player: dict[str, Any]) -> list[str]:
+    """The permanent resources and the stock, a line (or more) each."""
+    perm = [_amount(r, n) for r, n in player["permanent"].items() if n]
+    lines = wrap("  " + _("Permanent:"), perm or [_("nothing yet")])
+    stock = counted([kind_name(k) for k in player["stock"]])
+    lines += wrap("  " + _("Stock:"), stock.split(", ") if stock else [_("no cards")])
+    return lines
 
 
 def _player(player: dict[str, Any], who: str) -> list[str]:
     score = player["score"]
-    left = ", left the game" if player.get("resigned") else ""
     turns = player["turns"]
-    lines = [f"{who}: {_points(score['total'])}, {turns} turn{'s' * (turns != 1)} taken{left}"]
-    perm = [f"{n} {r}" if n > 1 else r for r, n in player["permanent"].items() if n]
-    lines += wrap("  Permanent:", perm or ["nothing yet"])
-    stock = counted([kind_name(k) for k in player["stock"]])
-    lines += wrap("  Stock:", stock.split(", ") if stock else ["no cards"])
+    points = _points(score["total"])
+    if player.get("resigned"):
+        head = ngettext(
+            "{who}: {points}, {turns} turn taken, left the game",
+            "{who}: {points}, {turns} turns taken, left the game",
+            turns,
+        )
+    else:
+        head = ngettext(
+            "{who}: {points}, {turns} turn taken", "{who}: {points}, {turns} turns taken", turns
+        )
+    lines = [head.format(who=who, points=points, turns=turns)]
+    lines += _holdings(player)
     if player["city"]:
         city = [_city_entry(face) for face in player["city"]]
-        lines += wrap(f"  City ({_points(score['buildings'])}):", city)
+        head = _("City ({points}):").format(points=_points(score["buildings"]))
+        lines += wrap("  " + head, city)
     if player["tokens"]:
         worth = {t["token"]: t["points"] for t in score["tokens"]}
         tokens = [
             f"{t['id']} ({token_rule(TOKENS[t['id']])}) = {worth.get(t['id'], 0)}"
             for t in player["tokens"]
         ]
-        lines += wrap("  Civic tokens:", tokens)
+        lines += wrap("  " + _("Civic tokens:"), tokens)
     return lines
 
 
 def _city_entry(face: dict[str, Any]) -> str:
+    name = face["name"]
     if face["building"] == "civic":
-        return f"{face['name']} (civic)"
+        return _("{name} (civic)").format(name=name)
     if face["produces"]:
-        return f"{face['name']} ({face['produces']}, {face['points']} VP)"
-    return f"{face['name']} ({face['points']} VP)"
+        return _("{name} ({resource}, {points} VP)").format(
+            name=name, resource=resource_name(face["produces"]), points=face["points"]
+        )
+    return _("{name} ({points} VP)").format(name=name, points=face["points"])
 
 
 def _cell(space: dict[str, Any]) -> str:
     if space.get("empty"):
-        return f"{space['space']} empty"
+        return _("{space} empty").format(space=space["space"])
     if space["side"] == BUILDING:
         return f"{space['space']} *{space['name']}"
     return f"{space['space']} {side_name(space)}"
 
 
 def _market(market: list[dict[str, Any]]) -> list[str]:
-    lines = ["Market (columns a-d, row 1 on top; * a building):"]
+    lines = [_("Market (columns a-d, row 1 on top; * a building):")]
     for row in range(SIZE):
         cells = [_cell(s) for s in market[row * SIZE : (row + 1) * SIZE]]
         line = f"  {' | '.join(cells)}"
@@ -192,36 +283,51 @@ def _market(market: list[dict[str, Any]]) -> list[str]:
             lines += [f"  {' | '.join(cells[:half])} |", f"    {' | '.join(cells[half:])}"]
     for space in market:
         if not space.get("empty") and space["side"] == BUILDING:
-            line = f"  {space['space']} {building_text(space)}"
-            if len(line) > WIDTH:
-                head, cost = line.split(") for ")
-                lines += [f"{head})", f"      for {cost}"]
+            head = f"  {space['space']} {_building_head(space)}"
+            price = _building_price(space)
+            if len(head) + 1 + len(price) > WIDTH:
+                lines += [head, f"      {price}"]
             else:
-                lines.append(line)
+                lines.append(f"{head} {price}")
     return lines
 
 
 def _pile(view: dict[str, Any]) -> list[str]:
     pile = view["pile"]
-    if not pile["count"]:
-        head = "Pile: empty"
+    count = pile["count"]
+    if not count:
+        head = _("Pile: empty")
     else:
-        cards = "1 card" if pile["count"] == 1 else f"{pile['count']} cards"
-        head = f"Pile: {cards}, the top one shows {side_name(pile['top'])}"
-    return [head, f"  {view['discard']} cards discarded, {view['removed']} out of the game"]
+        head = ngettext(
+            "Pile: {count} card, the top one shows {side}",
+            "Pile: {count} cards, the top one shows {side}",
+            count,
+        ).format(count=count, side=side_name(pile["top"]))
+    rest = _("{discarded} cards discarded, {removed} out of the game").format(
+        discarded=view["discard"], removed=view["removed"]
+    )
+    return [head, f"  {rest}"]
 
 
 def _display(display: list[dict[str, Any]], me: dict[str, Any] | None, over: bool) -> list[str]:
     if not display:
-        return ["Civic tokens on display: all taken"]
-    lines = ["Civic tokens left on display:" if over else "Civic tokens (civic <id> takes one):"]
+        return [_("Civic tokens on display: all taken")]
+    if over:
+        lines = [_("Civic tokens left on display:")]
+    else:
+        lines = [_("Civic tokens (civic <id> takes one):")]
     for face in display:
         token = TOKENS[face["id"]]
-        line = f"  civic {token.id}: {token_rule(token)}"
-        if me is not None:
+        if me is None:
+            line = _("civic {id}: {rule}").format(id=token.id, rule=token_rule(token))
+        else:
             ingenuity = sum(1 for k in me["stock"] if k == WILD)
-            line += f" ({token_points(token, me['permanent'], ingenuity)} for you now)"
-        lines.append(line)
+            line = _("civic {id}: {rule} ({points} for you now)").format(
+                id=token.id,
+                rule=token_rule(token),
+                points=token_points(token, me["permanent"], ingenuity),
+            )
+        lines.append(f"  {line}")
     return lines
 
 
@@ -229,21 +335,33 @@ def _opponent(view: dict[str, Any]) -> list[str]:
     bot = view["opponent"]
     score = bot["score"]
     level = view.get("level", score.get("level"))
-    lines = [f"The solo opponent ({level} stars): {_points(score['total'])}"]
-    lines.append(
-        f"  Scoring: buildings {score['buildings']}, resources {score['resources']},"
-        f" tokens {score['tokens']}, {WILD} {score['ingenuity']}"
+    # The English says "stars" at every level (as it always has); a language
+    # with a singular gives it one.
+    head = ngettext(
+        "The solo opponent ({level} stars): {points}",
+        "The solo opponent ({level} stars): {points}",
+        level if isinstance(level, int) else 2,
     )
-    perm = [f"{n} {r}" if n > 1 else r for r, n in bot["permanent"].items() if n]
-    lines += wrap("  Permanent:", perm or ["nothing yet"])
-    stock = counted([kind_name(k) for k in bot["stock"]])
-    lines += wrap("  Stock:", stock.split(", ") if stock else ["no cards"])
+    lines = [head.format(level=level, points=_points(score["total"]))]
+    scoring = _(
+        "Scoring: buildings {buildings}, resources {resources}, tokens {tokens},"
+        " {wild} {ingenuity}"
+    ).format(
+        buildings=score["buildings"],
+        resources=score["resources"],
+        tokens=score["tokens"],
+        wild=resource_name(WILD),
+        ingenuity=score["ingenuity"],
+    )
+    lines.append(f"  {scoring}")
+    lines += _holdings(bot)
     if bot["city"]:
-        lines += wrap("  City:", [_city_entry(face) for face in bot["city"]])
+        lines += wrap("  " + _("City:"), [_city_entry(face) for face in bot["city"]])
     if bot["tokens"]:
-        lines += wrap("  Civic tokens:", [str(t["id"]) for t in bot["tokens"]])
+        lines += wrap("  " + _("Civic tokens:"), [str(t["id"]) for t in bot["tokens"]])
     if view["phase"] != "over":
-        lines.append(f"  Next it takes {' and '.join(bot['next_spaces'])}")
+        spaces = _and([str(s) for s in bot["next_spaces"]])
+        lines.append("  " + _("Next it takes {spaces}").format(spaces=spaces))
     return lines
 
 
@@ -253,21 +371,30 @@ def _result(view: dict[str, Any], names: Sequence[str]) -> list[str]:
     if view.get("solo"):
         mine = result["scores"][0]
         them = result.get("opponent", {}).get("score")
-        beat = "beat" if result["winners"] else "did not beat"
-        lines.append(f"{_name(names, 0)} {beat} the solo opponent: {mine} to {them}")
+        if result["winners"]:
+            line = _("{name} beat the solo opponent: {mine} to {them}")
+        else:
+            line = _("{name} did not beat the solo opponent: {mine} to {them}")
+        lines.append(line.format(name=_name(names, 0), mine=mine, them=them))
         if view.get("opponent_levels") is not None:
             levels = ", ".join(
-                f"{lv['level']} star{'s' * (lv['level'] != 1)} {lv['total']}"
+                ngettext("{level} star {total}", "{level} stars {total}", lv["level"]).format(
+                    level=lv["level"], total=lv["total"]
+                )
                 for lv in view["opponent_levels"]
             )
-            lines.append(f"  Opponent by level: {levels}")
-            lines.append(f"  Stars earned: {view.get('stars', 0)}")
+            lines.append("  " + _("Opponent by level: {levels}").format(levels=levels))
+            lines.append("  " + _("Stars earned: {stars}").format(stars=view.get("stars", 0)))
         return lines
     winners = [_name(names, s) for s in result["winners"]]
-    lines.append(f"Winner{'s' * (len(winners) > 1)}: {' and '.join(winners) or 'nobody'}")
+    if winners:
+        line = ngettext("Winner: {names}", "Winners: {names}", len(winners))
+        lines.append(line.format(names=_and(winners)))
+    else:
+        lines.append(_("Winner: nobody"))
     order = sorted(range(len(result["places"])), key=lambda s: (result["places"][s], s))
     lines += wrap(
-        "  Places:",
+        "  " + _("Places:"),
         [f"{result['places'][s]}. {_name(names, s)} {result['scores'][s]}" for s in order],
     )
     return lines
@@ -280,42 +407,56 @@ def narrate(action: Action, seat: int, names: Sequence[str]) -> str:
     who = _name(names, seat)
     kind = action.get("type")
     if kind == "flip":
-        return f"{who} flips {action.get('space', 'a card')} to its building side"
+        if "space" not in action:
+            return _("{who} flips a card to its building side").format(who=who)
+        return _("{who} flips {space} to its building side").format(who=who, space=action["space"])
     if kind == "draw":
-        return f"{who} draws the top two cards of the pile"
+        return _("{who} draws the top two cards of the pile").format(who=who)
     if kind == "take":
-        spaces = action.get("spaces") or []
-        pay = action.get("pay") or []
-        where = " and ".join(str(s) for s in spaces) or "two market cards"
-        if not pay:
-            return f"{who} takes {where}"
-        paid = counted([kind_name(str(k)) for k in pay])
-        line = f"{who} takes {where}, paying {paid}"
-        if len(line) <= WIDTH:
-            return line
-        # A long payment keeps within a phone's width: in the pay command's
-        # words, else as a count (stocks are open, so nothing is lost for good).
-        line = f"{who} takes {' '.join(spaces)}, paying {counted([str(k) for k in pay])}"
-        return line if len(line) <= WIDTH else f"{who} takes {where}, paying {len(pay)} cards"
+        return _narrate_take(action, who)
     if kind == "civic":
         token_id = action.get("token")
         token = TOKENS.get(token_id) if isinstance(token_id, int) else None
         if token is None:
-            return f"{who} takes a civic token"
-        return f"{who} takes civic token {token.id} ({token_rule(token)})"
+            return _("{who} takes a civic token").format(who=who)
+        return _("{who} takes civic token {id} ({rule})").format(
+            who=who, id=token.id, rule=token_rule(token)
+        )
     if kind == "pass":
-        return f"{who} passes: no draft is possible"
-    return f"{who} moves"
+        return _("{who} passes: no draft is possible").format(who=who)
+    return _("{who} moves").format(who=who)
+
+
+def _narrate_take(action: Action, who: str) -> str:
+    spaces = [str(s) for s in action.get("spaces") or []]
+    pay = action.get("pay") or []
+    where = _and(spaces) if spaces else _("two market cards")
+    if not pay:
+        return _("{who} takes {spaces}").format(who=who, spaces=where)
+    paying = _("{who} takes {spaces}, paying {paid}")
+    line = paying.format(who=who, spaces=where, paid=counted([kind_name(str(k)) for k in pay]))
+    if len(line) <= WIDTH:
+        return line
+    # A long payment keeps within a phone's width: in the pay command's
+    # words, else as a count (stocks are open, so nothing is lost for good).
+    line = paying.format(who=who, spaces=" ".join(spaces), paid=counted([str(k) for k in pay]))
+    if len(line) <= WIDTH:
+        return line
+    return ngettext(
+        "{who} takes {spaces}, paying {count} card",
+        "{who} takes {spaces}, paying {count} cards",
+        len(pay),
+    ).format(who=who, spaces=where, count=len(pay))
 
 
 def _space_gloss(slot: dict[str, Any] | None) -> str:
     if slot is None:
-        return "nothing"
+        return _("nothing")
     card = CARDS[slot["card"]]
     if slot["side"] == BUILDING:
         if card.building == "civic":
-            return f"{card.name} (civic)"
-        return f"{card.name} {card.points} VP"
+            return _("{name} (civic)").format(name=card.name)
+        return _("{name} {points} VP").format(name=card.name, points=card.points)
     return kind_name(card.stock_kind)
 
 
@@ -327,14 +468,17 @@ def gloss(state: State, seat: int, action: Action) -> str | None:
         return got if len(got) <= 50 else got[:47] + "..."
     if kind == "flip":
         slot = market[INDEX[action["space"]]]
-        return f"{_space_gloss(slot)} card; its building is unseen"
+        return _("{card} card; its building is unseen").format(card=_space_gloss(slot))
     if kind == "draw" and state["pile"]:
-        return f"top card: {kind_name(CARDS[state['pile'][0]].stock_kind)}, then one unseen"
+        top = kind_name(CARDS[state["pile"][0]].stock_kind)
+        return _("top card: {card}, then one unseen").format(card=top)
     if kind == "civic":
         token = TOKENS[action["token"]]
         player = state["seats"][seat]
         now = token_points(token, permanent(player["city"]), ingenuity_cards(player["stock"]))
-        return token_rule(token) if token.kind == "flat" else f"{token_rule(token)}: {now} now"
+        if token.kind == "flat":
+            return token_rule(token)
+        return _("{rule}: {points} now").format(rule=token_rule(token), points=now)
     return None
 
 
@@ -344,8 +488,8 @@ def move_group(state: State, seat: int, action: Action) -> str | None:
     if kind == "take":
         rows = sorted({NAMES.index(s) // SIZE + 1 for s in action["spaces"]})
         if len(rows) == 1:
-            return f"Take from row {rows[0]}"
-        return f"Take from rows {rows[0]}-{rows[1]}"
+            return _("Take from row {row}").format(row=rows[0])
+        return _("Take from rows {first}-{last}").format(first=rows[0], last=rows[1])
     if kind == "flip":
-        return "Flip a card"
+        return _("Flip a card")
     return None

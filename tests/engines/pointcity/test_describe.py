@@ -1,8 +1,9 @@
 """Point City in a mail: describe, narrate, gloss and move_group.
 
-Golden texts of two fixed seeded games are compared exactly (set
-UPDATE_GOLDEN=1 to write them again, then read the diff); random playouts
-hold every line to the mail's limits; hidden cards never change a word.
+Golden texts of two fixed seeded games are compared exactly, in English
+and in German (set UPDATE_GOLDEN=1 to write them again, then read the diff);
+random playouts hold every line to the mail's limits in both languages;
+hidden cards never change a word.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from .test_view import scramble_hidden
 GOLDEN = Path(__file__).with_name("golden_describe")
 NAMES = ("alice", "bob", "carol", "dave")
 RAW = ("{", "}", '":', "True", "False", "None", "true", "false", "_")
+LANGUAGES = ("en", "de")
+# The golden files' own scaffolding (not the title's words).
+OTHER_MOVES = {"en": "Other moves", "de": "Andere Züge"}
 
 
 def play(players: int, seed: int, steps: int | None = None) -> list[dict[str, Any]]:
@@ -45,12 +49,12 @@ def viewers(state: dict[str, Any]) -> list[int | None]:
     return [*range(len(state["seats"])), None]
 
 
-def describe(state: dict[str, Any], seat: int | None) -> list[str]:
+def describe(state: dict[str, Any], seat: int | None, language: str = "en") -> list[str]:
     names = NAMES[: len(state["seats"])]
-    return ENGINE.describe(ENGINE.view(state, seat), seat, names)
+    return ENGINE.describe(ENGINE.view(state, seat), seat, names, language=language)
 
 
-def moves(state: dict[str, Any]) -> list[str]:
+def moves(state: dict[str, Any], language: str = "en") -> list[str]:
     """The moves as a mail lists them: under their headings (in the order a
     heading first comes up), each with its gloss."""
     if ENGINE.is_over(state):
@@ -58,20 +62,21 @@ def moves(state: dict[str, Any]) -> list[str]:
     seat = seat_to_act(state)
     groups: dict[str, list[str]] = {}
     for action in ENGINE.legal_actions(state, seat):
-        group = ENGINE.move_group(state, seat, action) or "Other moves"
-        gloss = ENGINE.gloss(state, seat, action)
+        group = ENGINE.move_group(state, seat, action, language=language)
+        group = group or OTHER_MOVES[language]
+        gloss = ENGINE.gloss(state, seat, action, language=language)
         line = f"  {ENGINE.text(action)}" + (f"  ({gloss})" if gloss else "")
         groups.setdefault(group, []).append(line)
     return [line for group, lines in groups.items() for line in (f"{group}:", *lines)]
 
 
-def render(states: list[dict[str, Any]], at: int) -> str:
+def render(states: list[dict[str, Any]], at: int, language: str = "en") -> str:
     state = states[at]
     out = []
     for seat in viewers(state):
         who = "spectator" if seat is None else NAMES[seat]
-        out += [f"=== describe for {who}", *describe(state, seat)]
-    out += ["=== moves", *moves(state)]
+        out += [f"=== describe for {who}", *describe(state, seat, language)]
+    out += ["=== moves", *moves(state, language)]
     return "\n".join(out) + "\n"
 
 
@@ -85,14 +90,17 @@ GAMES = {"solo": (1, 3), "three": (3, 7)}
 CASES = [(game, where) for game in GAMES for where in ("start", "civic", "mid", "end")]
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(("game", "where"), CASES)
-def test_golden_texts(game: str, where: str) -> None:
+def test_golden_texts(game: str, where: str, language: str) -> None:
+    """English in golden_describe/, every other language in its own folder."""
     players, seed = GAMES[game]
     states = play(players, seed)
-    text = render(states, positions(players, seed)[where])
-    path = GOLDEN / f"{game}_{where}.txt"
+    text = render(states, positions(players, seed)[where], language)
+    folder = GOLDEN if language == "en" else GOLDEN / language
+    path = folder / f"{game}_{where}.txt"
     if os.environ.get("UPDATE_GOLDEN"):
-        GOLDEN.mkdir(exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     assert text == path.read_text(encoding="utf-8")
 
@@ -103,8 +111,9 @@ def check_lines(lines: list[str], limit: int = 72) -> None:
         assert not any(token in line for token in RAW), line
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_random_playouts_read_cleanly(players: int) -> None:
+def test_random_playouts_read_cleanly(players: int, language: str) -> None:
     for seed in range(3):
         states = play(players, 100 + seed)
         for i, state in enumerate(states):
@@ -112,7 +121,7 @@ def test_random_playouts_read_cleanly(players: int) -> None:
                 continue
             names = NAMES[:players]
             for seat in viewers(state):
-                lines = describe(state, seat)
+                lines = describe(state, seat, language)
                 check_lines(lines)
                 text = "\n".join(lines)
                 assert all(name in text for name in names)
@@ -120,11 +129,11 @@ def test_random_playouts_read_cleanly(players: int) -> None:
                 continue
             seat = seat_to_act(state)
             for action in ENGINE.legal_actions(state, seat):
-                check_lines([ENGINE.narrate(action, seat, names)])
-                gloss = ENGINE.gloss(state, seat, action)
+                check_lines([ENGINE.narrate(action, seat, names, language=language)])
+                gloss = ENGINE.gloss(state, seat, action, language=language)
                 if gloss is not None:
                     check_lines([gloss], limit=50)
-                group = ENGINE.move_group(state, seat, action)
+                group = ENGINE.move_group(state, seat, action, language=language)
                 if group is not None:
                     check_lines([group], limit=30)
 
@@ -246,3 +255,47 @@ def test_a_long_payment_is_narrated_within_the_width() -> None:
     pay = ["economy2", "economy2", "energy2", "ecology2", "industry2", "ingenuity", "ecology"]
     take = {"type": "take", "spaces": ["c3", "d3"], "pay": pay}
     assert ENGINE.narrate(take, 0, NAMES) == "alice takes c3 and d3, paying 7 cards"
+
+
+def test_german_says_the_expected_words() -> None:
+    """Known moves and a known position in German (``de-at`` reads the
+    German catalogue too); card names and commands stay as printed."""
+    names = ("alice", "bob")
+    take = {"type": "take", "spaces": ["a2", "a3"], "pay": ["energy2", "ingenuity"]}
+    said = {
+        "draw": ENGINE.narrate({"type": "draw"}, 1, names, language="de"),
+        "take": ENGINE.narrate(take, 0, names, language="de-at"),
+        "civic": ENGINE.narrate({"type": "civic", "token": 8}, 0, names, language="de"),
+        "flip": ENGINE.narrate({"type": "flip", "space": "b3"}, 1, names, language="de"),
+    }
+    assert said == {
+        "draw": "bob zieht die obersten zwei Karten vom Stapel",
+        "take": "alice nimmt a2 und a3 für Doppel-Energie, Erfindergeist",
+        "civic": "alice nimmt Bürgerplättchen 8 (2 je Wirtschaft)",
+        "flip": "bob dreht b3 auf die Gebäudeseite um",
+    }
+    state = new_game(2, seed=5)  # a1 community, b1 industry; the pile's top: energy
+    take = {"type": "take", "spaces": ["a1", "b1"], "pay": []}
+    flip = {"type": "flip", "space": "a1"}
+    assert ENGINE.gloss(state, ALICE, take, language="de") == "Gemeinschaft + Industrie"
+    assert ENGINE.move_group(state, ALICE, take, language="de") == "Aus Reihe 1 nehmen"
+    assert ENGINE.gloss(state, ALICE, flip, language="de") == (
+        "Gemeinschaft; Gebäudeseite noch verdeckt"
+    )
+    assert ENGINE.move_group(state, ALICE, flip, language="de") == "Karte umdrehen"
+    assert ENGINE.gloss(state, ALICE, {"type": "draw"}, language="de") == (
+        "oberste: Energie, dazu eine verdeckte"
+    )
+    lines = ENGINE.describe(ENGINE.view(state, 1), 1, names, language="de")
+    assert lines[:4] == [
+        "alice ist am Zug.",
+        "bob (Du): 0 Punkte, 0 Züge gespielt",
+        "  Dauerhaft: noch nichts",
+        "  Vorrat: Erfindergeist",
+    ]
+    assert "Markt (Spalten a-d, Reihe 1 oben; * ein Gebäude):" in lines
+    left = ENGINE.resign(new_game(3, seed=5), 1)
+    lines = ENGINE.describe(ENGINE.view(left, 0), 0, NAMES[:3], language="de")
+    assert "bob: 0 Punkte, 0 Züge gespielt, hat die Partie verlassen" in lines
+    # The English is unchanged by it.
+    assert ENGINE.narrate({"type": "draw"}, 1, names) == "bob draws the top two cards of the pile"
