@@ -289,7 +289,7 @@ def test_german_says_the_expected_words() -> None:
     lines = ENGINE.describe(ENGINE.view(state, 1), 1, names, language="de")
     assert lines[:4] == [
         "alice ist am Zug.",
-        "bob (Du): 0 Punkte, 0 Züge gespielt",
+        "bob (du): 0 Punkte, 0 Züge gespielt",
         "  Dauerhaft: noch nichts",
         "  Vorrat: Erfindergeist",
     ]
