@@ -42,7 +42,7 @@ messages-engines:
 	  dir=games/engines/$$t/locale; po=$$dir/de/LC_MESSAGES/$$t.po; \
 	  mkdir -p $$dir/de/LC_MESSAGES; \
 	  xgettext --language=Python --from-code=UTF-8 --add-location=file --sort-by-file \
-	    --keyword=_ --keyword=N_ --keyword=ngettext:1,2 --keyword=pgettext:1c,2 \
+	    --keyword=_ --keyword=N_ --keyword=refuse --keyword=ngettext:1,2 --keyword=pgettext:1c,2 \
 	    --package-name=correo-$$t -o $$dir/$$t.pot $$(find games/engines/$$t -name '*.py' | sort) || exit 1; \
 	  if [ -f $$po ]; then msgmerge --quiet --update --backup=none $$po $$dir/$$t.pot || exit 1; \
 	  else msginit --no-translator --locale=de.UTF-8 --input=$$dir/$$t.pot --output-file=$$po || exit 1; \

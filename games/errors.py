@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
+
 from games.engines.base import IllegalAction
 
 
 class ServiceError(Exception):
+    """``template`` is the English msgid (marked with ``gettext_noop`` where
+    it is written, so ``make messages-mail`` finds it) and ``params`` its
+    values: the API answers in English, a mail in its reader's language."""
+
     code = "error"
     status = 400
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, template: str, **params: object) -> None:
+        message = template % params if params else template
         super().__init__(message)
         self.message = message
+        self.template = template
+        self.params = params
 
 
 class StaleSeq(ServiceError):
@@ -22,8 +31,12 @@ class StaleSeq(ServiceError):
 
     def __init__(self, expected: int, current: int) -> None:
         super().__init__(
-            f"the game has moved on: you expected seq {expected}, it is now at {current}; "
-            "reload and try again"
+            gettext_noop(
+                "the game has moved on: you expected seq %(expected)s, it is now at "
+                "%(current)s; reload and try again"
+            ),
+            expected=expected,
+            current=current,
         )
         self.expected = expected
         self.current = current

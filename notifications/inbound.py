@@ -385,8 +385,9 @@ def execute(game: Game, seat: int, user, commands: list[str], replied_seq: int |
             results.append({"command": command, "ok": False, **error.said})
             break
         except (IllegalAction, ServiceError) as error:
-            # A refusal of the service or the engine, in their own words.
-            results.append({"command": command, "ok": False, "message": error.message})
+            # A refusal of the service or the engine, kept in English with
+            # what the mail needs to say it in the player's language.
+            results.append({"command": command, "ok": False, **refusal(error)})
             break
         if len(results) > parse.MAX_COMMANDS - 1:
             break
@@ -410,6 +411,15 @@ def _message(template: str, key: str = "message", **params) -> dict:
         f"{key}_template": template,
         f"{key}_params": params,
     }
+
+
+def refusal(error: IllegalAction | ServiceError) -> dict:
+    """An engine's refusal keeps its title's msgid and values
+    (`message_engine`), a service's its Django msgid and values."""
+    if isinstance(error, IllegalAction):
+        kept = error.kept()
+        return {"message": error.message, **({"message_engine": kept} if kept else {})}
+    return _message(error.template, **error.params)
 
 
 def _expected_seq(game: Game, seat: int, replied: int | None) -> int:

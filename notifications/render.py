@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import narration, provisional, selectors, store, visibility
-from games.engines import base
+from games.engines import base, i18n
 from games.models import Event, Game
 from notifications import board_image
 from notifications.addresses import reply_address, unsubscribe_token
@@ -346,9 +346,16 @@ def language_of(n: Notification) -> str:
 
 def said(message: dict[str, Any], key: str = "message") -> str:
     """A message kept in the notification's context, in the active language:
-    inbound keeps its English words (for the ledger) and, for its own
-    messages, their msgid and values; others (a service's refusal) stay as
-    they are."""
+    inbound keeps its English words (for the ledger) and their msgid and
+    values, Django's (its own and the service's) or a title's catalogue's
+    (an engine's refusal); a message kept without them stays as it is."""
+    engine = message.get(f"{key}_engine")
+    if isinstance(engine, dict):
+        said_so = i18n.translated(
+            engine.get("domain"), engine.get("template"), engine.get("params") or {},
+            get_language(),
+        )  # fmt: skip
+        return said_so or message.get(key, "")
     template = message.get(f"{key}_template")
     if not template:
         return message.get(key, "")

@@ -54,11 +54,38 @@ KNOWN_TITLES: dict[str, str] = {
 
 
 class IllegalAction(Exception):
-    """An action the rules do not allow now; the message is shown to the player."""
+    """An action the rules do not allow now; the message is shown to the player.
 
-    def __init__(self, message: str) -> None:
+    ``message`` is English.  A refusal made with a title's ``Words.refuse``
+    also keeps its msgid (``template``), its values (``params``, plain JSON)
+    and the catalogue it is in (``domain``), so a mail can say it in its
+    reader's language later (``said``); the API answers in English."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        template: str | None = None,
+        params: dict[str, Any] | None = None,
+        domain: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.template = template
+        self.params = dict(params or {})
+        self.domain = domain
+
+    def said(self, language: str | None) -> str:
+        """The message in `language` where the title's catalogue has it."""
+        from . import i18n
+
+        return i18n.translated(self.domain, self.template, self.params, language) or self.message
+
+    def kept(self) -> dict[str, Any]:
+        """What a mail's ledger keeps to say it again in another language."""
+        if not (self.template and self.domain):
+            return {}
+        return {"template": self.template, "params": self.params, "domain": self.domain}
 
 
 @runtime_checkable
@@ -154,14 +181,23 @@ class EngineBase:
     NOT_AN_ACTION = 'an action is an object with a "type"'
     NOT_JSON = "an action must be plain JSON data"
 
+    # The title's catalogue (``i18n.Words``), for the template's refusals
+    # above to be said in a mail's language; None: English only.
+    WORDS: Any = None
+
+    def refusal(self, message: str) -> IllegalAction:
+        """One of the template's own refusals, translatable when the title
+        has a catalogue (mark the constants with ``N_``)."""
+        return self.WORDS.refuse(message) if self.WORDS is not None else IllegalAction(message)
+
     def apply(self, state: State, seat: int, action: Action) -> State:
         """Validate and apply; never mutates ``state``; raises IllegalAction."""
         if self.is_over(state):
-            raise IllegalAction(self.GAME_OVER)
+            raise self.refusal(self.GAME_OVER)
         if type(seat) is not int or seat not in self.to_act(state):
-            raise IllegalAction(self.NOT_YOUR_TURN)
+            raise self.refusal(self.NOT_YOUR_TURN)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction(self.NOT_AN_ACTION)
+            raise self.refusal(self.NOT_AN_ACTION)
         # Python equality is fast but lets True pass for 1 and 1.0 for 1; an
         # equal candidate must also match type for type (as its canonical
         # JSON would).
@@ -177,8 +213,9 @@ class EngineBase:
             try:
                 canonical_json(action)
             except (TypeError, ValueError) as exc:
-                raise IllegalAction(self.NOT_JSON) from exc
-            raise IllegalAction(self.why_not(state, seat, action))
+                raise self.refusal(self.NOT_JSON) from exc
+            reason = self.why_not(state, seat, action)
+            raise reason if isinstance(reason, IllegalAction) else IllegalAction(reason)
         new = self.copy_state(state)
         self.play(new, seat, match)
         return new
@@ -201,8 +238,9 @@ class EngineBase:
         """Apply a legal ``action`` to ``state`` (a private copy) in place."""
         raise NotImplementedError(f"{type(self).__name__} must define play or apply")
 
-    def why_not(self, state: State, seat: int, action: Action) -> str:
-        """Why ``action`` (an object with a str type) is not legal now."""
+    def why_not(self, state: State, seat: int, action: Action) -> str | IllegalAction:
+        """Why ``action`` (an object with a str type) is not legal now: the
+        words, or the refusal itself (``Words.refuse``, to be translatable)."""
         return "that is not a legal move now"
 
     # -- the protocol's methods every title has ----------------------------

@@ -22,9 +22,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 ENGINES = Path(__file__).resolve().parent
 DEFAULT = "en"
+# The folders with catalogues: a domain read back from a mail's ledger is
+# only ever one of these, never a path.
+FOLDERS = frozenset({"havana", "estates", "pointcity", "cuba"})
 
 _language: contextvars.ContextVar[str] = contextvars.ContextVar("language", default=DEFAULT)
 
@@ -48,10 +52,12 @@ def speaking(language: str | None) -> Iterator[None]:
 
 
 @lru_cache(maxsize=64)
-def catalogue(folder: str, domain: str, language: str) -> gettext.NullTranslations:
+def catalogue(folder: str, language: str) -> gettext.NullTranslations:
     """The compiled catalogue of a title's folder, or the English msgids."""
+    if folder not in FOLDERS:
+        return gettext.NullTranslations()
     return gettext.translation(
-        domain, localedir=ENGINES / folder / "locale", languages=[language], fallback=True
+        folder, localedir=ENGINES / folder / "locale", languages=[language], fallback=True
     )
 
 
@@ -61,12 +67,12 @@ class Words:
     ``_ = Words("havana").gettext`` at a module's top; the call looks the
     language up each time, so the module-level name serves every reader."""
 
-    def __init__(self, folder: str, domain: str | None = None) -> None:
+    def __init__(self, folder: str) -> None:
         self.folder = folder
-        self.domain = domain or folder
+        self.domain = folder  # the catalogue's file name is its folder's
 
     def _catalogue(self) -> gettext.NullTranslations:
-        return catalogue(self.folder, self.domain, _language.get())
+        return catalogue(self.folder, _language.get())
 
     def gettext(self, message: str) -> str:
         return self._catalogue().gettext(message)
@@ -76,6 +82,34 @@ class Words:
 
     def pgettext(self, context: str, message: str) -> str:
         return self._catalogue().pgettext(context, message)
+
+    def refuse(self, template: str, **params: Any) -> Any:
+        """An ``IllegalAction`` saying `template` (English, ``{name}``
+        placeholders) with `params` (str or int: a mail keeps them as JSON),
+        that a mail can say again in its reader's language.  ``raise
+        refuse("no building {id} at a row end", id=7)``."""
+        from .base import IllegalAction
+
+        return IllegalAction(
+            template.format(**params), template=template, params=params, domain=self.domain
+        )
+
+
+def translated(
+    domain: str | None, template: str | None, params: dict[str, Any], language: str | None
+) -> str | None:
+    """A refusal kept as msgid and values, said in `language`; None when it
+    was not kept so (an engine's plain English message)."""
+    if not domain or not template:
+        return None
+    words = Words(domain)
+    with speaking(language):
+        try:
+            return words.gettext(template).format(**params)
+        except (KeyError, IndexError, ValueError):
+            # A catalogue whose placeholders drifted from the msgid's: the
+            # English still says it right.
+            return template.format(**params)
 
 
 def language() -> str:

@@ -3,7 +3,7 @@ translation has a German translation in its compiled catalogue, with the
 same placeholders, and the German is what a mail then says.
 
 The marked strings are found in the source itself (calls to ``_``, ``N_``,
-``ngettext`` and ``pgettext`` with literal arguments), so a string added
+``refuse``, ``ngettext`` and ``pgettext`` with literal arguments), so a string added
 without running ``make messages`` and translating it fails here, and so does
 a ``.po`` translated but not compiled.
 """
@@ -33,7 +33,7 @@ def marked(folder: str) -> set[str | tuple[str, str]]:
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
             args = [a.value if isinstance(a, ast.Constant) else None for a in node.args]
             texts = [a for a in args[:2] if isinstance(a, str)]
-            if name in ("_", "N_", "gettext", "ngettext") and texts:
+            if name in ("_", "N_", "gettext", "ngettext", "refuse") and texts:
                 found.add(texts[0])  # a plural is kept under its singular
             elif name == "pgettext" and len(texts) == 2:
                 found.add((texts[0], texts[1]))
@@ -112,3 +112,17 @@ def test_the_catalogues_are_committed_beside_their_titles():
     for folder in FOLDERS:
         po = Path(i18n.ENGINES / folder / "locale" / "de" / "LC_MESSAGES" / f"{folder}.po")
         assert po.exists(), f"{po} is missing"
+
+
+def test_a_refusal_keeps_its_words_to_be_said_again_in_german():
+    refusal = i18n.Words("estates").refuse("a test refusal {n}", n=3)
+    assert refusal.message == "a test refusal 3"
+    assert refusal.kept() == {"template": "a test refusal {n}", "params": {"n": 3},
+                              "domain": "estates"}  # fmt: skip
+    # Not in the catalogue: English, whatever the language.
+    assert refusal.said("de") == "a test refusal 3"
+
+
+def test_a_refusal_from_an_unknown_catalogue_is_its_english_message():
+    assert i18n.translated("../../etc", "x {n}", {"n": 1}, "de") == "x 1"
+    assert i18n.translated(None, "x", {}, "de") is None
