@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from games.errors import InvalidRequest
 
 POLICIES = ("auto", "skip", "forfeit", "moderator")
@@ -19,9 +21,14 @@ def seconds(value: Any, what: str) -> int:
     elif isinstance(value, str) and (match := re.fullmatch(r"\s*(\d{1,7})\s*([smhd])\s*", value)):
         total = int(match.group(1)) * UNITS[match.group(2)]
     else:
-        raise InvalidRequest(f"{what} must be a duration like '72h', '30m', '2d' or seconds")
+        raise InvalidRequest(
+            gettext_noop("%(what)s must be a duration like '72h', '30m', '2d' or seconds"),
+            what=what,
+        )
     if not 1 <= total <= MAX_SECONDS:
-        raise InvalidRequest(f"{what} must be between 1 second and 90 days")
+        raise InvalidRequest(
+            gettext_noop("%(what)s must be between 1 second and 90 days"), what=what
+        )
     return total
 
 
@@ -30,28 +37,36 @@ def parse(clock: dict[str, Any] | None) -> dict[str, Any] | None:
     if clock is None:
         return None
     if not isinstance(clock, dict):
-        raise InvalidRequest("clock must be an object")
+        raise InvalidRequest(gettext_noop("clock must be an object"))
     unknown = set(clock) - {"per_move", "reminders", "on_timeout", "max_timeouts", "vacation"}
     if unknown:
-        raise InvalidRequest(f"unknown clock option(s): {', '.join(sorted(unknown))}")
+        raise InvalidRequest(
+            gettext_noop("unknown clock option(s): %(names)s"), names=", ".join(sorted(unknown))
+        )
     if "per_move" not in clock:
-        raise InvalidRequest("clock.per_move is required, e.g. '72h'")
+        raise InvalidRequest(gettext_noop("clock.per_move is required, e.g. '72h'"))
     per_move = seconds(clock["per_move"], "clock.per_move")
     reminders = clock.get("reminders", [])
     if not isinstance(reminders, list) or len(reminders) > 5:
-        raise InvalidRequest("clock.reminders must be a list of at most 5 durations")
+        raise InvalidRequest(gettext_noop("clock.reminders must be a list of at most 5 durations"))
     offsets = sorted({seconds(r, "a reminder") for r in reminders}, reverse=True)
     if any(offset >= per_move for offset in offsets):
-        raise InvalidRequest("each reminder must come before the deadline (shorter than per_move)")
+        raise InvalidRequest(
+            gettext_noop("each reminder must come before the deadline (shorter than per_move)")
+        )
     policy = clock.get("on_timeout", "auto")
     if policy not in POLICIES:
-        raise InvalidRequest(f"clock.on_timeout must be one of: {', '.join(POLICIES)}")
+        raise InvalidRequest(
+            gettext_noop("clock.on_timeout must be one of: %(names)s"), names=", ".join(POLICIES)
+        )
     max_timeouts = clock.get("max_timeouts", 3)
     if type(max_timeouts) is not int or not 0 <= max_timeouts <= 100:
-        raise InvalidRequest("clock.max_timeouts must be a whole number from 0 (no limit) to 100")
+        raise InvalidRequest(
+            gettext_noop("clock.max_timeouts must be a whole number from 0 (no limit) to 100")
+        )
     vacation = clock.get("vacation", True)
     if not isinstance(vacation, bool):
-        raise InvalidRequest("clock.vacation must be true or false")
+        raise InvalidRequest(gettext_noop("clock.vacation must be true or false"))
     return {
         "per_move": per_move,
         "reminders": offsets,

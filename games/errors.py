@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 
 from games.engines.base import IllegalAction
 
@@ -83,6 +83,18 @@ def describe(error: Exception) -> tuple[str, int, str]:
     raise TypeError(f"not a service error: {error!r}")
 
 
+def in_words(error: IllegalAction | ServiceError) -> str:
+    """The refusal in the active language (a page's, a mail's), where its
+    catalogue has it: a title's for an engine's, Django's for the service's."""
+    if isinstance(error, IllegalAction):
+        return error.said(get_language())
+    text = gettext(error.template)
+    try:
+        return text % error.params if error.params else text
+    except (KeyError, TypeError, ValueError):
+        return error.message
+
+
 __all__ = [
     "Forbidden",
     "GameNotActive",
@@ -94,4 +106,5 @@ __all__ = [
     "ServiceError",
     "StaleSeq",
     "describe",
+    "in_words",
 ]

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils.translation import gettext_noop
 
 from games import commitment, provisional, replay, sql, store, visibility
 from games.engines import base
@@ -55,7 +56,7 @@ def users_in_order(usernames: list[str]) -> list:
     users = {u.username: u for u in User.objects.filter(username__in=usernames, is_active=True)}
     missing = [name for name in usernames if name not in users]
     if missing:
-        raise InvalidRequest(f"no such player: {', '.join(missing)}")
+        raise InvalidRequest(gettext_noop("no such player: %(names)s"), names=", ".join(missing))
     return [users[name] for name in usernames]
 
 
@@ -63,7 +64,7 @@ def game(pk: int) -> Game:
     """The game row as it is now (NotFound if there is none)."""
     row = sql.game(pk)
     if row is None:
-        raise NotFound("no such game")
+        raise NotFound(gettext_noop("no such game"))
     return row
 
 
@@ -152,7 +153,7 @@ def game_with_seats(pk: int) -> tuple[Game, list[Seat]]:
     """
     head = sql.head(pk)
     if head is None:
-        raise NotFound("no such game")
+        raise NotFound(gettext_noop("no such game"))
     key = (pk, *head)
     table = _tables.get_or_compute(key, lambda: _load_table(pk))
     if (table[0].seq, table[0].head_hash) != head:
@@ -165,7 +166,7 @@ def game_with_seats(pk: int) -> tuple[Game, list[Seat]]:
 def _load_table(pk: int) -> tuple[Game, list[Seat]]:
     seats = list(Seat.objects.filter(game_id=pk).select_related("game", "user").order_by("index"))
     if not seats:
-        raise NotFound("no such game")
+        raise NotFound(gettext_noop("no such game"))
     game = seats[0].game
     for seat in seats:
         seat.game = game
@@ -181,7 +182,7 @@ def viewer_of(game: Game, user, seats: list[Seat] | None = None) -> Viewer:
                 seat = candidate.index
     moderator = bool(getattr(user, "is_moderator", False))
     if seat is None and not moderator and not game.public:
-        raise Forbidden("this game is private")
+        raise Forbidden(gettext_noop("this game is private"))
     if seat is None and not moderator and held_back(game):
         return Viewer(seat=None, moderator=False, head=spectator_head(game), delayed=True)
     return Viewer(seat=seat, moderator=moderator, head=game.seq)
@@ -362,7 +363,7 @@ def open_takeback(game: Game, viewer: Viewer) -> dict[str, Any] | None:
 
 def legal_actions(game: Game, viewer: Viewer) -> dict[str, Any]:
     if viewer.seat is None:
-        raise NotASeat("you do not hold a seat in this game")
+        raise NotASeat(gettext_noop("you do not hold a seat in this game"))
     engine = base.get(game.title)
     actions: list[dict[str, Any]] = []
     if game.status == Game.Status.ACTIVE:
@@ -397,7 +398,7 @@ def events(game: Game, viewer: Viewer, *, after: int, limit: int) -> list[dict[s
 
 def audit(game: Game, viewer: Viewer) -> dict[str, Any]:
     if not viewer.moderator:
-        raise Forbidden("only moderators may audit a game")
+        raise Forbidden(gettext_noop("only moderators may audit a game"))
     rows = list(Event.objects.filter(game=game).select_related("actor").order_by("seq"))
     problems = store.chain_problems(game, rows)
     return {

@@ -18,6 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games import deadlines, store
 from games.errors import InvalidRequest
@@ -38,7 +39,7 @@ def _running_game(game: Game) -> None:
     game.refresh_from_db()
     require_active(game)
     if not game.clock:
-        raise InvalidRequest("this game has no clock")
+        raise InvalidRequest(gettext_noop("this game has no clock"))
 
 
 def check_pause(game: Game, user, *, reason: str) -> Event:
@@ -53,7 +54,7 @@ def do_pause(
     marks the game for a moderator (a timeout under the `moderator` policy)."""
     _running_game(game)
     if game.paused:
-        raise InvalidRequest("the game is already paused")
+        raise InvalidRequest(gettext_noop("the game is already paused"))
     now = timezone.now()
     with transaction.atomic():
         for seat in Seat.objects.filter(game=game, deadline__isnull=False):
@@ -75,7 +76,7 @@ def do_resume(game: Game, *, actor, reason: str) -> Event:
     """Restart the clocks: each seat gets the time it had left (a new seat a full move)."""
     _running_game(game)
     if not game.paused:
-        raise InvalidRequest("the game is not paused")
+        raise InvalidRequest(gettext_noop("the game is not paused"))
     now = timezone.now()
     with transaction.atomic():
         Game.objects.filter(pk=game.pk).update(paused=False, flagged=False)
@@ -102,13 +103,13 @@ def do_extend(
     """Move one seat's deadline (or every running one) later."""
     _running_game(game)
     if game.paused:
-        raise InvalidRequest("the game is paused: resume it instead")
+        raise InvalidRequest(gettext_noop("the game is paused: resume it instead"))
     with transaction.atomic():
         seats = Seat.objects.filter(game=game, deadline__isnull=False)
         if seat is not None:
             seats = seats.filter(index=seat)
         if not seats.exists():
-            raise InvalidRequest("no running deadline to extend")
+            raise InvalidRequest(gettext_noop("no running deadline to extend"))
         event = _append_clock(game, actor, Event.Source.MODERATOR, {
             "clock": "extend", "seconds": by_seconds, "seat": seat, "reason": reason,
         })  # fmt: skip

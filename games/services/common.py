@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from django.utils.translation import gettext_noop
+
 from games import replay, sql, store
 from games.engines import base
 from games.engines.base import Engine, State
@@ -53,16 +55,16 @@ def seat_of(game: Game, user) -> int:
 def held(seat: int | None) -> int:
     """`seat`, if the user holds one (None: they do not)."""
     if seat is None:
-        raise NotASeat("you do not hold a seat in this game")
+        raise NotASeat(gettext_noop("you do not hold a seat in this game"))
     return seat
 
 
 def require_active(game: Game) -> None:
     if game.status != Game.Status.ACTIVE:
-        raise GameNotActive(f"this game is {game.status}")
+        raise GameNotActive(gettext_noop("this game is %(status)s"), status=game.status)
 
 
-def require_moderator(user, message: str = "only moderators can do this") -> None:
+def require_moderator(user, message: str = gettext_noop("only moderators can do this")) -> None:
     if not getattr(user, "is_moderator", False):
         raise Forbidden(message)
 

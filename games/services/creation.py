@@ -6,6 +6,7 @@ import secrets
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from games import chain, commitment, store
 from games import clock as clock_options
@@ -28,7 +29,7 @@ def check_create_game(
     """A person's request to start a game: they must sit at it, unless they
     are a moderator (who may set up a game for others)."""
     if creator not in players and not getattr(creator, "is_moderator", False):
-        raise Forbidden("you must be one of the players (or a moderator)")
+        raise Forbidden(gettext_noop("you must be one of the players (or a moderator)"))
     return do_create_game(
         title=title, players=players, options=options, creator=creator, public=public,
         spectator_delay=spectator_delay, clock=clock,
@@ -51,20 +52,23 @@ def do_create_game(
     try:
         engine = base.get(title)
     except KeyError:
-        raise InvalidRequest(f"unknown title {title!r}") from None
+        raise InvalidRequest(gettext_noop("unknown title %(title)r"), title=title) from None
     if not engine.MIN_PLAYERS <= len(players) <= engine.MAX_PLAYERS:
         raise InvalidRequest(
-            f"{engine.TITLE} takes {engine.MIN_PLAYERS}-{engine.MAX_PLAYERS} players, "
-            f"not {len(players)}"
-        )
+            gettext_noop("%(title)s takes %(least)s-%(most)s players, not %(count)s"),
+            title=engine.TITLE, least=engine.MIN_PLAYERS, most=engine.MAX_PLAYERS,
+            count=len(players),
+        )  # fmt: skip
     if len({user.pk for user in players}) != len(players):
-        raise InvalidRequest("each player may hold only one seat")
+        raise InvalidRequest(gettext_noop("each player may hold only one seat"))
     if not isinstance(options, dict | None):
-        raise InvalidRequest("options must be an object")
+        raise InvalidRequest(gettext_noop("options must be an object"))
     if not isinstance(public, bool):
-        raise InvalidRequest("public must be true or false")
+        raise InvalidRequest(gettext_noop("public must be true or false"))
     if type(spectator_delay) is not int or not 0 <= spectator_delay <= 1000:
-        raise InvalidRequest("spectator_delay must be a number of moves from 0 to 1000")
+        raise InvalidRequest(
+            gettext_noop("spectator_delay must be a number of moves from 0 to 1000")
+        )
     resolved = engine.resolve_options(options)
     clock_config = clock_options.parse(clock)
     seed = secrets.randbits(63) if seed is None else seed

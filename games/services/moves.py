@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from games import sql, store
 from games.engines.base import Action, Engine, IllegalAction, State
 from games.errors import InvalidRequest, NotFound, NotYourTurn, StaleSeq
@@ -56,7 +58,7 @@ def check_submit_action_by_id(
     seat come in one read (the API's hot path)."""
     game = sql.game(pk, user.pk)
     if game is None:
-        raise NotFound("no such game")
+        raise NotFound(gettext_noop("no such game"))
     require_active(game)
     return do_submit_action(
         game, held(game.player_seat), actor=user, action=action, text=text,
@@ -81,15 +83,15 @@ def do_submit_action(
         game.refresh_from_db()  # the row may be older than what the client saw
     require_active(game)
     if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
-        raise InvalidRequest("seq must be an integer")
+        raise InvalidRequest(gettext_noop("seq must be an integer"))
     if expected_seq != game.seq:
         raise StaleSeq(expected_seq, game.seq)
     engine = engine_for(game)
     loaded = store.load(game, engine)
     if seat not in engine.to_act(loaded.state):
-        raise NotYourTurn("it is not your turn")
+        raise NotYourTurn(gettext_noop("it is not your turn"))
     if (action is None) == (text is None):
-        raise InvalidRequest("give exactly one of action or text")
+        raise InvalidRequest(gettext_noop("give exactly one of action or text"))
     if text is not None:
         action = _parse(engine, loaded.state, seat, text)
     new_state = _apply(engine, loaded.state, seat, action)

@@ -5,6 +5,7 @@ who answered is read in `games.takeback`."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from games import store
 from games.engines.base import IllegalAction
@@ -29,7 +30,9 @@ def do_request_takeback(game: Game, seat: int, *, actor, expected_seq: int, sour
     require_active(game)
     last = Event.objects.get(game=game, seq=game.seq)
     if last.kind != Event.Kind.ACTION or last.seat != seat:
-        raise InvalidRequest("you can take back only your own move, while it is the latest")
+        raise InvalidRequest(
+            gettext_noop("you can take back only your own move, while it is the latest")
+        )
     engine = engine_for(game)
     before = store.load(game, engine, head=game.seq - 1).state
     after = store.load(game, engine).state
@@ -51,7 +54,7 @@ def check_answer_takeback(
 ) -> Event:
     """A player answers the open request for the seat they hold."""
     if answer not in ANSWERS:
-        raise InvalidRequest("answer must be 'approve' or 'refuse'")
+        raise InvalidRequest(gettext_noop("answer must be 'approve' or 'refuse'"))
     seat = seat_of(game, user)
     return do_answer_takeback(
         game, seat, actor=user, answer=answer, expected_seq=expected_seq, source=source
@@ -65,9 +68,9 @@ def do_answer_takeback(
     game.refresh_from_db()
     pending = open_request(game)
     if pending is None:
-        raise InvalidRequest("there is no open takeback request")
+        raise InvalidRequest(gettext_noop("there is no open takeback request"))
     if seat == pending.seat or seat in answers_to(game, pending):
-        raise InvalidRequest("you cannot answer this request")
+        raise InvalidRequest(gettext_noop("you cannot answer this request"))
     with transaction.atomic():
         event = store.append(
             game, expected_seq=expected_seq, kind=Event.Kind.TAKEBACK_ANSWER, source=source,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from games import replay, store
 from games.engines.base import Engine, State
@@ -21,12 +22,14 @@ from games.services.common import (
 
 def check_undo(game: Game, moderator, *, to_seq: int, reason: str) -> Event:
     """A moderator's undo, with a reason."""
-    require_moderator(moderator, "only moderators can undo")
+    require_moderator(moderator, gettext_noop("only moderators can undo"))
     if not isinstance(reason, str) or not reason.strip():
-        raise InvalidRequest("an undo needs a reason")
+        raise InvalidRequest(gettext_noop("an undo needs a reason"))
     game.refresh_from_db()
     if type(to_seq) is not int or not 1 <= to_seq < game.seq:
-        raise InvalidRequest(f"to_seq must be between 1 and {game.seq - 1}")
+        raise InvalidRequest(
+            gettext_noop("to_seq must be between 1 and %(last)s"), last=game.seq - 1
+        )
     return do_undo(
         game, actor=moderator, to_seq=to_seq, reason=reason.strip(), source=Event.Source.MODERATOR
     )

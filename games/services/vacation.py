@@ -9,6 +9,7 @@ import logging
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games import deadlines
 from games.errors import InvalidRequest, StaleSeq
@@ -24,14 +25,16 @@ def check_start_vacation(user, *, days: int, now: datetime.datetime | None = Non
     now = now or timezone.now()
     if type(days) is not int or days < settings.CORREO_VACATION_MIN_DAYS:
         raise InvalidRequest(
-            f"a vacation lasts at least {settings.CORREO_VACATION_MIN_DAYS} day(s)"
+            gettext_noop("a vacation lasts at least %(days)s day(s)"),
+            days=settings.CORREO_VACATION_MIN_DAYS,
         )
     if used_days(user, now.year) + days > settings.CORREO_VACATION_DAYS_PER_YEAR:
         raise InvalidRequest(
-            f"not enough vacation left this year ({budget(user, now)['left']} days)"
+            gettext_noop("not enough vacation left this year (%(days)s days)"),
+            days=budget(user, now)["left"],
         )
     if deadlines.vacation_end(user.pk, now):
-        raise InvalidRequest("you are already on vacation")
+        raise InvalidRequest(gettext_noop("you are already on vacation"))
     return do_start_vacation(user, length=datetime.timedelta(days=days), now=now)
 
 

@@ -1,5 +1,6 @@
 """Mail in the recipient's language: the preference, the German catalog, and
-the mails it makes (the titles' own words stay English)."""
+the mails it makes, refusals included (the titles' own words have their own
+catalogues: tests/engines/test_words_catalogues.py)."""
 
 from __future__ import annotations
 
@@ -87,6 +88,21 @@ def test_the_answer_to_a_reply_is_in_the_players_language_the_ledger_in_english(
     body = render.build_message(answer).body
     assert "> moves\n  OK: deine möglichen Züge stehen unten\n" in body
     assert render.build_message(answer).subject.endswith(": nichts ausgeführt")
+
+
+@pytest.mark.django_db
+def test_the_services_refusal_of_a_reply_is_in_the_players_language(alice, bob):
+    game = new_duel(alice, bob)
+    speaks(alice, "de")
+    first, second = hand(game, 0)[:2]
+    inbound.receive(reply_mail(alice, game, 0, f"commit {first}\ncommit {second}"), door="test")
+    answer = Notification.objects.filter(user=alice, kind="reply").latest("id")
+    refused = answer.context["results"][-1]
+    assert refused["message"] == "it is not your turn"  # the ledger keeps English
+    assert (
+        f"> commit {second}\n  NICHT AUSGEFÜHRT: du bist nicht am Zug"
+        in render.build_message(answer).body
+    )
 
 
 @pytest.mark.django_db

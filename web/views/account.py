@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
 from games import vacation
-from games.errors import ServiceError, describe
+from games.errors import ServiceError, in_words
 from games.services.vacation import check_start_vacation
 from web.forms import SettingsForm, SignupForm, VacationForm
 
@@ -63,7 +63,7 @@ def start_vacation(request: HttpRequest) -> HttpResponse:
         try:
             check_start_vacation(request.user, days=form.cleaned_data["days"])
         except ServiceError as error:
-            form.add_error("days", describe(error)[2])
+            form.add_error("days", in_words(error))
         else:
             messages.success(request, "Your vacation has begun: your clocks stand still.")
             return redirect("web:settings")

@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
 from games.engines.base import IllegalAction
-from games.errors import Forbidden, NotASeat, NotFound, ServiceError, describe
+from games.errors import Forbidden, NotASeat, NotFound, ServiceError, in_words
 
 T = TypeVar("T")
 
@@ -24,7 +24,7 @@ def attempt(request: HttpRequest, write: Callable[[], T], done: str) -> T | None
     except NotFound as exc:
         raise Http404(exc.message) from exc
     except (IllegalAction, ServiceError) as exc:
-        messages.error(request, describe(exc)[2])
+        messages.error(request, in_words(exc))
         return None
     messages.success(request, done)
     return result

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
 from games import selectors
@@ -24,7 +25,7 @@ def create(request: HttpRequest) -> HttpResponse:
         try:
             engine = base.get(title)
         except KeyError:
-            raise InvalidRequest(f"unknown title {title!r}") from None
+            raise InvalidRequest(gettext_noop("unknown title %(title)r"), title=title) from None
         names = [request.user.username, *_names(request.POST.get("players", ""))]
         return check_create_game(
             request.user, title=title, players=selectors.users_in_order(names),
@@ -60,7 +61,9 @@ def options_from(engine: base.Engine, form) -> dict[str, Any]:
             try:
                 options[key] = [int(part) for part in raw.replace(",", " ").split()]
             except ValueError:
-                raise InvalidRequest(f"{key}: whole numbers, separated by commas") from None
+                raise InvalidRequest(
+                    gettext_noop("%(key)s: whole numbers, separated by commas"), key=key
+                ) from None
         else:
             options[key] = raw
     return options

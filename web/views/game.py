@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors
@@ -43,9 +44,9 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
 
     def submit():
         if seq is None:
-            raise InvalidRequest("the form carried no seq; reload the page")
+            raise InvalidRequest(gettext_noop("the form carried no seq; reload the page"))
         if action is None and text is None:
-            raise InvalidRequest("choose a move")
+            raise InvalidRequest(gettext_noop("choose a move"))
         return check_submit_action_by_id(
             pk, request.user, action=action, text=None if action else text,
             expected_seq=seq, source="web",
@@ -64,7 +65,7 @@ def takeback(request: HttpRequest, pk: int) -> HttpResponse:
 
     def write():
         if seq is None:
-            raise InvalidRequest("the form carried no seq; reload the page")
+            raise InvalidRequest(gettext_noop("the form carried no seq; reload the page"))
         if answer:
             return check_answer_takeback(
                 game, request.user, answer=answer, expected_seq=seq, source="web"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
 from games import clock as clock_options
@@ -50,7 +51,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 
     def write():
         if to_seq is None:
-            raise InvalidRequest("give the seq to go back to")
+            raise InvalidRequest(gettext_noop("give the seq to go back to"))
         return check_undo(game, request.user, to_seq=to_seq, reason=request.POST.get("reason", ""))
 
     attempt(request, write, f"Undone back to seq {to_seq}.")
@@ -66,7 +67,7 @@ def clock(request: HttpRequest, pk: int) -> HttpResponse:
 
     def write():
         if not reason:
-            raise InvalidRequest("a clock action needs a reason")
+            raise InvalidRequest(gettext_noop("a clock action needs a reason"))
         if action == "pause":
             return check_pause(game, request.user, reason=reason)
         if action == "resume":
@@ -75,7 +76,7 @@ def clock(request: HttpRequest, pk: int) -> HttpResponse:
             by = clock_options.seconds(request.POST.get("by", "").strip() or None, "by")
             seat = int_or_none(request.POST.get("seat"))
             return check_extend(game, request.user, by_seconds=by, reason=reason, seat=seat)
-        raise InvalidRequest("the clock action is pause, resume or extend")
+        raise InvalidRequest(gettext_noop("the clock action is pause, resume or extend"))
 
     attempt(request, write, f"Clock: {action}.")
     return redirect("web:moderate", pk=pk)
