@@ -51,7 +51,9 @@ def turn_actions(state: State, seat: int) -> list[Action]:
     drafts: list[Action] = [{"type": "draw"}] if len(state["pile"]) >= 2 else []
     drafts += take_actions(state, seat)
     if not drafts:
-        # Only possible on the final turn (empty pile): see README, "pass".
+        # Only on the final turn (the pile is empty) with no affordable pair:
+        # README, "The final turn's pass".  No flip is then possible: a flip
+        # needs a whole row or column of resource sides, which holds a free pair.
         drafts = [{"type": "pass"}]
     if not state["flipped"]:
         drafts += [{"type": "flip", "space": NAMES[i]} for i in flippable(state["market"])]
