@@ -13,6 +13,11 @@ NOTES = {
         "The building costs and VP are provisional: no public source lists "
         "Havana's 36 printed cards, so those in your box may differ."
     ),
+    ("pointcity", "cards"): _(
+        "The card values come from a fan-made version and the building names "
+        "are placeholders: no official list of Point City's 160 cards is public, "
+        "so those in your box may differ."
+    ),
     ("18cuba", "draft_data"): _(
         "Some component data (three market prices, the narrow-train, wagon and "
         "machine tables, two edge tiles) is our reading of the designer's draft "

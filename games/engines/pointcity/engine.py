@@ -66,6 +66,9 @@ class PointCity(EngineBase):
     NAME = "pointcity"
     TITLE = "Point City"
     VERSION = 1
+    # Every card's values come from a fan port (gamedata/pointcity.md): no
+    # official card list is public; the building names are placeholders.
+    PROVISIONAL_DATA = True
     MIN_PLAYERS = 1
     MAX_PLAYERS = 4
     STATE_TYPE = PointCityState
@@ -115,6 +118,9 @@ class PointCity(EngineBase):
 
     def parse(self, text: str, state: State, seat: int) -> Action:
         return commands.parse(text, state, seat)
+
+    def provisional(self, options: dict[str, Any]) -> list[str]:
+        return ["cards"]
 
     def describe(
         self, view: dict[str, Any], seat: int | None, names: Sequence[str], language: str = "en"
