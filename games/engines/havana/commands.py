@@ -12,10 +12,13 @@ import re
 from typing import Any
 
 from ..base import IllegalAction, State
+from ..i18n import Words
 from . import data
 from .order import arrange
 
 Action = dict[str, Any]
+
+refuse = Words("havana").refuse
 
 SIMPLE = {
     "refreshment": "refreshment",
@@ -75,6 +78,8 @@ def text(action: Action) -> str:
         return " ".join([f"buy B{action['building']} pay", *pay])
     if kind == "end":
         return "end turn"
+    # A guard, not a refusal: ``text`` only ever sees the engine's own legal
+    # actions (why_not catches this for an action a player sent).
     raise IllegalAction(f"unknown action type {kind!r}")
 
 
@@ -92,22 +97,32 @@ def _card(token: str) -> str:
         return data.CARD_BY_KEY[token]["code"]
     same = [c for c in data.CARDS if str(c["value"]) == token]
     if same:
-        names = " or ".join(f"{c['code']} ({c['key']})" for c in same)
-        raise IllegalAction(f"card {token} is ambiguous: write {names}")
-    raise IllegalAction(f"unknown card {token!r}")
+        # Each shared value has two cards (2p/2d, 3c/3t, 4w/4a).
+        names = [f"{c['code']} ({c['key']})" for c in same]
+        raise refuse(
+            "card {token} is ambiguous: write {first} or {second}",
+            token=token,
+            first=", ".join(names[:-1]),
+            second=names[-1],
+        )
+    raise refuse("unknown card {token}", token=repr(token))
 
 
 def _seat(token: str, state: State) -> int:
     if token.isdigit() and int(token) < state["players"]:
         return int(token)
     last = state["players"] - 1
-    raise IllegalAction(f"unknown seat {token!r}: name a seat by its number, 0 to {last}")
+    raise refuse(
+        "unknown seat {token}: name a seat by its number, 0 to {last}",
+        token=repr(token),
+        last=last,
+    )
 
 
 def _building(token: str) -> int:
     match = re.fullmatch(r"b?(\d+)", token)
     if not match:
-        raise IllegalAction(f"unknown building {token!r}: write it as B<number>, e.g. B7")
+        raise refuse("unknown building {token}: write it as B<number>, e.g. B7", token=repr(token))
     return int(match.group(1))
 
 
@@ -116,7 +131,7 @@ def _colours(tokens: list[str]) -> list[str]:
     for token in tokens:
         colour = "gray" if token == "grey" else token
         if colour not in data.CUBES:
-            raise IllegalAction(f"unknown cube colour {token!r}")
+            raise refuse("unknown cube colour {token}", token=repr(token))
         out.append(colour)
     return sorted(out, key=data.CUBES.index)
 
@@ -127,7 +142,11 @@ def _pay(tokens: list[str]) -> dict[str, int]:
         match = re.fullmatch(r"(\d*)([a-z]+)", token)
         if not match or match.group(2) not in PAY_PARSE:
             example = "red 2yellow 5gray worker 3pesos"
-            raise IllegalAction(f"cannot read payment {token!r}: write e.g. {example}")
+            raise refuse(
+                "cannot read payment {token}: write e.g. {example}",
+                token=repr(token),
+                example=example,
+            )
         field = PAY_PARSE[match.group(2)]
         pay[field] = pay.get(field, 0) + int(match.group(1) or 1)
     return {f: pay[f] for f in data.COST_FIELDS if pay.get(f)}
@@ -135,35 +154,35 @@ def _pay(tokens: list[str]) -> dict[str, int]:
 
 def _parse_tax(rest: list[str], state: State) -> Action:
     if len(rest) % 2:
-        raise IllegalAction(
+        raise refuse(
             "tax takes pairs: a seat and worker or a cube colour, e.g. tax 1 worker 3 red"
         )
     take = {}
     for seat_token, what in zip(rest[::2], rest[1::2], strict=True):
         what = "gray" if what == "grey" else what
         if what != "worker" and what not in data.CUBES:
-            raise IllegalAction(f"tax takes a worker or a cube colour, not {what!r}")
+            raise refuse("tax takes a worker or a cube colour, not {what}", what=repr(what))
         take[str(_seat(seat_token, state))] = what
     return {"type": "tax", "take": take}
 
 
 def _parse_steal(rest: list[str], state: State) -> Action:
     if len(rest) < 2 or rest[0] not in ("pesos", "cubes", "materials"):
-        raise IllegalAction("write steal pesos <seat> or steal cubes <seat> <colours>")
+        raise refuse("write steal pesos <seat> or steal cubes <seat> <colours>")
     victim = None if rest[1] == "nobody" else _seat(rest[1], state)
     if rest[0] == "pesos":
         if len(rest) != 2:
-            raise IllegalAction("steal pesos takes only a seat number")
+            raise refuse("steal pesos takes only a seat number")
         return {"type": "steal_pesos", "victim": victim}
     return {"type": "steal_cubes", "victim": victim, "cubes": _colours(rest[2:])}
 
 
 def parse(line: str, state: State, seat: int) -> Action:
     if not isinstance(line, str):
-        raise IllegalAction("a command must be text")
+        raise refuse("a command must be text")
     words = line.lower().replace(",", " ").split()
     if not words:
-        raise IllegalAction("empty command")
+        raise refuse("empty command")
     joined = " ".join(words)
     if joined in SIMPLE_PARSE:
         return {"type": SIMPLE_PARSE[joined]}
@@ -189,4 +208,4 @@ def parse(line: str, state: State, seat: int) -> Action:
         if tokens and tokens[0] == "pay":
             tokens = tokens[1:]
         return {"type": "buy", "building": _building(rest[0]), "pay": _pay(tokens)}
-    raise IllegalAction(f"cannot read {line.strip()!r}; reply 'help' for the list of moves")
+    raise refuse("cannot read {line}; reply 'help' for the list of moves", line=repr(line.strip()))

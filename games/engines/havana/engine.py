@@ -10,10 +10,13 @@ from .. import i18n
 from ..base import EngineBase, IllegalAction, Result, State
 from . import commands, data, rounds, scoring, setup, view
 from . import describe as words
+from .describe import N_
 from .order import number
 from .state import HavanaState, copy_state
 
 Action = dict[str, Any]
+
+refuse = i18n.Words("havana").refuse
 
 
 def _timeout_key(action: Action) -> tuple:
@@ -53,10 +56,12 @@ class HavanaEngine(EngineBase):
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return rounds.legal(state, seat)
 
-    GAME_OVER = "the game is over"
-    NOT_YOUR_TURN = "it is not your turn to act"
-    NOT_AN_ACTION = "an action must be an object with a 'type'"
-    NOT_JSON = "an action must be plain JSON data"
+    # The template's own refusals, said from the title's catalogue.
+    WORDS = i18n.Words("havana")
+    GAME_OVER = N_("the game is over")
+    NOT_YOUR_TURN = N_("it is not your turn to act")
+    NOT_AN_ACTION = N_("an action must be an object with a 'type'")
+    NOT_JSON = N_("an action must be plain JSON data")
 
     def is_over(self, state: State) -> bool:
         return state["end"] is not None
@@ -70,15 +75,17 @@ class HavanaEngine(EngineBase):
     def play(self, state: State, seat: int, action: Action) -> None:
         rounds.play(state, seat, action)
 
-    def why_not(self, state: State, seat: int, action: Action) -> str:
+    def why_not(self, state: State, seat: int, action: Action) -> IllegalAction:
         try:
             line = commands.text(action)
         except (IllegalAction, KeyError, TypeError, AttributeError, ValueError):
             line = str(action.get("type"))
         buying = state["phase"] == "actions" and state["buying"]
         if buying and action["type"] not in ("buy", "end"):
-            return f"'{line}' is not possible now: your actions are done; buy or end turn"
-        return f"'{line}' is not a legal move now"
+            return refuse(
+                "'{line}' is not possible now: your actions are done; buy or end turn", line=line
+            )
+        return refuse("'{line}' is not a legal move now", line=line)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)
@@ -87,6 +94,8 @@ class HavanaEngine(EngineBase):
         try:
             return commands.text(action)
         except (KeyError, TypeError, AttributeError) as exc:
+            # A guard, not a refusal: the server has the line of the engine's
+            # own legal actions only (a player's action is refused by apply).
             raise IllegalAction("not a Havana action") from exc
 
     def parse(self, text: str, state: State, seat: int) -> Action:
@@ -97,6 +106,7 @@ class HavanaEngine(EngineBase):
         cards: skip; other cards: the first listed way; buying: end the turn."""
         actions = rounds.legal(state, seat)
         if not actions:
+            # A guard, not a refusal: the clock asks only for a seat to act.
             raise IllegalAction("this seat has nothing to do")
         if state["phase"] in ("choose", "replace"):
             return min(actions, key=lambda a: _resulting_number(state, seat, a))

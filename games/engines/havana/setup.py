@@ -11,7 +11,10 @@ import random
 from typing import Any
 
 from ..base import IllegalAction, State
+from ..i18n import Words
 from . import data
+
+refuse = Words("havana").refuse
 
 
 def empty_cubes() -> dict[str, int]:
@@ -23,10 +26,10 @@ def validate_ages(ages: Any, players: int) -> list[int] | None:
     if ages is None:
         return None
     if not isinstance(ages, list) or len(ages) != players:
-        raise IllegalAction(f"option ages must list one age per seat ({players} numbers)")
+        raise refuse("option ages must list one age per seat ({players} numbers)", players=players)
     for age in ages:
         if not isinstance(age, int) or isinstance(age, bool) or age < 0:
-            raise IllegalAction("option ages must hold whole numbers of years, 0 or more")
+            raise refuse("option ages must hold whole numbers of years, 0 or more")
     return list(ages)
 
 
@@ -79,6 +82,8 @@ def new_game(
 ) -> State:
     """The whole initial state; `buildings` lets tests use their own list."""
     if not isinstance(players, int) or not 2 <= players <= 4:
+        # A guard, not a refusal: a game is created only for MIN_PLAYERS to
+        # MAX_PLAYERS players (games.services.creation checks first).
         raise IllegalAction("Havana is for 2 to 4 players")
     ages = validate_ages(options.get("ages"), players)
     buildings = buildings if buildings is not None else data.BUILDINGS
