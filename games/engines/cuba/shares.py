@@ -257,6 +257,7 @@ def move(
         raise refuse("a certificate must change hands")
     if percent not in held.get(source, []):
         raise refuse(
+            # xgettext:no-python-format ("% c" is not a %-directive here)
             "the {place} holds no {percent}% certificate of {company}",
             place=_place(source),
             percent=percent,
