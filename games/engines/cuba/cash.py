@@ -15,7 +15,7 @@ rounds that the end has been triggered. No other account may overdraw.
 
 from __future__ import annotations
 
-from ..base import IllegalAction
+from .refusals import refuse
 
 Ledger = dict[str, int]
 BANK = "bank"
@@ -37,12 +37,16 @@ def new_ledger(bank: int, starting_cash: int, players: int) -> Ledger:
 def transfer(ledger: Ledger, payer: str, payee: str, amount: int) -> Ledger:
     """A new ledger with `amount` moved from payer to payee; never mutates."""
     if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
-        raise IllegalAction(f"an amount of money must be a whole number of dollars: {amount!r}")
+        raise refuse(
+            "an amount of money must be a whole number of dollars: {amount}", amount=repr(amount)
+        )
     for account in (payer, payee):
         if account not in ledger:
-            raise IllegalAction(f"there is no account {account!r}")
+            raise refuse("there is no account {account}", account=repr(account))
     if payer != BANK and ledger[payer] < amount:
-        raise IllegalAction(f"{payer} has ${ledger[payer]}, not ${amount}")
+        raise refuse(
+            "{payer} has ${cash}, not ${amount}", payer=payer, cash=ledger[payer], amount=amount
+        )
     out = dict(ledger)
     out[payer] -= amount
     out[payee] += amount
@@ -52,7 +56,7 @@ def transfer(ledger: Ledger, payer: str, payee: str, amount: int) -> Ledger:
 def open_account(ledger: Ledger, name: str) -> Ledger:
     """A company's treasury, empty until it is floated and paid."""
     if name in ledger:
-        raise IllegalAction(f"the account {name!r} exists already")
+        raise refuse("the account {name} exists already", name=repr(name))
     return {**ledger, name: 0}
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..base import IllegalAction
 from .hexes import HAVANA, HEXES, MAJOR_HOMES
+from .refusals import refuse
 
 Kind = Literal["major", "minor", "fc"]
 
@@ -115,4 +115,4 @@ def symbol(held: Any, word: str) -> str:
     for sym in in_game(held):
         if sym.lower() == word.lower():
             return sym
-    raise IllegalAction(f"there is no company {word!r} in this game")
+    raise refuse("there is no company {word} in this game", word=repr(word))

@@ -26,6 +26,7 @@ from typing import Any
 
 from . import cash, market, rolling_stock, shares
 from .companies import BY_SYM, in_game, shares_of
+from .refusals import N_, reason
 
 State = dict[str, Any]
 
@@ -90,11 +91,15 @@ def issue_fault(state: State, company: str) -> str | None:
     certs = state["certificates"][company]
     ordinary = shares_of(BY_SYM[company]).ordinary_percent
     if ordinary not in certs.get(shares.TREASURY, []):
-        return f"{company} has no share left in its treasury"
+        return reason(N_("{company} has no share left in its treasury"), company=company)
     if len(certs.get(shares.POOL, [])) >= shares.POOL_LIMIT:
-        return f"the pool holds {shares.POOL_LIMIT} {company} certificates, the most it may"
+        return reason(
+            N_("the pool holds {POOL_LIMIT} {company} certificates, the most it may"),
+            POOL_LIMIT=shares.POOL_LIMIT,
+            company=company,
+        )
     if price_of(state, company) is None:
-        return f"{company} has no share price"
+        return reason(N_("{company} has no share price"), company=company)
     return None
 
 
@@ -121,7 +126,7 @@ def sale_fault(state: State, director: str, sym: str, count: int, needed: int) -
     company, and no share more than the deficit needs."""
     seat = int(director[1:])
     if sym not in state["companies"] or sym not in state["certificates"]:
-        return f"there is no company {sym!r} in this game"
+        return reason(N_("there is no company {sym} in this game"), sym=repr(sym))
     fault = shares.can_sell(
         state["certificates"], sym, seat, count, operated=state["companies"][sym]["operated"]
     )
@@ -129,13 +134,18 @@ def sale_fault(state: State, director: str, sym: str, count: int, needed: int) -
         return fault
     price = price_of(state, sym)
     if price is None:
-        return f"{sym} has no share price"
+        return reason(N_("{sym} has no share price"), sym=sym)
     if (count - 1) * price >= needed:
-        return f"{count - 1} {sym} shares already raise the ${needed} needed: sell no more"
+        return reason(
+            N_("{enough} {sym} shares already raise the ${needed} needed: sell no more"),
+            enough=count - 1,
+            sym=sym,
+            needed=needed,
+        )
     before = {s: shares.director(state["certificates"], s) for s in state["certificates"]}
     after = shares.sell(state["certificates"], sym, seat, count, state["order"])
     if any(shares.director(after, s) != d for s, d in before.items()):
-        return "a forced sale may never change the director of any company"
+        return reason(N_("a forced sale may never change the director of any company"))
     return None
 
 

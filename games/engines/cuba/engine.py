@@ -20,6 +20,7 @@ from typing import Any
 from .. import i18n
 from ..base import Action, EngineBase, IllegalAction, Result, State
 from . import describe, scoring, setup, turn, view
+from .refusals import N_, WORDS, refuse
 from .rounds import flow, opening, operating, stock  # noqa: F401 (each registers its rounds)
 from .state import CubaState, copy_state
 from .steps import buy_train, route
@@ -60,8 +61,12 @@ class CubaEngine(EngineBase):
         },
     }
 
-    NOT_YOUR_TURN = "it is not your turn"
-    NOT_AN_ACTION = 'an action is an object with a "type", e.g. {"type": "pass"}'
+    # EngineBase's own refusals, said in the reader's language (`WORDS`).
+    WORDS = WORDS
+    GAME_OVER = N_("the game is over")
+    NOT_YOUR_TURN = N_("it is not your turn")
+    NOT_AN_ACTION = N_('an action is an object with a "type", e.g. {{"type": "pass"}}')
+    NOT_JSON = N_("an action must be plain JSON data")
 
     def provisional(self, options: dict[str, Any]) -> list[str]:
         return ["draft_data"]
@@ -72,7 +77,11 @@ class CubaEngine(EngineBase):
         try:
             chosen = variant(players, difficulty)
         except ValueError as exc:
-            raise IllegalAction(f"18Cuba has no {difficulty} game for {players} players") from exc
+            raise refuse(
+                "18Cuba has no {difficulty} game for {players} players",
+                difficulty=difficulty,
+                players=players,
+            ) from exc
         part = opts["map_part"] if chosen.partial_map else None
         state: State = dict(setup.new_game(chosen, seed, part))
         flow.begin_game(state)
@@ -113,15 +122,15 @@ class CubaEngine(EngineBase):
         flow.current(state).process(state, seat, action)
         flow.settle(state)
 
-    def why_not(self, state: State, seat: int, action: Action) -> str:
+    def why_not(self, state: State, seat: int, action: Action) -> IllegalAction:
         """The step that owns the action says why (it validates on its own);
         only a move no step of this round knows gets the round's sentence."""
         probe = self.copy_state(state)
         try:
             flow.current(probe).process(probe, seat, action)
         except IllegalAction as exc:
-            return exc.message
-        return "that is not a legal move now"
+            return exc
+        return refuse("that is not a legal move now")
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)
@@ -131,7 +140,7 @@ class CubaEngine(EngineBase):
 
     def parse(self, text: str, state: State, seat: int) -> Action:
         if not isinstance(text, str) or not text.split():
-            raise IllegalAction("a move is a line of text, e.g.: pass")
+            raise refuse("a move is a line of text, e.g.: pass")
         return flow.current(state).parse(text.lower().replace(",", " ").split(), state, seat)
 
     def skip_action(self, state: State, seat: int) -> Action | None:
@@ -146,7 +155,7 @@ class CubaEngine(EngineBase):
         must buy) the cheapest move, else the first one listed."""
         legal = self.legal_actions(state, seat)
         if not legal:
-            raise IllegalAction("this seat has nothing to do")
+            raise refuse("this seat has nothing to do")
         for kind in TIMEOUT_PREFERENCE:
             for action in legal:
                 if action == {"type": kind}:

@@ -27,9 +27,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..base import IllegalAction
 from . import cash, market, shares, trains
 from .companies import BY_SYM, FC, Company
+from .refusals import refuse
 
 State = Any
 
@@ -224,9 +224,9 @@ def pay_fc_fee(state: State, company: str, passes: int) -> int:
     offers only what it can pay)."""
     info = _company(company)
     if info.kind != "major":
-        raise IllegalAction("only a major company may pay to pass an FC token")
+        raise refuse("only a major company may pay to pass an FC token")
     if not isinstance(passes, int) or isinstance(passes, bool) or passes < 0:
-        raise IllegalAction(f"pass no FC token or more, not {passes!r}")
+        raise refuse("pass no FC token or more, not {passes}", passes=repr(passes))
     fee = FC_FEE * passes
     if fee:
         state["cash"] = _with_account(state["cash"], FC.sym)
@@ -285,15 +285,15 @@ def _broke(before: int, state: State) -> bool:
 def _operating(state: State, sym: str, kinds: tuple[str, ...]) -> None:
     info = _company(sym)
     if info.kind not in kinds:
-        raise IllegalAction(f"{sym} is not a {' or '.join(kinds)} company")
+        raise refuse("{sym} is not a {kinds} company", sym=sym, kinds=" or ".join(kinds))
     charter = state["companies"].get(sym)
     if charter is None or not charter["floated"] or charter["price"] is None:
-        raise IllegalAction(f"{sym} does not operate in this game now")
+        raise refuse("{sym} does not operate in this game now", sym=sym)
 
 
 def _check_amount(amount: Any) -> None:
     if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
-        raise IllegalAction(f"an income is a whole number of dollars, not {amount!r}")
+        raise refuse("an income is a whole number of dollars, not {amount}", amount=repr(amount))
 
 
 def _of_kind(syms: Iterable[str], kind: str) -> list[str]:
@@ -302,5 +302,5 @@ def _of_kind(syms: Iterable[str], kind: str) -> list[str]:
 
 def _company(sym: str) -> Company:
     if sym not in BY_SYM:
-        raise IllegalAction(f"there is no company {sym!r}")
+        raise refuse("there is no company {sym}", sym=repr(sym))
     return BY_SYM[sym]

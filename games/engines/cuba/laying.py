@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..base import IllegalAction
 from .board import (
     FC,
     Board,
@@ -31,6 +30,7 @@ from .board import (
 )
 from .graph import Reach, build, cheapest_reach, reach
 from .hexes import HAVANA, HEXES, LAND, edge_open
+from .refusals import N_, reason, refusal, refuse
 from .tiles import COLOR_PHASE, NEXT_COLOR, TILES, Tile, distinct_rotations, exits, rotated_paths
 from .upgrades import old_tile_name, stop_mapping, upgrade_fault
 
@@ -74,29 +74,48 @@ def _static_fault(
 ) -> str | None:
     """Every rule that does not depend on connectivity; None when all pass."""
     if coord not in LAND:
-        return f"{coord} is not a land hex of the map"
+        return reason(N_("{coord} is not a land hex of the map"), coord=coord)
     part = part_of(board)
     if part is not None and coord not in part.hexes:
-        return f"{coord} lies outside the part of the map in play"
+        return reason(N_("{coord} lies outside the part of the map in play"), coord=coord)
     if part is not None and coord in part.tiles:
-        return f"{coord} is the edge of the map: its special tile is never built on or upgraded"
+        return reason(
+            N_("{coord} is the edge of the map: its special tile is never built on or upgraded"),
+            coord=coord,
+        )
     cur = content(board, coord)
     if NEXT_COLOR.get(cur.color) != tile.color:
         want = NEXT_COLOR.get(cur.color, "nothing")
-        return f"{coord} takes a {want} tile next, not {tile.color}"
+        return reason(
+            N_("{coord} takes a {want} tile next, not {color}"),
+            coord=coord,
+            want=want,
+            color=tile.color,
+        )
     if COLOR_PHASE[tile.color] > phase:
-        return f"{tile.color} tiles are not available before phase {COLOR_PHASE[tile.color]}"
+        return reason(
+            N_("{color} tiles are not available before phase {phase}"),
+            color=tile.color,
+            phase=COLOR_PHASE[tile.color],
+        )
     if cur.label != tile.label:
         if tile.label == "H" or cur.label == "H":
-            return "only H tiles go on Havana, and H tiles go nowhere else"
-        return f"tile {tile.name} does not match the label of {coord}"
+            return reason(N_("only H tiles go on Havana, and H tiles go nowhere else"))
+        return reason(
+            N_("tile {name} does not match the label of {coord}"), name=tile.name, coord=coord
+        )
     ends = exits(rotated_paths(tile.name, rot))
     bad = sorted(e for e in ends if not edge_open(coord, e))
     if bad:
-        return f"track would run off the map, into the sea or into a barrier at side {bad[0]}"
+        return reason(
+            N_("track would run off the map, into the sea or into a barrier at side {side}"),
+            side=bad[0],
+        )
     bad = sorted(e for e in ends if not part_side_open(part, coord, e))
     if bad:
-        return f"track would run off the part of the map in play at side {bad[0]}"
+        return reason(
+            N_("track would run off the part of the map in play at side {side}"), side=bad[0]
+        )
     if cur.color == "white":
         return _lay_fault(who, coord, tile)
     return _upgrade_fault(board, who, coord, tile, rot)
@@ -106,33 +125,35 @@ def _lay_fault(who: Layer, coord: str, tile: Tile) -> str | None:
     kind = HEXES[coord].kind
     if who.kind == "minor" and tile.is_mill:
         if kind != "city" or coord != who.home:
-            return "a minor lays a sugar mill tile only on its own home city"
+            return reason(N_("a minor lays a sugar mill tile only on its own home city"))
         return None
     if who.kind == "minor" and tile.gauges != {"n"}:
-        return "minor companies lay only narrow gauge yellow tiles"
+        return reason(N_("minor companies lay only narrow gauge yellow tiles"))
     if who.kind == "major" and tile.gauges != {"s"}:
-        return "major companies lay only standard gauge yellow tiles"
+        return reason(N_("major companies lay only standard gauge yellow tiles"))
     if kind == "city":
         if who.kind == "minor":
-            return "a minor company lays no city tile except its home sugar mill"
-        return None if tile.cities == 1 and not tile.towns else "a city hex needs a city tile"
+            return reason(N_("a minor company lays no city tile except its home sugar mill"))
+        if tile.cities == 1 and not tile.towns:
+            return None
+        return reason(N_("a city hex needs a city tile"))
     if kind == "sugar":
         if who.kind == "minor" and not tile.is_sugar_field:
-            return "on a sugar cane field a minor lays only a sugar field tile"
+            return reason(N_("on a sugar cane field a minor lays only a sugar field tile"))
         if who.kind == "major" and not tile.is_plain:
-            return "on a sugar cane field a major lays only plain track"
+            return reason(N_("on a sugar cane field a major lays only plain track"))
         return None
-    return None if tile.is_plain else "open hexes take only plain track"
+    return None if tile.is_plain else reason(N_("open hexes take only plain track"))
 
 
 def _upgrade_fault(board: Board, who: Layer, coord: str, tile: Tile, rot: int) -> str | None:
     laid = board["tiles"].get(coord)
     old = old_tile_name(coord, laid[0] if laid else None)
     if old is None:
-        return f"{coord} has no tile to upgrade"
+        return reason(N_("{coord} has no tile to upgrade"), coord=coord)
     old_rot = laid[1] if laid else 0
     if coord == HAVANA and who.kind != "major":
-        return "only major companies may build in Havana"
+        return reason(N_("only major companies may build in Havana"))
     fault = upgrade_fault(old, old_rot, tile.name, rot) or _room_fault(
         board, coord, old, old_rot, tile, rot
     )
@@ -142,13 +163,15 @@ def _upgrade_fault(board: Board, who: Layer, coord: str, tile: Tile, rot: int) -
         return None
     old_tile = TILES[old]
     if who.kind == "minor" and old_tile.cities and coord != who.home:
-        return "a minor company upgrades no city tile except its home"
+        return reason(N_("a minor company upgrades no city tile except its home"))
     if old_tile.is_plain and old_tile.color == "yellow":
         before = sum(1 for p in old_tile.paths if p.gauge == who.gauge)
         after = sum(1 for p in tile.paths if p.gauge == who.gauge)
         if after <= before:
             gauge = "standard" if who.gauge == "s" else "narrow"
-            return f"this upgrade must extend the company's own {gauge} gauge track"
+            return reason(
+                N_("this upgrade must extend the company's own {gauge} gauge track"), gauge=gauge
+            )
     return None
 
 
@@ -163,7 +186,11 @@ def _room_fault(
     for city in board["reserved"].get(coord, {}).values():
         need[mapping[city]] += 1
     if any(n > s.slots for n, s in zip(need, tile.stops, strict=True) if s.type == "city"):
-        return f"tile {tile.name} has no room for the stations already in {coord}"
+        return reason(
+            N_("tile {name} has no room for the stations already in {coord}"),
+            name=tile.name,
+            coord=coord,
+        )
     return None
 
 
@@ -189,20 +216,29 @@ def _first_turn_fault(board: Board, who: Layer, coord: str) -> str | None:
         return None
     if who.home == HAVANA or who.home in board["tiles"]:
         return None
-    return f"in its first turn the company must lay its tile on its home {who.home}"
+    return reason(
+        N_("in its first turn the company must lay its tile on its home {home}"), home=who.home
+    )
 
 
 def _commissioner_fault(commissioner: int | None, tile: Tile) -> str | None:
     if commissioner is None:
         return None
     if commissioner not in COMMISSIONER_TILES:
-        return f"there is no commissioner #{commissioner}"
+        return reason(N_("there is no commissioner #{commissioner}"), commissioner=commissioner)
     color, kind = COMMISSIONER_TILES[commissioner]
     is_city = tile.cities > 0
     if tile.color != color or (kind == "city") != is_city:
-        return f"commissioner #{commissioner} lays only a {color} {kind} tile"
+        return reason(
+            N_("commissioner #{commissioner} lays only a {color} {kind} tile"),
+            commissioner=commissioner,
+            color=color,
+            kind=kind,
+        )
     if is_city and tile.label == "Y":
-        return f"commissioner #{commissioner} cannot lay a Y city tile"
+        return reason(
+            N_("commissioner #{commissioner} cannot lay a Y city tile"), commissioner=commissioner
+        )
     return None
 
 
@@ -220,38 +256,38 @@ def check_lay(
 ) -> LayResult:
     """Validate a lay or upgrade; raise IllegalAction with the reason."""
     if not isinstance(coord, str) or not isinstance(tile, str):
-        raise IllegalAction("name the hex and the tile, e.g. hex 'B9', tile '57'")
+        raise refuse("name the hex and the tile, e.g. hex 'B9', tile '57'")
     _check_passes(fc_new)
     if coord not in HEXES:
-        raise IllegalAction(f"there is no hex {coord!r} on the map")
+        raise refuse("there is no hex {coord} on the map", coord=repr(coord))
     if tile not in TILES:
-        raise IllegalAction(f"there is no tile {tile!r}")
+        raise refuse("there is no tile {tile}", tile=repr(tile))
     if not isinstance(rotation, int) or isinstance(rotation, bool) or not 0 <= rotation < 6:
-        raise IllegalAction("rotation must be a whole number from 0 to 5")
+        raise refuse("rotation must be a whole number from 0 to 5")
     t = TILES[tile]
     if board["supply"].get(t.group, 0) <= 0:
-        raise IllegalAction(f"no tile {tile} is left in the supply")
+        raise refuse("no tile {tile} is left in the supply", tile=tile)
     for fault in (
         _commissioner_fault(commissioner, t),
         _first_turn_fault(board, who, coord),
         _static_fault(board, who, coord, t, rotation, phase),
     ):
         if fault:
-            raise IllegalAction(fault)
+            raise refusal(fault)
     fc_new = sorted(set(fc_new))
     if fc_new and who.kind != "major":
-        raise IllegalAction("only major companies may pay to pass FC tokens")
+        raise refuse("only major companies may pay to pass FC tokens")
     for token in fc_new:
         if token in fc_paid or not _fc_blocks(board, token, who.sym):
-            raise IllegalAction(f"the FC token in {token} does not block {who.sym}")
+            raise refuse("the FC token in {token} does not block {sym}", token=token, sym=who.sym)
     net = build(board, who.gauge)
     passes = set(fc_paid) | set(fc_new)
     if not _connected(board, reach(board, net, who.sym, passes), who, coord, tile, rotation):
-        raise IllegalAction(f"{coord} is not connected to a station of {who.sym}")
+        raise refuse("{coord} is not connected to a station of {sym}", coord=coord, sym=who.sym)
     for token in fc_new:
         fewer = passes - {token}
         if _connected(board, reach(board, net, who.sym, fewer), who, coord, tile, rotation):
-            raise IllegalAction(f"passing the FC token in {token} is not needed for this lay")
+            raise refuse("passing the FC token in {token} is not needed for this lay", token=token)
     cost = 0
     if who.kind == "major" and HEXES[coord].kind == "sugar" and content(board, coord).tile is None:
         cost = SUGAR_FIELD_COST
@@ -261,7 +297,7 @@ def check_lay(
 
 def _check_passes(fc_new: Any) -> None:
     if not isinstance(fc_new, list | tuple) or not all(isinstance(t, str) for t in fc_new):
-        raise IllegalAction("FC passes are a list of hexes, e.g. ['B11']")
+        raise refuse("FC passes are a list of hexes, e.g. ['B11']")
 
 
 def _fc_blocks(board: Board, coord: str, company: str) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..base import IllegalAction
+from .refusals import refuse
 
 _LAY = re.compile(
     r"^lay\s+(\S+)\s+on\s+([A-Za-z]\d+)\s+rot\s+([0-5])(?:\s+with\s+([Cc][1-6]))?"
@@ -44,7 +44,7 @@ def lay_text(lay: dict[str, Any]) -> str:
 def parse_lay(text: str) -> dict[str, Any]:
     m = _LAY.match(" ".join(str(text).split()))
     if not m:
-        raise IllegalAction(
+        raise refuse(
             "write a lay as: lay <tile> on <hex> rot <0-5> [with <commissioner>] [pass <hex> ...]"
         )
     tile, coord, rot, card, passes = m.groups()
@@ -64,7 +64,7 @@ def token_text(token: dict[str, Any]) -> str:
 def parse_token(text: str) -> dict[str, Any]:
     m = _STATION.match(" ".join(str(text).split()))
     if not m:
-        raise IllegalAction("write a station as: station <hex> [city <n>] [pass <hex> ...]")
+        raise refuse("write a station as: station <hex> [city <n>] [pass <hex> ...]")
     coord, city, passes = m.groups()
     return {"hex": coord.upper(), "city": int(city or 0), "fc_passes": _passes(passes)}
 
@@ -76,5 +76,5 @@ def route_text(paths: list[str]) -> str:
 def parse_route(text: str) -> list[str]:
     words = str(text).split()
     if len(words) < 2 or words[0] != "run":
-        raise IllegalAction("write a route as: run <track piece> <track piece> ...")
+        raise refuse("write a route as: run <track piece> <track piece> ...")
     return words[1:]

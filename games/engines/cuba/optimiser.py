@@ -23,10 +23,10 @@ from itertools import permutations, product
 from math import prod
 from typing import Any
 
-from ..base import IllegalAction
 from .board import Board
 from .graph import build
 from .laying import FC_FEE
+from .refusals import refuse
 from .routes import Route, Train, enumerate_routes, route_of_paths, train_value
 
 CUBE_VALUE = 30
@@ -193,7 +193,7 @@ def evaluate(
             continue
         v = train_value(route, train, kind)
         if v is None:
-            raise IllegalAction(f"a {train.name} train cannot run that route")
+            raise refuse("a {name} train cannot run that route", name=train.name)
         revenue += v
     sugar, assign = sugar_value(routes, wagons, cubes, work) if kind == "major" else (0, ())
     if not assign:
@@ -402,7 +402,7 @@ def check_claim(
     claim at least that good is accepted (it may even be better).
     """
     if not isinstance(claimed, list) or len(claimed) != len(trains):
-        raise IllegalAction(f"give one route (or none) for each of the {len(trains)} trains")
+        raise refuse("give one route (or none) for each of the {count} trains", count=len(trains))
     net = build(board, "s" if kind == "major" else "n")
     routes: list[Route | None] = []
     used = 0
@@ -412,7 +412,7 @@ def check_claim(
             continue
         route = route_of_paths(board, company, kind, texts, net, phase=phase)
         if route.mask & used:
-            raise IllegalAction("two trains may not use the same piece of track")
+            raise refuse("two trains may not use the same piece of track")
         used |= route.mask
         routes.append(route)
     plan = evaluate(
@@ -422,7 +422,9 @@ def check_claim(
         board, company, kind, trains, wagons=wagons, cubes=cubes, phase=phase, budget=budget
     )
     if plan.net < best.net:
-        raise IllegalAction(
-            f"these routes earn {plan.net}; the trains can earn {best.net}, which must be claimed"
+        raise refuse(
+            "these routes earn {net}; the trains can earn {best}, which must be claimed",
+            net=plan.net,
+            best=best.net,
         )
     return plan

@@ -23,12 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..base import IllegalAction
 from . import cash, shares
 from .companies import BY_SYM, FC
 from .laying import COMMISSIONER_TILES, Layer, LayResult, check_lay, legal_lays
 from .laying import apply_lay as _apply_lay
 from .phases import phase as phase_of
+from .refusals import N_, reason, refusal, refuse
 from .trains import MACHINES, MAX_MACHINES_PER_MINOR, WAGONS
 
 State = dict[str, Any]
@@ -148,13 +148,18 @@ def take_concession(state: State, seat: int, card: Any) -> None:
     """
     info = CONCESSION_BY_CARD.get(card) if isinstance(card, str) else None
     if info is None:
-        raise IllegalAction(f"there is no concession {card!r}: choose one of M1-M6")
+        raise refuse("there is no concession {card}: choose one of M1-M6", card=repr(card))
     private = state["privates"][card]
     if private["owner"] is not None or private["out"]:
-        raise IllegalAction(f"{card} has been chosen already")
+        raise refuse("{card} has been chosen already", card=card)
     account = cash.player(seat)
     if state["cash"][account] < info.cost:
-        raise IllegalAction(f"{card} costs ${info.cost}; you have ${state['cash'][account]}")
+        raise refuse(
+            "{card} costs ${cost}; you have ${cash}",
+            card=card,
+            cost=info.cost,
+            cash=state["cash"][account],
+        )
     state["cash"] = cash.transfer(state["cash"], account, cash.BANK, info.cost)
     private["owner"] = account
     if info.ability == "fc_share":
@@ -186,39 +191,60 @@ def assign_fault(state: State, seat: int, card: Any, company: Any) -> str | None
     """
     info = CONCESSION_BY_CARD.get(card) if isinstance(card, str) else None
     if info is None or info.assign_to is None:
-        return f"{card} has no ability to put into a company: only M2, M3, M5 and M6 do"
+        return reason(
+            N_("{card} has no ability to put into a company: only M2, M3, M5 and M6 do"), card=card
+        )
     private = state["privates"][card]
     account = cash.player(seat)
     if private["owner"] != account:
-        return f"you do not own {card}"
+        return reason(N_("you do not own {card}"), card=card)
     if private["out"]:
-        return f"{card} is out of the game"
+        return reason(N_("{card} is out of the game"), card=card)
     if private["company"] is not None:
-        return f"{card}'s ability is in {private['company']} already"
+        return reason(
+            N_("{card}'s ability is in {company} already"), card=card, company=private["company"]
+        )
     if private["minor"] is None:
-        return f"exchange {card} for a minor first: its ability is on the back of the card"
+        return reason(
+            N_("exchange {card} for a minor first: its ability is on the back of the card"),
+            card=card,
+        )
     if acting_player(state) != account:
-        return (
-            "an ability is used in your own turn (in an operating round, "
-            "the turn of a company you direct)"
+        return reason(
+            N_(
+                "an ability is used in your own turn (in an operating round, "
+                "the turn of a company you direct)"
+            )
         )
     target = BY_SYM.get(company) if isinstance(company, str) else None
     if target is None or target.kind != info.assign_to:
-        return f"{card}'s ability goes into a {info.assign_to} company"
+        return reason(
+            N_("{card}'s ability goes into a {assign_to} company"),
+            card=card,
+            assign_to=info.assign_to,
+        )
     if target.sym not in state["companies"]:
-        return f"{target.sym} is not in this game"
+        return reason(N_("{sym} is not in this game"), sym=target.sym)
     if shares.director(state["certificates"], target.sym) != account:
-        return f"you do not direct {target.sym}"
+        return reason(N_("you do not direct {sym}"), sym=target.sym)
     charter = state["companies"][target.sym]
     if info.ability == "wagon":
         limit = phase_of(state["phase"]).major_train_limit
         if len(charter["wagons"]) >= limit:
-            return f"{target.sym} owns {limit} wagons, as many as a major may own now"
+            return reason(
+                N_("{sym} owns {limit} wagons, as many as a major may own now"),
+                sym=target.sym,
+                limit=limit,
+            )
     if info.ability == "machine":
         if len(charter["machines"]) >= MAX_MACHINES_PER_MINOR:
-            return f"{target.sym} owns {MAX_MACHINES_PER_MINOR} machines, the most a minor may own"
+            return reason(
+                N_("{sym} owns {MAX_MACHINES_PER_MINOR} machines, the most a minor may own"),
+                sym=target.sym,
+                MAX_MACHINES_PER_MINOR=MAX_MACHINES_PER_MINOR,
+            )
         if machine_for_exchange(state) is None:
-            return "no sugar mill machine is available"
+            return reason(N_("no sugar mill machine is available"))
     return None
 
 
@@ -244,7 +270,7 @@ def assign(state: State, seat: int, card: Any, company: Any) -> None:
     """
     fault = assign_fault(state, seat, card, company)
     if fault:
-        raise IllegalAction(fault)
+        raise refusal(fault)
     info = CONCESSION_BY_CARD[card]
     private = state["privates"][card]
     private["company"] = company
@@ -318,16 +344,16 @@ def commissioner_fault(state: State, card: Any, who: Layer) -> str | None:
     """Why the owner of `card` may not lay its tile with `who` (None: may)."""
     info = COMMISSIONER_BY_CARD.get(card) if isinstance(card, str) else None
     if info is None:
-        return f"there is no commissioner {card!r}: C1-C6"
+        return reason(N_("there is no commissioner {card}: C1-C6"), card=repr(card))
     private = state["privates"][card]
     if private["out"]:
-        return f"{card}'s tile has been laid already"
+        return reason(N_("{card}'s tile has been laid already"), card=card)
     if private["owner"] is None:
-        return f"nobody owns {card}"
+        return reason(N_("nobody owns {card}"), card=card)
     if who.sym not in BY_SYM or BY_SYM[who.sym].kind not in ("major", "minor"):
-        return f"{card}'s tile is laid by a major or a minor company"
+        return reason(N_("{card}'s tile is laid by a major or a minor company"), card=card)
     if shares.director(state["certificates"], who.sym) != private["owner"]:
-        return f"{card}'s tile is laid only with a company its owner directs"
+        return reason(N_("{card}'s tile is laid only with a company its owner directs"), card=card)
     return None
 
 
@@ -366,7 +392,7 @@ def commissioner_lay(
     """
     fault = commissioner_fault(state, card, who)
     if fault:
-        raise IllegalAction(fault)
+        raise refusal(fault)
     info = COMMISSIONER_BY_CARD[card]
     result = check_lay(
         state["board"],

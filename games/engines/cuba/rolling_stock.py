@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Literal
 
-from ..base import IllegalAction
 from . import cash
 from .companies import BY_SYM, in_game
 from .phases import BY_TRIGGER
 from .phases import phase as phase_of
 from .privates import n_train_discount, use_n_train_discount
+from .refusals import N_, reason, refusal, refuse
 from .trains import (
     BY_NAME,
     MACHINE_BY_GENERATION,
@@ -192,55 +192,74 @@ def purchase_fault(state: State, company: str, card: str, source: Source = "depo
         return fault
     kind = kind_of(company)
     if not isinstance(card, str) or not (is_train(card) or card in WAGON_BY_NAME):
-        return f"there is no train or wagon {card!r}"
+        return reason(N_("there is no train or wagon {card}"), card=repr(card))
     if not _fits(kind, card):
         what = "n-trains and machines" if kind == "minor" else "standard trains and wagons"
-        return f"{company} is a {kind} company and buys only {what}"
+        return reason(
+            N_("{company} is a {kind} company and buys only {what}"),
+            company=company,
+            kind=kind,
+            what=what,
+        )
     if source == "pool":
         if card not in state["pool"]:
-            return f"there is no {card} in the bank pool"
+            return reason(N_("there is no {card} in the bank pool"), card=card)
     elif source == "depot":
         fault = _depot_fault(state, company, card)
         if fault:
             return fault
     else:
-        return f"trains are bought from the bank or the bank pool, not {source!r}"
+        return reason(
+            N_("trains are bought from the bank or the bank pool, not {source}"),
+            source=repr(source),
+        )
     fault = _limit_fault(state, company, card)
     if fault:
         return fault
     price = purchase_price(state, company, card, source)
     if state["cash"][company] < price:
-        return f"{company} has ${state['cash'][company]} and the {card} costs ${price}"
+        return reason(
+            N_("{company} has ${cash} and the {card} costs ${price}"),
+            company=company,
+            cash=state["cash"][company],
+            card=card,
+            price=price,
+        )
     return None
 
 
 def _owner_fault(state: State, company: str) -> str | None:
     if not isinstance(company, str) or company not in BY_SYM:
-        return f"there is no company {company!r}"
+        return reason(N_("there is no company {company}"), company=repr(company))
     if company not in state["companies"]:
-        return f"{company} is not in this game"
+        return reason(N_("{company} is not in this game"), company=company)
     if kind_of(company) == "fc":
-        return "the FC buys no trains: it receives the exported ones"
+        return reason(N_("the FC buys no trains: it receives the exported ones"))
     if not state["companies"][company]["floated"] or company not in state["cash"]:
-        return f"{company} has not floated"
+        return reason(N_("{company} has not floated"), company=company)
     return None
 
 
 def _depot_fault(state: State, company: str, card: str) -> str | None:
     if card in WAGON_BY_NAME:
         if not wagon_on_sale(state, WAGON_BY_NAME[card]):
-            return f"no {card} is on sale in phase {state['phase']}"
+            return reason(
+                N_("no {card} is on sale in phase {phase}"), card=card, phase=state["phase"]
+            )
         return None
     printed = train_card(card)
     if card in OBSOLETE:
-        return f"the bank sells no {card}: new cards are not turned over"
+        return reason(N_("the bank sells no {card}: new cards are not turned over"), card=card)
     if printed.gauge == "standard":
         top = top_standard_stack(state)
         if printed.stack != top:
-            return f"standard trains are bought in ascending order: the {top} stack is on sale"
+            return reason(
+                N_("standard trains are bought in ascending order: the {top} stack is on sale"),
+                top=top,
+            )
         return None
     if not narrow_on_sale(state, printed):
-        return f"no {card} is on sale in phase {state['phase']}"
+        return reason(N_("no {card} is on sale in phase {phase}"), card=card, phase=state["phase"])
     return None
 
 
@@ -253,7 +272,13 @@ def _limit_fault(state: State, company: str, card: str) -> str | None:
     held = charter["wagons"] if card in WAGON_BY_NAME else charter["trains"]
     what = "wagons" if card in WAGON_BY_NAME else "trains"
     if len(held) >= limit:
-        return f"{company} owns {len(held)} {what}, its limit in phase {state['phase']}"
+        return reason(
+            N_("{company} owns {count} {what}, its limit in phase {phase}"),
+            company=company,
+            count=len(held),
+            what=what,
+            phase=state["phase"],
+        )
     return None
 
 
@@ -275,7 +300,7 @@ def buy(state: State, company: str, card: str, source: Source = "depot") -> Chan
     its phase with every consequence (`start_phase`)."""
     fault = purchase_fault(state, company, card, source)
     if fault:
-        raise IllegalAction(fault)
+        raise refusal(fault)
     price = purchase_price(state, company, card, source)
     if _discount(state, company, card):
         use_n_train_discount(state, company)
@@ -363,7 +388,7 @@ def export_to_fc(state: State) -> Changes:
     FC's stack (an 8, never a 4D; a "3" stack gives a 3) and may start a phase."""
     stack = top_standard_stack(state)
     if stack is None:
-        raise IllegalAction("no standard train is left to export")
+        raise refuse("no standard train is left to export")
     card = next(t.name for t in STANDARD if t.stack == stack)
     _draw(state, stack)
     state["fc_trains"].append(card)
@@ -390,20 +415,30 @@ def trade_in_fault(state: State, company: str, old: str, *, traded_this_or: bool
     if fault:
         return fault
     if kind_of(company) != "minor":
-        return "only minors own n-trains to trade in"
+        return reason(N_("only minors own n-trains to trade in"))
     if traded_this_or:
-        return f"{company} has traded in a train this operating round already"
+        return reason(
+            N_("{company} has traded in a train this operating round already"), company=company
+        )
     if not isinstance(old, str) or old not in state["companies"][company]["trains"]:
-        return f"{company} owns no {old}"
+        return reason(N_("{company} owns no {old}"), company=company, old=old)
     base = train_card(old).name
     if base not in NEXT_NARROW:
-        return f"there is no n-train type after the {base}"
+        return reason(N_("there is no n-train type after the {base}"), base=base)
     new = BY_NAME[NEXT_NARROW[base]]
     if not narrow_on_sale(state, new):
-        return f"no {new.name} is on sale in the bank, and no type may be skipped"
+        return reason(
+            N_("no {name} is on sale in the bank, and no type may be skipped"), name=new.name
+        )
     price = trade_in_price(state, company, old)
     if state["cash"][company] < price:
-        return f"{company} has ${state['cash'][company]} and the {new.name} costs ${price}"
+        return reason(
+            N_("{company} has ${cash} and the {name} costs ${price}"),
+            company=company,
+            cash=state["cash"][company],
+            name=new.name,
+            price=price,
+        )
     return None
 
 
@@ -412,7 +447,7 @@ def trade_in(state: State, company: str, old: str, *, traded_this_or: bool) -> C
     The train count does not change, so a minor at its limit may trade in."""
     fault = trade_in_fault(state, company, old, traded_this_or=traded_this_or)
     if fault:
-        raise IllegalAction(fault)
+        raise refusal(fault)
     new = NEXT_NARROW[train_card(old).name]
     price = trade_in_price(state, company, old)
     if _discount(state, company, new):
@@ -476,24 +511,39 @@ def machine_fault(state: State, company: str, generation: int) -> str | None:
     if fault:
         return fault
     if kind_of(company) != "minor":
-        return "only minor companies buy machines"
+        return reason(N_("only minor companies buy machines"))
     if not isinstance(generation, int) or generation not in MACHINE_BY_GENERATION:
-        return f"there is no machine generation {generation!r}"
+        return reason(
+            N_("there is no machine generation {generation}"), generation=repr(generation)
+        )
     if not machine_on_sale(state, generation):
-        return f"no machine of generation {generation} is on sale in phase {state['phase']}"
+        return reason(
+            N_("no machine of generation {generation} is on sale in phase {phase}"),
+            generation=generation,
+            phase=state["phase"],
+        )
     held = len(state["companies"][company]["machines"])
     if held >= MAX_MACHINES_PER_MINOR:
-        return f"{company} owns {held} machines, the most a minor may own"
+        return reason(
+            N_("{company} owns {held} machines, the most a minor may own"),
+            company=company,
+            held=held,
+        )
     price = machine_price(state, generation)
     if state["cash"][company] < price:
-        return f"{company} has ${state['cash'][company]} and the machine costs ${price}"
+        return reason(
+            N_("{company} has ${cash} and the machine costs ${price}"),
+            company=company,
+            cash=state["cash"][company],
+            price=price,
+        )
     return None
 
 
 def buy_machine(state: State, company: str, generation: int) -> Changes:
     fault = machine_fault(state, company, generation)
     if fault:
-        raise IllegalAction(fault)
+        raise refusal(fault)
     price = machine_price(state, generation)
     state["cash"] = cash.transfer(state["cash"], company, cash.BANK, price)
     state["depot"][machine_stack(generation)] -= 1

@@ -23,10 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import IllegalAction
 from .board import MINORS, Board, city_tokens, content
 from .graph import Network, build
 from .hexes import HAVANA, revenue_of
+from .refusals import refuse
 from .tiles import face
 
 
@@ -41,7 +41,7 @@ class Train:
 def train_from_name(name: str) -> Train:
     """The running rules of a train card: "3", "3+", "4D", "8", "2n", "3-1n" (obsolete)."""
     if not isinstance(name, str) or not name:
-        raise IllegalAction(f"there is no train {name!r}")
+        raise refuse("there is no train {name}", name=repr(name))
     if name.endswith("D") and name[:-1].isdigit():
         return Train(name, int(name[:-1]), double=True)
     if name.endswith("+") and name[:-1].isdigit():
@@ -52,7 +52,7 @@ def train_from_name(name: str) -> Train:
         return Train(name, int(name[:-1]))
     if name.isdigit():
         return Train(name, int(name))
-    raise IllegalAction(f"there is no train {name!r}")
+    raise refuse("there is no train {name}", name=repr(name))
 
 
 @dataclass(frozen=True)
@@ -212,12 +212,12 @@ def route_of_paths(
 ) -> Route:
     """Rebuild a submitted route from its track pieces; IllegalAction if it breaks a rule."""
     if not isinstance(texts, list) or not texts or not all(isinstance(t, str) for t in texts):
-        raise IllegalAction("a route is a non-empty list of track pieces like 'B7:e1-s0'")
+        raise refuse("a route is a non-empty list of track pieces like 'B7:e1-s0'")
     net = net or build(board, "s" if kind == "major" else "n")
     pids = []
     for t in texts:
         if t not in net.path_ids:
-            raise IllegalAction(f"there is no usable track {t!r}")
+            raise refuse("there is no usable track {t}", t=repr(t))
         pids.append(net.path_ids[t])
     info = stop_infos(board, net, company, kind, phase)
     start = _start_vertex(net, info, pids)
@@ -233,42 +233,42 @@ def _start_vertex(net: Network, info: dict[int, StopInfo], pids: list[int]) -> i
         starts = [a, b]
     starts = [v for v in starts if v in info]
     if not starts:
-        raise IllegalAction("a route must start at a revenue location")
+        raise refuse("a route must start at a revenue location")
     return starts[0]
 
 
 def _walk_route(net: Network, info: dict[int, StopInfo], start: int, pids: list[int]) -> Route:
     nv = len(net.incident)
     if not info[start].allowed:
-        raise IllegalAction(f"this company's trains may not stop at {info[start].coord}")
+        raise refuse("this company's trains may not stop at {coord}", coord=info[start].coord)
     v, mask, stops, passes = start, 1 << start, [start], set()
     for i, q in enumerate(pids):
         if v not in net.path_ends[q]:
-            raise IllegalAction(f"track piece {net.path_text[q]} does not continue the route")
+            raise refuse("track piece {piece} does not continue the route", piece=net.path_text[q])
         if v in info and i > 0:
             if info[v].through == "closed":
-                raise IllegalAction(f"the route cannot run through {info[v].coord}")
+                raise refuse("the route cannot run through {coord}", coord=info[v].coord)
             if info[v].through == "fc":
                 passes.add(info[v].coord)
         if v not in info and net.path_hex[q] == net.path_hex[pids[i - 1]]:
-            raise IllegalAction("a route may not reverse at a junction")
+            raise refuse("a route may not reverse at a junction")
         w = net.other_end(q, v)
         if mask >> w & 1 or mask >> (nv + q) & 1:
-            raise IllegalAction("a route may not use the same track or location twice")
+            raise refuse("a route may not use the same track or location twice")
         mask |= (1 << w) | (1 << (nv + q))
         if w in info:
             if not info[w].allowed:
-                raise IllegalAction(f"this company's trains may not stop at {info[w].coord}")
+                raise refuse("this company's trains may not stop at {coord}", coord=info[w].coord)
             if info[w].coord == HAVANA and any(info[s].coord == HAVANA for s in stops):
-                raise IllegalAction("a route may not run from Havana to Havana")
+                raise refuse("a route may not run from Havana to Havana")
             stops.append(w)
         v = w
     if v not in info:
-        raise IllegalAction("a route must end at a revenue location")
+        raise refuse("a route must end at a revenue location")
     if len(stops) < 2:
-        raise IllegalAction("a route needs at least two revenue locations")
+        raise refuse("a route needs at least two revenue locations")
     if not any(info[s].own for s in stops):
-        raise IllegalAction("a route must include a station of the company")
+        raise refuse("a route must include a station of the company")
     first, last = info[stops[0]], info[stops[-1]]
     return Route(
         stops=tuple(stops),

@@ -40,9 +40,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from ..base import IllegalAction
 from .cash import player
 from .companies import BY_SYM, FC, MAJORS, MINORS, Company, shares_of
+from .refusals import N_, reason, refuse
 from .variants import BY_ID
 
 Certificates = dict[str, dict[str, list[int]]]
@@ -53,6 +53,12 @@ POOL = "pool"
 SOURCES = (IPO, TREASURY, POOL)
 HOLDING_LIMIT = 60  # VI.5, IV.4: a player may own up to 60% of a company
 POOL_LIMIT = 5  # VI.4: certificates of one company in the pool after a sale
+# Whole sentences, one for each place, so that each reads right in German.
+NO_CERTIFICATE_IN = {
+    IPO: N_("there is no {company} certificate in the initial offering"),
+    TREASURY: N_("there is no {company} certificate in the treasury"),
+    POOL: N_("there is no {company} certificate in the bank pool"),
+}
 
 _PLAYER = re.compile(r"p(0|[1-9][0-9]?)")
 
@@ -131,30 +137,53 @@ def can_buy(
     """
     info = _company(company)
     if source not in SOURCES:
-        return (
-            f"shares are bought from the initial offering, a treasury or the pool, not {source!r}"
+        return reason(
+            N_(
+                "shares are bought from the initial offering, a treasury or the pool, not {source}"
+            ),
+            source=repr(source),
         )
     if phase < info.available_from_phase:
-        return f"{company} shares are available from phase {info.available_from_phase}"
+        return reason(
+            N_("{company} shares are available from phase {available_from_phase}"),
+            company=company,
+            available_from_phase=info.available_from_phase,
+        )
     if info.kind == "minor" and source == TREASURY:
-        return "no minor shares may be bought out of a company's treasury"
+        return reason(N_("no minor shares may be bought out of a company's treasury"))
     cert = offered(certs, company, source)
     if cert is None:
-        return f"there is no {company} certificate in the {_place(source)}"
+        return reason(NO_CERTIFICATE_IN[source], company=company)
     if info.kind == "minor" and cert == shares_of(info).director_percent:
-        return (
-            "a minor company is started only by exchanging a concession in the first stock round"
+        return reason(
+            N_(
+                "a minor company is started only by exchanging a concession "
+                "in the first stock round"
+            )
         )
     if sold_this_round:
-        return (
-            f"you sold {company} shares in this stock round; you may buy them again from the next"
+        return reason(
+            N_(
+                "you sold {company} shares in this stock round; "
+                "you may buy them again from the next"
+            ),
+            company=company,
         )
     limit = BY_ID[variant].certificate_limit
     if certificate_count(certs, seat) + 1 > limit:
-        return f"you hold {certificate_count(certs, seat)} certificates, the limit is {limit}"
+        return reason(
+            N_("you hold {count} certificates, the limit is {limit}"),
+            count=certificate_count(certs, seat),
+            limit=limit,
+        )
     held = percent(certs, company, player(seat))
     if held + cert > HOLDING_LIMIT:
-        return f"you hold {held}% of {company}; nobody may own more than {HOLDING_LIMIT}%"
+        return reason(
+            N_("you hold {held}% of {company}; nobody may own more than {HOLDING_LIMIT}%"),
+            held=held,
+            company=company,
+            HOLDING_LIMIT=HOLDING_LIMIT,
+        )
     return None
 
 
@@ -171,18 +200,31 @@ def can_sell(
     info = _company(company)
     split = shares_of(info)
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-        return f"sell one certificate or more, not {count!r}"
+        return reason(N_("sell one certificate or more, not {count}"), count=repr(count))
     if not operated:
-        return f"{company} has not operated yet; its shares may be sold once it has"
+        return reason(
+            N_("{company} has not operated yet; its shares may be sold once it has"),
+            company=company,
+        )
     holder = player(seat)
     held = percent(certs, company, holder)
     if count * split.ordinary_percent > held:
-        return f"you hold {held}% of {company}, not {count * split.ordinary_percent}%"
+        return reason(
+            N_("you hold {held}% of {company}, not {wanted}%"),
+            held=held,
+            company=company,
+            wanted=count * split.ordinary_percent,
+        )
     in_pool = len(_held(certs, company).get(POOL, []))
     if in_pool + count > POOL_LIMIT:
-        return (
-            f"the pool holds {in_pool} {company} certificates; "
-            f"a sale may not bring it above {POOL_LIMIT}"
+        return reason(
+            N_(
+                "the pool holds {count} {company} certificates; "
+                "a sale may not bring it above {limit}"
+            ),
+            count=in_pool,
+            company=company,
+            limit=POOL_LIMIT,
         )
     if count > _ordinary_count(certs, company, holder):
         # The seller then keeps less than the director's certificate, so a
@@ -191,9 +233,12 @@ def can_sell(
             (percent(certs, company, h) for h in _players(certs, company, holder)), default=0
         )
         if best < split.director_percent:
-            return (
-                "the director's certificate can never be sold to the bank: another player "
-                f"must hold at least {split.director_percent}% to take it over"
+            return reason(
+                N_(
+                    "the director's certificate can never be sold to the bank: another player "
+                    "must hold at least {percent}% to take it over"
+                ),
+                percent=split.director_percent,
             )
     return None
 
@@ -207,14 +252,20 @@ def move(
     held = _held(certs, company)
     for holder in (source, target):
         if holder not in SOURCES and not _PLAYER.fullmatch(holder):
-            raise IllegalAction(f"there is no holder {holder!r}")
+            raise refuse("there is no holder {holder}", holder=repr(holder))
     if source == target:
-        raise IllegalAction("a certificate must change hands")
+        raise refuse("a certificate must change hands")
     if percent not in held.get(source, []):
-        raise IllegalAction(f"the {_place(source)} holds no {percent}% certificate of {company}")
+        raise refuse(
+            # xgettext:no-python-format ("% c" is not a %-directive here)
+            "the {place} holds no {percent}% certificate of {company}",
+            place=_place(source),
+            percent=percent,
+            company=company,
+        )
     printed = shares_of(_company(company)).director_percent
     if percent == printed and target in (POOL, TREASURY):
-        raise IllegalAction("a director's certificate can never go to the bank pool or a treasury")
+        raise refuse("a director's certificate can never go to the bank pool or a treasury")
     out = {sym: {h: list(p) for h, p in holders.items()} for sym, holders in certs.items()}
     out[company][source].remove(percent)
     if not out[company][source]:
@@ -233,10 +284,12 @@ def sell(
     split = shares_of(_company(company))
     if count > _ordinary_count(certs, company, holder):
         if director(certs, company) != holder:
-            raise IllegalAction(f"you hold fewer than {count} {company} certificates")
+            raise refuse(
+                "you hold fewer than {count} {company} certificates", count=count, company=company
+            )
         heir = _successor(certs, company, order, holder)
         if heir is None:
-            raise IllegalAction("nobody can take over the director's certificate")
+            raise refuse("nobody can take over the director's certificate")
         certs = _exchange(certs, company, holder, heir)
     for _ in range(count):
         certs = move(certs, company, holder, POOL, split.ordinary_percent)
@@ -263,12 +316,12 @@ def inaugurate_minor(certs: Certificates, company: str, seat: int) -> Certificat
     info = _company(company)
     split = shares_of(info)
     if info.kind != "minor":
-        raise IllegalAction(f"{company} is not a minor company")
+        raise refuse("{company} is not a minor company", company=company)
     if (
         director(certs, company) is not None
         or offered(certs, company, IPO) != split.director_percent
     ):
-        raise IllegalAction(f"{company} has been started already")
+        raise refuse("{company} has been started already", company=company)
     certs = move(certs, company, IPO, player(seat), split.director_percent)
     certs = move(certs, company, IPO, player(seat), split.ordinary_percent)
     return charter(certs, company)
@@ -278,7 +331,7 @@ def charter(certs: Certificates, company: str) -> Certificates:
     """The certificates left in the initial offering go onto the charter: the
     company's treasury (VI.7; VI.8 at the end of the stock round it floats)."""
     if director(certs, company) is None:
-        raise IllegalAction(f"{company} has no director yet")
+        raise refuse("{company} has no director yet", company=company)
     for cert in list(_held(certs, company).get(IPO, [])):
         certs = move(certs, company, IPO, TREASURY, cert)
     return certs
@@ -324,13 +377,13 @@ def _ordinary_count(certs: Certificates, company: str, holder: str) -> int:
 def _held(certs: Certificates, company: str) -> dict[str, list[int]]:
     _company(company)
     if company not in certs:
-        raise IllegalAction(f"{company} is not in this game")
+        raise refuse("{company} is not in this game", company=company)
     return certs[company]
 
 
 def _company(sym: str) -> Company:
     if sym not in BY_SYM:
-        raise IllegalAction(f"there is no company {sym!r}")
+        raise refuse("there is no company {sym}", sym=repr(sym))
     return BY_SYM[sym]
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import IllegalAction
 from .board import (
     MINORS,
     Board,
@@ -25,6 +24,7 @@ from .board import (
 from .graph import build, cheapest_reach, reach
 from .hexes import HAVANA, HEXES
 from .laying import FC_FEE, _check_passes, _fc_blocks
+from .refusals import N_, reason, refusal, refuse
 
 TOKEN_COSTS = (40, 60, 80)
 
@@ -41,22 +41,22 @@ def tokens_available(treasury_percent: int) -> int:
 def token_cost(extra_placed: int) -> int:
     """Price of the next station after ``extra_placed`` non-home stations."""
     if not 0 <= extra_placed < len(TOKEN_COSTS):
-        raise IllegalAction("the company has no station token left")
+        raise refuse("the company has no station token left")
     return TOKEN_COSTS[extra_placed]
 
 
 def _city_fault(board: Board, coord: Any, city: Any) -> str | None:
     if not isinstance(coord, str) or coord not in HEXES:
-        return f"there is no hex {coord!r} on the map"
+        return reason(N_("there is no hex {coord} on the map"), coord=repr(coord))
     if not in_play(board, coord):
-        return f"{coord} lies outside the part of the map in play"
+        return reason(N_("{coord} lies outside the part of the map in play"), coord=coord)
     if not buildable(board, coord):
-        return f"{coord} is the edge of the map: no station goes there"
+        return reason(N_("{coord} is the edge of the map: no station goes there"), coord=coord)
     stops = content(board, coord).stops
     if not isinstance(city, int) or isinstance(city, bool) or not 0 <= city < len(stops):
-        return f"{coord} has no city number {city!r}"
+        return reason(N_("{coord} has no city number {city}"), coord=coord, city=repr(city))
     if stops[city].type != "city":
-        return f"{coord} has no city number {city}"
+        return reason(N_("{coord} has no city number {city}"), coord=coord, city=city)
     return None
 
 
@@ -79,25 +79,29 @@ def check_token(
     _check_passes(fc_new)
     fault = _city_fault(board, coord, city)
     if fault:
-        raise IllegalAction(fault)
+        raise refusal(fault)
     if any(c == coord for c, _i in company_hexes(board, company)):
-        raise IllegalAction(f"{company} already has a station in {coord}")
+        raise refuse("{company} already has a station in {coord}", company=company, coord=coord)
     if free_slots(board, coord, city) <= 0:
-        raise IllegalAction(f"the city in {coord} has no free station space")
+        raise refuse("the city in {coord} has no free station space", coord=coord)
     if free_slots(board, coord, city) - 1 < reserved_elsewhere(board, coord, city, company):
-        raise IllegalAction(f"the last space in {coord} is kept for a company's home station")
+        raise refuse("the last space in {coord} is kept for a company's home station", coord=coord)
     fc_new = sorted(set(fc_new))
     for token in fc_new:
         if token in fc_paid or not _fc_blocks(board, token, company):
-            raise IllegalAction(f"the FC token in {token} does not block {company}")
+            raise refuse(
+                "the FC token in {token} does not block {company}", token=token, company=company
+            )
     net = build(board, "s")
     passes = set(fc_paid) | set(fc_new)
     target = net.stop_ids.get((coord, city))
     if target is None or target not in reach(board, net, company, passes).stops:
-        raise IllegalAction(f"{coord} is not connected to a station of {company}")
+        raise refuse(
+            "{coord} is not connected to a station of {company}", coord=coord, company=company
+        )
     for token in fc_new:
         if target in reach(board, net, company, passes - {token}).stops:
-            raise IllegalAction(f"passing the FC token in {token} is not needed here")
+            raise refuse("passing the FC token in {token} is not needed here", token=token)
     return FC_FEE * len(fc_new)
 
 
@@ -139,9 +143,9 @@ def home_token(board: Board, company: str, coord: str, city: int) -> Board:
     """A major's free home station at its first operation (VII.3.2)."""
     fault = _city_fault(board, coord, city)
     if fault:
-        raise IllegalAction(fault)
+        raise refusal(fault)
     if free_slots(board, coord, city) <= 0:
-        raise IllegalAction(f"the home city in {coord} is full")
+        raise refuse("the home city in {coord} is full", coord=coord)
     return place_token(board, company, coord, city)
 
 
@@ -184,7 +188,7 @@ def minor_home_options(board: Board) -> list[str]:
 
 def choose_minor_home(board: Board, minor: str, coord: str) -> Board:
     if coord not in minor_home_options(board):
-        raise IllegalAction(f"{coord} cannot be the home of a minor company")
+        raise refuse("{coord} cannot be the home of a minor company", coord=coord)
     new = copy_board(board)
     new["reserved"].setdefault(coord, {})[minor] = 0
     return new

@@ -13,6 +13,7 @@ from functools import cache
 from itertools import product
 
 from .hexes import HAVANA, HEXES, Path, Stop
+from .refusals import N_, reason
 from .tiles import NEXT_COLOR, TILES, Tile, rotated_paths
 
 PREPRINTED_HAVANA = "#B7"  # pseudo tile name for the printed Havana hex
@@ -83,16 +84,20 @@ def upgrade_fault(old: str, old_rot: int, new: str, new_rot: int) -> str | None:
     old_color = "yellow" if old == PREPRINTED_HAVANA else TILES[old].color
     old_label = "H" if old == PREPRINTED_HAVANA else TILES[old].label
     if NEXT_COLOR.get(old_color) != new_tile.color:
-        return f"a {old_color} tile can only be upgraded to {NEXT_COLOR.get(old_color, 'nothing')}"
+        return reason(
+            N_("a {old_color} tile can only be upgraded to {new_color}"),
+            old_color=old_color,
+            new_color=NEXT_COLOR.get(old_color, "nothing"),
+        )
     if old_label != new_tile.label:
-        return f"tile {new} does not carry the label this hex needs"
+        return reason(N_("tile {new} does not carry the label this hex needs"), new=new)
     old_stops, _ = _old(old, old_rot)
     if not old_stops and new_tile.stops:
-        return "plain track can only be upgraded to plain track"
+        return reason(N_("plain track can only be upgraded to plain track"))
     if old != PREPRINTED_HAVANA and _kind(TILES[old]) != _kind(new_tile):
-        return "the upgrade must keep the same kind of revenue locations"
+        return reason(N_("the upgrade must keep the same kind of revenue locations"))
     if stop_mapping(old, old_rot, new, new_rot) is None:
-        return "the upgrade would lose track or connections of the old tile"
+        return reason(N_("the upgrade would lose track or connections of the old tile"))
     return None
 
 

@@ -1,0 +1,56 @@
+"""18Cuba's refusals, kept so a mail can say them in its reader's language.
+
+``raise refuse("{coord} has no tile to upgrade", coord=coord)`` where a rule
+refuses a move outright (`Words.refuse`: the English message, and the msgid
+and values besides).
+
+Many rules only *say* why a move is refused and let the caller decide (a
+``*_fault`` returns the sentence, None when the move is legal; a list of
+legal moves asks the same function). Such a sentence is a `Fault`: still
+the English ``str`` every caller compares, joins and raises, but it keeps
+its msgid and values, so ``raise refusal(fault)`` refuses with the
+translatable `IllegalAction`. The msgid is marked ``N_`` where it is
+written: ``return reason(N_("{sym} has no share price"), sym=sym)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import IllegalAction
+from ..i18n import Words
+
+WORDS = Words("cuba")
+refuse = WORDS.refuse
+
+
+def N_(message: str) -> str:
+    """Mark a msgid for extraction; it is said in the reader's language later."""
+    return message
+
+
+class Fault(str):
+    """The English sentence refusing a move, with its msgid and values."""
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, **params: Any) -> Fault:
+        said = super().__new__(cls, template.format(**params))
+        said.template = template
+        said.params = params
+        return said
+
+
+def reason(template: str, **params: Any) -> Fault:
+    """The sentence refusing a move (`template` marked ``N_`` by the caller;
+    values str or int: a mail keeps them as JSON)."""
+    return Fault(template, **params)
+
+
+def refusal(reason: str) -> IllegalAction:
+    """The refusal saying `reason`: translatable where it is a `Fault`, the
+    plain English otherwise."""
+    if isinstance(reason, Fault):
+        return refuse(reason.template, **reason.params)
+    return IllegalAction(reason)
