@@ -25,16 +25,24 @@ Action = dict[str, Any]
 
 refuse = Words("cuba").refuse
 
-# Why a move is refused, as a rules library says it: a refusal (its sentence
-# kept to be said again in the player's language) or a plain English sentence.
-Fault = IllegalAction | str
+# Why a move is refused, as a step or a rules library says it: a refusal (its
+# sentence kept to be said again in the player's language) or the English
+# sentence a rules library's `*_fault` returns.
+Refused = IllegalAction | str
 
 
-def refusal(fault: Fault) -> IllegalAction:
-    """The refusal a fault says, to be raised.  A refusal is raised as it is;
-    a plain sentence is one another module made and did not mark, so it can
-    only be said in English (its own module marks it, not this one)."""
-    return fault if isinstance(fault, IllegalAction) else IllegalAction(fault)
+def refusal(why: Refused) -> IllegalAction:
+    """The refusal to raise for `why`.  A refusal is raised as it is; a
+    sentence that keeps its msgid and values (a rules library's ``template``
+    and ``params``) is refused with them, so it is said in German too; any
+    other sentence was made in English only, and is refused so (the module
+    that wrote it would have to mark it)."""
+    if isinstance(why, IllegalAction):
+        return why
+    template, params = getattr(why, "template", None), getattr(why, "params", None)
+    if isinstance(template, str) and isinstance(params, dict):
+        return refuse(template, **params)
+    return IllegalAction(why)
 
 
 def N_(message: str) -> str:

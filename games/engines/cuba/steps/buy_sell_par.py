@@ -34,7 +34,7 @@ from typing import Any
 from ...base import IllegalAction
 from .. import cash, market, shares
 from ..companies import BY_SYM, FLOAT_PERCENT, in_game, shares_of, symbol
-from ..rounds.base import N_, Action, Fault, State, refusal, refuse
+from ..rounds.base import N_, Action, Refused, State, refusal, refuse
 from ..variants import BY_ID
 
 NAME = "sell or buy shares"
@@ -228,7 +228,7 @@ def _company(state: State, word: str) -> str:
 # -- why an action is refused (None: allowed); `legal` and `apply` share them --
 
 
-def _why_not_sell(state: State, seat: int, sym: Any, count: Any) -> Fault | None:
+def _why_not_sell(state: State, seat: int, sym: Any, count: Any) -> Refused | None:
     if _first_round(state):
         return refuse("no shares may be sold in the first stock round")
     fault = _company_fault(state, sym)
@@ -239,7 +239,7 @@ def _why_not_sell(state: State, seat: int, sym: Any, count: Any) -> Fault | None
     )
 
 
-def _why_not_buy(state: State, seat: int, sym: Any, source: Any) -> Fault | None:
+def _why_not_buy(state: State, seat: int, sym: Any, source: Any) -> Refused | None:
     fault = _company_fault(state, sym)
     if fault:
         return fault
@@ -270,7 +270,7 @@ def _why_not_buy(state: State, seat: int, sym: Any, source: Any) -> Fault | None
     return None
 
 
-def _why_not_par(state: State, seat: int, sym: Any, price: Any) -> Fault | None:
+def _why_not_par(state: State, seat: int, sym: Any, price: Any) -> Refused | None:
     fault = _company_fault(state, sym)
     if fault:
         return fault
@@ -304,7 +304,7 @@ def _why_not_par(state: State, seat: int, sym: Any, price: Any) -> Fault | None:
     return None
 
 
-def _why_not_convert(state: State, seat: int, card: Any, sym: Any, price: Any) -> Fault | None:
+def _why_not_convert(state: State, seat: int, card: Any, sym: Any, price: Any) -> Refused | None:
     if not _first_round(state):
         return refuse("concessions are converted only in the first stock round")
     private = state["privates"].get(card) if card in CONCESSIONS else None
@@ -353,7 +353,7 @@ def _why_not_convert(state: State, seat: int, card: Any, sym: Any, price: Any) -
     return None
 
 
-def _why_not_pass(state: State, seat: int) -> Fault | None:
+def _why_not_pass(state: State, seat: int) -> Refused | None:
     """A player above the certificate limit (a change of director they did
     not make can put them there) must sell down first when they can."""
     limit = BY_ID[state["variant"]].certificate_limit
@@ -510,7 +510,7 @@ def _company_fault(state: State, sym: Any) -> IllegalAction | None:
     return None
 
 
-def _refuse(reason: Fault | None) -> None:
+def _refuse(reason: Refused | None) -> None:
     if reason is not None:
         raise refusal(reason)
 

@@ -29,7 +29,7 @@ from typing import Any
 from ...base import IllegalAction
 from .. import cash, emergency, rolling_stock, shares, turn
 from ..companies import BY_SYM, in_game, symbol
-from ..rounds.base import Fault, refusal, refuse
+from ..rounds.base import Refused, refusal, refuse
 from ..trains import BY_NAME
 
 NAME = "buy trains"
@@ -369,7 +369,7 @@ def _why_not(state: State, seat: int, action: Action) -> IllegalAction:
     return refuse("that {kind} is not a legal move now", kind=str(kind))
 
 
-def _why_not_buy(state: State, sym: str, action: Action) -> Fault | None:
+def _why_not_buy(state: State, sym: str, action: Action) -> Refused | None:
     card, source = action.get("card"), action.get("source")
     if not isinstance(card, str):
         return refuse("there is no train or wagon {card}", card=repr(card))
@@ -398,7 +398,7 @@ def _why_not_buy(state: State, sym: str, action: Action) -> Fault | None:
     )
 
 
-def _why_not_trade(state: State, sym: str, action: Action) -> Fault | None:
+def _why_not_trade(state: State, sym: str, action: Action) -> Refused | None:
     record = turn.current(state)
     assert record is not None
     card = action.get("card")
@@ -437,7 +437,7 @@ def _why_not_offer(state: State, sym: str, action: Action) -> IllegalAction | No
     return None
 
 
-def _why_not_finance(state: State, sym: str, action: Action) -> Fault | None:
+def _why_not_finance(state: State, sym: str, action: Action) -> Refused | None:
     kind = action.get("type")
     if not _financing(state, sym) or emergency.deficit(state, sym) == 0:
         return refuse("{sym} needs no emergency financing now", sym=sym)
