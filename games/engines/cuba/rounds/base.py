@@ -18,9 +18,78 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ...base import IllegalAction
+from ...i18n import Words
 
 State = dict[str, Any]
 Action = dict[str, Any]
+
+refuse = Words("cuba").refuse
+
+# Why a move is refused, as a step or a rules library says it: a refusal (its
+# sentence kept to be said again in the player's language) or the English
+# sentence a rules library's `*_fault` returns.
+Refused = IllegalAction | str
+
+
+def refusal(why: Refused) -> IllegalAction:
+    """The refusal to raise for `why`.  A refusal is raised as it is; a
+    sentence that keeps its msgid and values (a rules library's ``template``
+    and ``params``) is refused with them, so it is said in German too; any
+    other sentence was made in English only, and is refused so (the module
+    that wrote it would have to mark it)."""
+    if isinstance(why, IllegalAction):
+        return why
+    template, params = getattr(why, "template", None), getattr(why, "params", None)
+    if isinstance(template, str) and isinstance(params, dict):
+        return refuse(template, **params)
+    return IllegalAction(why)
+
+
+def N_(message: str) -> str:
+    """Mark a module-level text for extraction; it is said where it is used."""
+    return message
+
+
+# The round's refusals, one whole sentence per round and per step a round
+# waits for (a name inside a sentence could not be said in German); a name
+# not listed here reads in English within the general sentence.
+NOT_NOW = {
+    "commissioner auction": N_("'{kind}' is not possible in the commissioner auction now"),
+    "concession draft": N_("'{kind}' is not possible in the concession draft now"),
+    "stock round": N_("'{kind}' is not possible in the stock round now"),
+    "operating round": N_("'{kind}' is not possible in the operating round now"),
+}
+NOT_A_MOVE = {
+    "commissioner auction": N_("'{words}' is not a move of the commissioner auction now"),
+    "concession draft": N_("'{words}' is not a move of the concession draft now"),
+    "stock round": N_("'{words}' is not a move of the stock round now"),
+    "operating round": N_("'{words}' is not a move of the operating round now"),
+}
+NOT_AN_ACTION = {
+    "commissioner auction": N_("'{kind}' is not an action of the commissioner auction"),
+    "concession draft": N_("'{kind}' is not an action of the concession draft"),
+    "stock round": N_("'{kind}' is not an action of the stock round"),
+    "operating round": N_("'{kind}' is not an action of the operating round"),
+}
+FIRST = {
+    "put a concession's ability into a company": N_(
+        "'{kind}' is not possible now: first put a concession's ability into a company"
+    ),
+    "bid for the commissioner": N_("'{kind}' is not possible now: first bid for the commissioner"),
+    "sell or buy shares": N_("'{kind}' is not possible now: first sell or buy shares"),
+    "buy trains": N_("'{kind}' is not possible now: first buy trains"),
+    "choose a concession": N_("'{kind}' is not possible now: first choose a concession"),
+    "pay out or retain the income": N_(
+        "'{kind}' is not possible now: first pay out or retain the income"
+    ),
+    "end the company's turn": N_("'{kind}' is not possible now: first end the company's turn"),
+    "place the home station": N_("'{kind}' is not possible now: first place the home station"),
+    "issue or redeem a share": N_("'{kind}' is not possible now: first issue or redeem a share"),
+    "buy machines": N_("'{kind}' is not possible now: first buy machines"),
+    "run trains": N_("'{kind}' is not possible now: first run trains"),
+    "place a station": N_("'{kind}' is not possible now: first place a station"),
+    "lay track": N_("'{kind}' is not possible now: first lay track"),
+}
 
 
 class Step(Protocol):
@@ -113,8 +182,10 @@ class Round:
                 step.apply(state, seat, action)
                 return
             if step.blocking(state):
-                raise IllegalAction(f"'{kind}' is not possible now: first {step.NAME}")
-        raise IllegalAction(f"'{kind}' is not possible in the {self.name} now")
+                template = FIRST.get(step.NAME, "'{kind}' is not possible now: first {step}")
+                raise refuse(template, kind=str(kind), step=step.NAME)
+        template = NOT_NOW.get(self.name, "'{kind}' is not possible in the {round} now")
+        raise refuse(template, kind=str(kind), round=self.name)
 
     def text(self, action: Action) -> str:
         return self._owner(action.get("type")).text(action)
@@ -124,10 +195,12 @@ class Round:
             action = step.parse(words, state, seat)
             if action is not None:
                 return action
-        raise IllegalAction(f"'{' '.join(words)}' is not a move of the {self.name} now")
+        template = NOT_A_MOVE.get(self.name, "'{words}' is not a move of the {round} now")
+        raise refuse(template, words=" ".join(words), round=self.name)
 
     def _owner(self, kind: Any) -> Step:
         for step in self.steps:
             if kind in step.ACTIONS:
                 return step
-        raise IllegalAction(f"'{kind}' is not an action of the {self.name}")
+        template = NOT_AN_ACTION.get(self.name, "'{kind}' is not an action of the {round}")
+        raise refuse(template, kind=str(kind), round=self.name)

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...base import IllegalAction
 from .. import cash
-from .base import Round, State
+from .base import Round, State, refuse
 
 # Filled by `rounds/__init__`-free registration below, so each round module
 # stays importable on its own (the steps import nothing of the flow).
@@ -83,4 +82,4 @@ def text(action: Any) -> str:
         for step in round_.steps:
             if kind in step.ACTIONS:
                 return step.text(action)
-    raise IllegalAction(f"{kind!r} is not an 18Cuba move")
+    raise refuse("{kind} is not an 18Cuba move", kind=repr(kind))

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...base import IllegalAction
 from .. import privates
 from ..companies import BY_SYM
+from ..rounds.base import refuse
 
 NAME = "put a concession's ability into a company"
 ACTIONS = frozenset({"assign"})
@@ -52,6 +52,6 @@ def parse(words: list[str], state: State, seat: int) -> Action | None:
     if not words or words[0] != "assign":
         return None
     if len(words) != 3:
-        raise IllegalAction("an assignment reads: assign M2 MS")
+        raise refuse("an assignment reads: assign M2 MS")
     company = _SYMBOL.get(words[2].lower(), words[2])
     return {"type": "assign", "card": words[1].upper(), "company": company}

@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...base import IllegalAction
 from .. import cash
 from ..privates import COMMISSIONERS
+from ..rounds.base import refuse
 
 NAME = "bid for the commissioner"
 ACTIONS = frozenset({"bid", "pass"})
@@ -96,14 +96,15 @@ def legal(state: State, seat: int) -> list[Action]:
 
 def apply(state: State, seat: int, action: Action) -> None:
     if not active(state):
-        raise IllegalAction("no commissioner is being auctioned")
+        raise refuse("no commissioner is being auctioned")
     if _to_act(state) != seat:
-        raise IllegalAction("it is not your turn to bid")
+        raise refuse("it is not your turn to bid")
     data = _data(state)
     if action["type"] == "pass":
         if not may_pass(state):
-            raise IllegalAction(
-                f"you open the auction of {data['card']} and may not pass: bid at least $0"
+            raise refuse(
+                "you open the auction of {card} and may not pass: bid at least $0",
+                card=data["card"],
             )
         data["passed"].append(seat)
     else:
@@ -115,19 +116,26 @@ def apply(state: State, seat: int, action: Action) -> None:
 def _check_bid(state: State, seat: int, action: Action) -> None:
     data = _data(state)
     if action.get("card") != data["card"]:
-        raise IllegalAction(f"{data['card']} is being auctioned, not {action.get('card')!r}")
+        raise refuse(
+            "{card} is being auctioned, not {named}",
+            card=data["card"],
+            named=repr(action.get("card")),
+        )
     amount = action.get("amount")
     if not isinstance(amount, int) or isinstance(amount, bool):
-        raise IllegalAction("a bid is a whole number of dollars, e.g. bid C1 35")
+        raise refuse("a bid is a whole number of dollars, e.g. bid C1 35")
     if amount % STEP:
-        raise IllegalAction(f"bids are multiples of ${STEP}: ${amount} is not")
+        raise refuse("bids are multiples of ${step}: ${amount} is not", step=STEP, amount=amount)
     low = minimum(state)
     if amount < low:
-        high = "" if data["bid"] is None else f", above the high bid of ${data['bid']}"
-        raise IllegalAction(f"the lowest bid is ${low}{high}")
+        if data["bid"] is None:
+            raise refuse("the lowest bid is ${low}", low=low)
+        raise refuse(
+            "the lowest bid is ${low}, above the high bid of ${bid}", low=low, bid=data["bid"]
+        )
     money = state["cash"][cash.player(seat)]
     if amount > money:
-        raise IllegalAction(f"you have ${money}; you cannot bid ${amount}")
+        raise refuse("you have ${money}; you cannot bid ${amount}", money=money, amount=amount)
 
 
 def _next(state: State, seat: int) -> None:
@@ -166,5 +174,5 @@ def parse(words: list[str], state: State, seat: int) -> Action | None:
     if not words or words[0] != "bid":
         return None
     if len(words) != 3 or not re.fullmatch("[0-9]+", words[2]):
-        raise IllegalAction("a bid reads: bid C1 35")
+        raise refuse("a bid reads: bid C1 35")
     return {"type": "bid", "card": words[1].upper(), "amount": int(words[2])}

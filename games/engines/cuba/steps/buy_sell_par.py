@@ -34,7 +34,7 @@ from typing import Any
 from ...base import IllegalAction
 from .. import cash, market, shares
 from ..companies import BY_SYM, FLOAT_PERCENT, in_game, shares_of, symbol
-from ..rounds.base import Action, State
+from ..rounds.base import N_, Action, Refused, State, refusal, refuse
 from ..variants import BY_ID
 
 NAME = "sell or buy shares"
@@ -114,7 +114,7 @@ def legal(state: State, seat: int) -> list[Action]:
 
 def apply(state: State, seat: int, action: Action) -> None:
     if not _acting(state, seat):
-        raise IllegalAction("it is not your turn")
+        raise refuse("it is not your turn")
     kind = action.get("type")
     if kind == "sell":
         _refuse(_why_not_sell(state, seat, action.get("company"), action.get("count")))
@@ -133,7 +133,7 @@ def apply(state: State, seat: int, action: Action) -> None:
         _refuse(_why_not_pass(state, seat))
         _pass(state)
     else:
-        raise IllegalAction(f"'{kind}' is not a stock round action")
+        raise refuse("'{kind}' is not a stock round action", kind=str(kind))
 
 
 def text(action: Action) -> str:
@@ -170,39 +170,67 @@ def parse(words: list[str], state: State, seat: int) -> Action | None:
             return {"type": "pass"}
         if verb == "sell" and len(args) in (1, 2):
             count = _number(args[1]) if len(args) == 2 else 1
-            return {"type": "sell", "company": symbol(state["companies"], args[0]), "count": count}
+            return {"type": "sell", "company": _company(state, args[0]), "count": count}
         if verb == "buy" and len(args) in (1, 2):
-            sym = symbol(state["companies"], args[0])
+            sym = _company(state, args[0])
             source = args[1] if len(args) == 2 else _default_source(state, seat, sym)
             if source not in shares.SOURCES:
-                raise IllegalAction(
-                    f"shares come from the ipo, a treasury or the pool, not {source!r}"
+                raise refuse(
+                    "shares come from the ipo, a treasury or the pool, not {source}",
+                    source=repr(source),
                 )
             return {"type": "buy", "company": sym, "source": source}
         if verb == "par" and len(args) == 2:
             return {
                 "type": "par",
-                "company": symbol(state["companies"], args[0]),
+                "company": _company(state, args[0]),
                 "price": _number(args[1]),
             }
         if verb == "convert" and len(args) == 3:
             return {
                 "type": "convert",
                 "card": args[0].upper(),
-                "company": symbol(state["companies"], args[1]),
+                "company": _company(state, args[1]),
                 "price": _number(args[2]),
             }
     except IllegalAction as exc:
-        raise IllegalAction(f"{exc.message} (write: {USAGE[verb]})") from exc
-    raise IllegalAction(f"write: {USAGE[verb]}")
+        raise _with_usage(exc, USAGE[verb]) from exc
+    raise refuse("write: {usage}", usage=USAGE[verb])
+
+
+# A word `parse` cannot read, and how the move is written, as one sentence.
+WITH_USAGE = {
+    "there is no company {word} in this game": N_(
+        "there is no company {word} in this game (write: {usage})"
+    ),
+    "{word} is not a number": N_("{word} is not a number (write: {usage})"),
+    "shares come from the ipo, a treasury or the pool, not {source}": N_(
+        "shares come from the ipo, a treasury or the pool, not {source} (write: {usage})"
+    ),
+}
+
+
+def _with_usage(exc: IllegalAction, usage: str) -> IllegalAction:
+    template = WITH_USAGE.get(exc.template or "")
+    if template is None:  # not one of `parse`'s own: its English sentence
+        return refuse("{reason} (write: {usage})", reason=exc.message, usage=usage)
+    return refuse(template, **exc.params, usage=usage)
+
+
+def _company(state: State, word: str) -> str:
+    """The company a line names; `symbol` refuses only a name not in the game."""
+    try:
+        return symbol(state["companies"], word)
+    except IllegalAction:
+        raise refuse("there is no company {word} in this game", word=repr(word)) from None
 
 
 # -- why an action is refused (None: allowed); `legal` and `apply` share them --
 
 
-def _why_not_sell(state: State, seat: int, sym: Any, count: Any) -> str | None:
+def _why_not_sell(state: State, seat: int, sym: Any, count: Any) -> Refused | None:
     if _first_round(state):
-        return "no shares may be sold in the first stock round"
+        return refuse("no shares may be sold in the first stock round")
     fault = _company_fault(state, sym)
     if fault:
         return fault
@@ -211,7 +239,7 @@ def _why_not_sell(state: State, seat: int, sym: Any, count: Any) -> str | None:
     )
 
 
-def _why_not_buy(state: State, seat: int, sym: Any, source: Any) -> str | None:
+def _why_not_buy(state: State, seat: int, sym: Any, source: Any) -> Refused | None:
     fault = _company_fault(state, sym)
     if fault:
         return fault
@@ -229,29 +257,37 @@ def _why_not_buy(state: State, seat: int, sym: Any, source: Any) -> str | None:
         return reason
     split = shares_of(BY_SYM[sym])
     if split.director_percent and shares.offered(certs, sym, source) == split.director_percent:
-        return f"{sym} has not been started: its director's certificate is bought with 'par'"
+        return refuse(
+            "{sym} has not been started: its director's certificate is bought with 'par'", sym=sym
+        )
     if state["companies"][sym]["price"] is None:
-        return f"{sym} has no share price yet"
+        return refuse("{sym} has no share price yet", sym=sym)
     price, has = _price(state, sym), state["cash"][cash.player(seat)]
     if has < price:
-        return f"a {sym} share costs ${price}; you have ${has}"
+        return refuse(
+            "a {sym} share costs ${price}; you have ${has}", sym=sym, price=price, has=has
+        )
     return None
 
 
-def _why_not_par(state: State, seat: int, sym: Any, price: Any) -> str | None:
+def _why_not_par(state: State, seat: int, sym: Any, price: Any) -> Refused | None:
     fault = _company_fault(state, sym)
     if fault:
         return fault
     kind = BY_SYM[sym].kind
     if kind == "minor":
-        return "a minor company is started only by converting a concession in the first SR"
+        return refuse("a minor company is started only by converting a concession in the first SR")
     if kind == "fc":
-        return "the FC has no director's certificate; its shares are bought at its price"
+        return refuse("the FC has no director's certificate; its shares are bought at its price")
     if price not in market.PAR_PRICES:
-        return f"the par price is one of {', '.join(map(str, market.PAR_PRICES))}, not {price!r}"
+        return refuse(
+            "the par price is one of {prices}, not {price}",
+            prices=", ".join(map(str, market.PAR_PRICES)),
+            price=repr(price),
+        )
     certs = state["certificates"]
     if shares.offered(certs, sym, shares.IPO) != shares_of(BY_SYM[sym]).director_percent:
-        return f"{sym} has been started already"
+        return refuse("{sym} has been started already", sym=sym)
     reason = shares.can_buy(
         certs, sym, seat, shares.IPO, state["variant"], phase=state["phase"], sold_this_round=False
     )
@@ -259,42 +295,65 @@ def _why_not_par(state: State, seat: int, sym: Any, price: Any) -> str | None:
         return reason
     cost, has = DIRECTOR_SHARES * price, state["cash"][cash.player(seat)]
     if has < cost:
-        return f"the director's certificate at {price} costs ${cost}; you have ${has}"
+        return refuse(
+            "the director's certificate at {price} costs ${cost}; you have ${has}",
+            price=price,
+            cost=cost,
+            has=has,
+        )
     return None
 
 
-def _why_not_convert(state: State, seat: int, card: Any, sym: Any, price: Any) -> str | None:
+def _why_not_convert(state: State, seat: int, card: Any, sym: Any, price: Any) -> Refused | None:
     if not _first_round(state):
-        return "concessions are converted only in the first stock round"
+        return refuse("concessions are converted only in the first stock round")
     private = state["privates"].get(card) if card in CONCESSIONS else None
     if private is None:
-        return f"{card!r} is not a concession (M1 to M6)"
+        return refuse("{card} is not a concession (M1 to M6)", card=repr(card))
     if private["owner"] != cash.player(seat) or private["out"]:
-        return f"you do not hold concession {card}"
+        return refuse("you do not hold concession {card}", card=str(card))
     if private["minor"] is not None:
-        return f"concession {card} has been converted into {private['minor']} already"
+        return refuse(
+            "concession {card} has been converted into {minor} already",
+            card=str(card),
+            minor=str(private["minor"]),
+        )
     fault = _company_fault(state, sym)
     if fault:
         return fault
     if BY_SYM[sym].kind != "minor":
-        return f"a concession is converted into a minor company; {sym} is not one"
+        return refuse("a concession is converted into a minor company; {sym} is not one", sym=sym)
     certs = state["certificates"]
     director_percent = shares_of(BY_SYM[sym]).director_percent
     if shares.offered(certs, sym, shares.IPO) != director_percent:
-        return f"{sym} has been started already"
+        return refuse("{sym} has been started already", sym=sym)
     if price not in market.PAR_PRICES:
-        return f"the par price is one of {', '.join(map(str, market.PAR_PRICES))}, not {price!r}"
+        return refuse(
+            "the par price is one of {prices}, not {price}",
+            prices=", ".join(map(str, market.PAR_PRICES)),
+            price=repr(price),
+        )
     limit = BY_ID[state["variant"]].certificate_limit
     held = shares.certificate_count(certs, seat)
     if held + 2 > limit:
-        return f"you hold {held} certificates; two more would pass the limit of {limit}"
+        return refuse(
+            "you hold {held} certificates; two more would pass the limit of {limit}",
+            held=held,
+            limit=limit,
+        )
     due, has = MINOR_START_SHARES * price - CONCESSION_VALUE, state["cash"][cash.player(seat)]
     if has < due:
-        return f"starting {sym} at {price} costs ${due} besides the concession; you have ${has}"
+        return refuse(
+            "starting {sym} at {price} costs ${due} besides the concession; you have ${has}",
+            sym=sym,
+            price=price,
+            due=due,
+            has=has,
+        )
     return None
 
 
-def _why_not_pass(state: State, seat: int) -> str | None:
+def _why_not_pass(state: State, seat: int) -> Refused | None:
     """A player above the certificate limit (a change of director they did
     not make can put them there) must sell down first when they can."""
     limit = BY_ID[state["variant"]].certificate_limit
@@ -303,7 +362,11 @@ def _why_not_pass(state: State, seat: int) -> str | None:
         return None
     can_sell = any(_why_not_sell(state, seat, sym, 1) is None for sym in state["companies"])
     if can_sell:
-        return f"you hold {held} certificates, above the limit of {limit}: sell first"
+        return refuse(
+            "you hold {held} certificates, above the limit of {limit}: sell first",
+            held=held,
+            limit=limit,
+        )
     return None
 
 
@@ -426,7 +489,7 @@ def _first_round(state: State) -> bool:
 def _price(state: State, sym: str) -> int:
     cell = state["companies"][sym]["price"]
     if cell is None:
-        raise IllegalAction(f"{sym} has no share price yet")
+        raise refuse("{sym} has no share price yet", sym=sym)
     return market.CELLS[cell].price
 
 
@@ -441,21 +504,21 @@ def _unstarted(state: State, sym: str) -> bool:
     return bool(printed) and shares.offered(state["certificates"], sym, shares.IPO) == printed
 
 
-def _company_fault(state: State, sym: Any) -> str | None:
+def _company_fault(state: State, sym: Any) -> IllegalAction | None:
     if not isinstance(sym, str) or sym not in state["companies"]:
-        return f"there is no company {sym!r} in this game"
+        return refuse("there is no company {word} in this game", word=repr(sym))
     return None
 
 
-def _refuse(reason: str | None) -> None:
+def _refuse(reason: Refused | None) -> None:
     if reason is not None:
-        raise IllegalAction(reason)
+        raise refusal(reason)
 
 
 def _number(word: str) -> int:
     digits = word.removeprefix("$")
     if not digits.isdigit():
-        raise IllegalAction(f"{word!r} is not a number")
+        raise refuse("{word} is not a number", word=repr(word))
     return int(digits)
 
 

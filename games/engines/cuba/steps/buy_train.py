@@ -29,6 +29,7 @@ from typing import Any
 from ...base import IllegalAction
 from .. import cash, emergency, rolling_stock, shares, turn
 from ..companies import BY_SYM, in_game, symbol
+from ..rounds.base import Refused, refusal, refuse
 from ..trains import BY_NAME
 
 NAME = "buy trains"
@@ -225,24 +226,33 @@ def candidates(state: State, seat: int, action: Action) -> list[Action]:
     )
 
 
-def _offer_card_fault(state: State, sym: str, other: Any, card: Any) -> str | None:
+def _offer_card_fault(state: State, sym: str, other: Any, card: Any) -> IllegalAction | None:
     """Why the company may not offer for `other`'s `card`, the price aside."""
     if state["phase"] < TRADING_PHASE:
-        return "trains change hands between companies only after the first 3-train is sold"
+        return refuse("trains change hands between companies only after the first 3-train is sold")
     if not isinstance(other, str) or other not in _trading_partners(state, sym):
-        return f"{sym} cannot buy from {other!r}: trains pass only between companies of one kind"
+        return refuse(
+            "{sym} cannot buy from {other}: trains pass only between companies of one kind",
+            sym=sym,
+            other=repr(other),
+        )
     charter = state["companies"][other]
     if not isinstance(card, str) or card not in [*charter["trains"], *charter["wagons"]]:
-        return f"{other} owns no {card!r}"
+        return refuse("{sym} owns no {card}", sym=other, card=repr(card))
     record = turn.current(state)
     assert record is not None
     if [other, card] in record.get("refused", []):
-        return f"{other} refused to sell its {card} this turn"
+        return refuse("{sym} refused to sell its {card} this turn", sym=other, card=card)
     limit = rolling_stock.train_limit(state, sym)
     mine = state["companies"][sym]
     held = mine["wagons"] if card in rolling_stock.WAGON_BY_NAME else mine["trains"]
     if limit is not None and len(held) >= limit:
-        return f"{sym} is at its limit of {limit} in phase {state['phase']}"
+        return refuse(
+            "{sym} is at its limit of {limit} in phase {phase}",
+            sym=sym,
+            limit=limit,
+            phase=state["phase"],
+        )
     return None
 
 
@@ -277,7 +287,7 @@ def _director(state: State, sym: str) -> str:
 
 def apply(state: State, seat: int, action: Action) -> None:
     if action not in legal(state, seat) and not candidates(state, seat, action):
-        raise IllegalAction(_why_not(state, seat, action))
+        raise _why_not(state, seat, action)
     record = turn.current(state)
     assert record is not None
     sym = _sym(state)
@@ -327,102 +337,131 @@ def _finance(state: State, sym: str, action: Action) -> None:
 # --- why a move is refused ---------------------------------------------------------------
 
 
-def _why_not(state: State, seat: int, action: Action) -> str:
+def _why_not(state: State, seat: int, action: Action) -> IllegalAction:
     if not active(state):
-        return "no company is buying trains now"
+        return refuse("no company is buying trains now")
     record = turn.current(state)
     assert record is not None
     kind = action.get("type")
     offer = record["offer"]
     if kind in ("accept", "refuse"):
         if offer is None:
-            return "there is no offer to answer"
-        return f"only the director of {offer['from']} answers the offer for its {offer['card']}"
+            return refuse("there is no offer to answer")
+        return refuse(
+            "only the director of {sym} answers the offer for its {card}",
+            sym=offer["from"],
+            card=offer["card"],
+        )
     if offer is not None:
-        return f"first the director of {offer['from']} accepts or refuses the offer"
+        return refuse(
+            "first the director of {sym} accepts or refuses the offer", sym=offer["from"]
+        )
     if not turn.is_director(state, seat):
-        return f"only the director of {record['company']} buys its trains"
+        return refuse("only the director of {sym} buys its trains", sym=str(record["company"]))
     sym = _sym(state)
     why = {
         "buy_train": _why_not_buy,
         "trade": _why_not_trade,
         "offer": _why_not_offer,
     }.get(str(kind), _why_not_finance)(state, sym, action)
-    return why or f"that {kind} is not a legal move now"
+    if why:
+        return refusal(why)
+    return refuse("that {kind} is not a legal move now", kind=str(kind))
 
 
-def _why_not_buy(state: State, sym: str, action: Action) -> str | None:
+def _why_not_buy(state: State, sym: str, action: Action) -> Refused | None:
     card, source = action.get("card"), action.get("source")
     if not isinstance(card, str):
-        return f"there is no train or wagon {card!r}"
+        return refuse("there is no train or wagon {card}", card=repr(card))
     if source not in ("depot", "pool"):
-        return f'trains are bought from the bank ("depot") or the pool ("pool"), not {source!r}'
+        return refuse(
+            'trains are bought from the bank ("depot") or the pool ("pool"), not {source}',
+            source=repr(source),
+        )
     fault = rolling_stock.purchase_fault(state, sym, card, source)
     if fault:
         return fault
     if _financing(state, sym):
-        return (
+        return refuse(
             "a train bought with emergency financing is the cheapest from the bank or the "
-            f"pool: ${emergency.cheapest(state, sym)}"
+            "pool: ${price}",
+            price=emergency.cheapest(state, sym),
         )
     if not state["companies"][sym]["trains"] and not rolling_stock.is_train(str(card)):
-        return f"{sym} owns no train: it buys a train first"
+        return refuse("{sym} owns no train: it buys a train first", sym=sym)
     price = rolling_stock.purchase_price(state, sym, str(card), source)
-    return f"the {card} costs ${price}, not {action.get('price')!r}"
+    return refuse(
+        "the {card} costs ${price}, not {named}",
+        card=card,
+        price=price,
+        named=repr(action.get("price")),
+    )
 
 
-def _why_not_trade(state: State, sym: str, action: Action) -> str | None:
+def _why_not_trade(state: State, sym: str, action: Action) -> Refused | None:
     record = turn.current(state)
     assert record is not None
     card = action.get("card")
     if not isinstance(card, str):
-        return f"{sym} owns no {card!r}"
+        return refuse("{sym} owns no {card}", sym=sym, card=repr(card))
     if _financing(state, sym):
-        return f"{sym} must first buy the train it lacks"
+        return refuse("{sym} must first buy the train it lacks", sym=sym)
     fault = rolling_stock.trade_in_fault(state, sym, card, traded_this_or=record["traded_in"])
     if fault:
         return fault
-    return f"the trade-in costs ${rolling_stock.trade_in_price(state, sym, card)}"
+    return refuse(
+        "the trade-in costs ${price}", price=rolling_stock.trade_in_price(state, sym, card)
+    )
 
 
-def _why_not_offer(state: State, sym: str, action: Action) -> str | None:
+def _why_not_offer(state: State, sym: str, action: Action) -> IllegalAction | None:
     record = turn.current(state)
     assert record is not None
     if record.get("emergency"):
-        return "a train bought with emergency financing comes from the bank or the pool"
+        return refuse("a train bought with emergency financing comes from the bank or the pool")
     other, card, price = action.get("from"), action.get("card"), action.get("price")
     fault = _offer_card_fault(state, sym, other, card)
     if fault:
         return fault
     if not isinstance(price, int) or isinstance(price, bool) or price < 1:
-        return f"the price is a whole number of dollars, at least $1, not {price!r}"
+        return refuse(
+            "the price is a whole number of dollars, at least $1, not {price}", price=repr(price)
+        )
     if card in rolling_stock.WAGON_BY_NAME and price != rolling_stock.value(str(card)):
-        return f"wagons change hands at face value only: ${rolling_stock.value(str(card))}"
+        return refuse(
+            "wagons change hands at face value only: ${value}",
+            value=rolling_stock.value(str(card)),
+        )
     if price > state["cash"][sym]:
-        return f"{sym} has ${state['cash'][sym]}"
+        return refuse("{sym} has ${cash}", sym=sym, cash=state["cash"][sym])
     return None
 
 
-def _why_not_finance(state: State, sym: str, action: Action) -> str | None:
+def _why_not_finance(state: State, sym: str, action: Action) -> Refused | None:
     kind = action.get("type")
     if not _financing(state, sym) or emergency.deficit(state, sym) == 0:
-        return f"{sym} needs no emergency financing now"
+        return refuse("{sym} needs no emergency financing now", sym=sym)
     director = _director(state, sym)
     if kind == "contribute":
-        return f"the director pays in ${emergency.contribution(state, sym, director)}"
+        return refuse(
+            "the director pays in ${amount}",
+            amount=emergency.contribution(state, sym, director),
+        )
     if kind == "emergency_issue":
         return emergency.issue_fault(state, sym)
     if kind == "emergency_sell":
         if state["cash"][director] > 0 or emergency.issue_fault(state, sym) is None:
-            return "the director sells shares only after paying in all their cash and issuing"
+            return refuse(
+                "the director sells shares only after paying in all their cash and issuing"
+            )
         sym_sold, count = action.get("company"), action.get("count")
         if not isinstance(sym_sold, str) or not isinstance(count, int):
-            return "name a company and a number of shares"
+            return refuse("name a company and a number of shares")
         return emergency.sale_fault(
             state, director, sym_sold, count, emergency.deficit(state, sym)
         )
     if kind == "bankrupt":
-        return "the director can still raise the money"
+        return refuse("the director can still raise the money")
     return None
 
 
@@ -446,7 +485,7 @@ def text(action: Action) -> str:
         return f"emergency sell {action['company']} {action['count']}"
     if kind in ("accept", "refuse", "bankrupt"):
         return str(kind)
-    raise IllegalAction(f"{kind!r} is not a train purchase")
+    raise refuse("{kind} is not a train purchase", kind=repr(kind))
 
 
 def parse(words: list[str], state: State, seat: int) -> Action | None:
@@ -462,7 +501,7 @@ def parse(words: list[str], state: State, seat: int) -> Action | None:
         card = _card(rest[0])
         source: rolling_stock.Source = "pool" if rest[1:] == ["pool"] else "depot"
         if rest[1:] not in ([], ["pool"], ["bank"], ["depot"]):
-            raise IllegalAction("buy a train from the bank (buy 3) or the pool (buy 3 pool)")
+            raise refuse("buy a train from the bank (buy 3) or the pool (buy 3 pool)")
         price = rolling_stock.purchase_price(state, sym, card, source)
         return {"type": "buy_train", "card": card, "source": source, "price": price}
     if head == "trade" and len(rest) == 1:
@@ -471,7 +510,7 @@ def parse(words: list[str], state: State, seat: int) -> Action | None:
             not rolling_stock.is_train(card)
             or rolling_stock.train_card(card).name not in rolling_stock.NEXT_NARROW
         ):
-            raise IllegalAction(f"there is no n-train type after the {card}")
+            raise refuse("there is no n-train type after the {card}", card=card)
         price = rolling_stock.trade_in_price(state, sym, card)
         return {"type": "trade", "card": card, "price": price}
     if head == "offer" and len(rest) == 3:
@@ -496,11 +535,11 @@ _CARDS = {
 
 def _card(word: str) -> str:
     if word.lower() not in _CARDS:
-        raise IllegalAction(f"there is no train or wagon {word!r}")
+        raise refuse("there is no train or wagon {card}", card=repr(word))
     return _CARDS[word.lower()]
 
 
 def _number(word: str) -> int:
     if not word.isdigit():
-        raise IllegalAction(f"{word!r} is not a whole number")
+        raise refuse("{word} is not a whole number", word=repr(word))
     return int(word)

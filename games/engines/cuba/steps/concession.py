@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...base import IllegalAction
 from .. import cash, privates
+from ..rounds.base import refuse
 from ..variants import BY_ID
 
 NAME = "choose a concession"
@@ -81,10 +81,10 @@ def legal(state: State, seat: int) -> list[Action]:
 
 def apply(state: State, seat: int, action: Action) -> None:
     if not active(state):
-        raise IllegalAction("the concession draft is over")
+        raise refuse("the concession draft is over")
     turns = _data(state)["turns"]
     if turns[0] != seat:
-        raise IllegalAction("it is not your turn to choose a concession")
+        raise refuse("it is not your turn to choose a concession")
     if action["type"] == "choose":
         privates.take_concession(state, seat, action.get("card"))
     turns.pop(0)
@@ -103,5 +103,5 @@ def parse(words: list[str], state: State, seat: int) -> Action | None:
     if not words or words[0] != "choose":
         return None
     if len(words) != 2:
-        raise IllegalAction("a choice reads: choose M3")
+        raise refuse("a choice reads: choose M3")
     return {"type": "choose", "card": words[1].upper()}

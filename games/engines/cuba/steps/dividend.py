@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...base import IllegalAction
 from .. import income, turn
 from ..companies import BY_SYM
+from ..rounds.base import refuse
 
 NAME = "pay out or retain the income"
 ACTIONS = frozenset({"payout", "retain"})
@@ -56,9 +56,13 @@ def auto(state: State) -> bool:
 
 def apply(state: State, seat: int, action: Action) -> None:
     if not turn.is_director(state, seat):
-        raise IllegalAction("only the director of the operating company decides its income")
+        raise refuse("only the director of the operating company decides its income")
     if set(action) != {"type"}:
-        raise IllegalAction('write {"type": "payout"} or {"type": "retain"}, nothing more')
+        raise refuse(
+            "write {payout} or {retain}, nothing more",
+            payout='{"type": "payout"}',
+            retain='{"type": "retain"}',
+        )
     decide(state, action["type"])
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...base import IllegalAction
 from .. import turn
+from ..rounds.base import refuse
 
 NAME = "end the company's turn"
 ACTIONS = frozenset({"pass"})
@@ -34,9 +34,9 @@ def legal(state: State, seat: int) -> list[Action]:
 
 def apply(state: State, seat: int, action: Action) -> None:
     if not turn.is_director(state, seat):
-        raise IllegalAction("only the director of the operating company ends its turn")
+        raise refuse("only the director of the operating company ends its turn")
     if set(action) != {"type"}:
-        raise IllegalAction('a pass is just {"type": "pass"}')
+        raise refuse("a pass is just {example}", example='{"type": "pass"}')
     turn.reach(state, "done")
 
 

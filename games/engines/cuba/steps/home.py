@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...base import IllegalAction
 from .. import tokens, turn
 from ..companies import BY_SYM
+from ..rounds.base import refuse
 
 NAME = "place the home station"
 ACTIONS = frozenset({"home"})
@@ -82,20 +82,26 @@ def legal(state: State, seat: int) -> list[Action]:
 def apply(state: State, seat: int, action: Action) -> None:
     sym = _unsettled(state)
     if sym is None or not _chooses(sym):
-        raise IllegalAction("no home station is to be chosen now")
+        raise refuse("no home station is to be chosen now")
     if not turn.is_director(state, seat):
-        raise IllegalAction(f"only the director of {sym} chooses its home")
+        raise refuse("only the director of {sym} chooses its home", sym=sym)
     minor = BY_SYM[sym].kind == "minor"
     keys = {"type", "hex"} if minor else {"type", "hex", "city"}
     if set(action) != keys:
         example = '"hex": "B9"' if minor else '"hex": "B9", "city": 0'
-        raise IllegalAction(f'a home is {{"type": "home", {example}}}')
+        raise refuse("a home is {example}", example=f'{{"type": "home", {example}}}')
     city_ok = minor or (isinstance(action["city"], int) and not isinstance(action["city"], bool))
     if not isinstance(action["hex"], str) or not city_ok:
-        raise IllegalAction("a home names a hex such as B9 (and for the FEC a city number)")
+        raise refuse("a home names a hex such as B9 (and for the FEC a city number)")
     if action not in _options(state, sym):
-        where = action["hex"] if minor else f"{action['hex']} city {action['city']}"
-        raise IllegalAction(f"{sym} cannot choose {where!s} as its home")
+        if minor:
+            raise refuse("{sym} cannot choose {hex} as its home", sym=sym, hex=action["hex"])
+        raise refuse(
+            "{sym} cannot choose {hex} city {city} as its home",
+            sym=sym,
+            hex=action["hex"],
+            city=action["city"],
+        )
     coord = action["hex"]
     if minor:
         state["board"] = tokens.choose_minor_home(state["board"], sym, coord)
@@ -123,4 +129,4 @@ def parse(words: list[str], state: State, seat: int) -> Action | None:
         return {"type": "home", "hex": words[1].upper(), "city": 0}
     if len(words) == 4 and words[2] == "city" and words[3].isdigit():
         return {"type": "home", "hex": words[1].upper(), "city": int(words[3])}
-    raise IllegalAction("write a home as: home <hex> (the FEC: home <hex> city <n>)")
+    raise refuse("write a home as: home <hex> (the FEC: home <hex> city <n>)")

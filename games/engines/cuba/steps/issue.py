@@ -20,6 +20,7 @@ from typing import Any
 from ...base import IllegalAction
 from .. import cash, market, shares, turn
 from ..companies import BY_SYM, shares_of
+from ..rounds.base import refuse
 
 NAME = "issue or redeem a share"
 ACTIONS = frozenset({"issue", "redeem"})
@@ -53,21 +54,28 @@ def _ordinary(sym: str) -> int:
     return shares_of(BY_SYM[sym]).ordinary_percent
 
 
-def _fault(state: State, sym: str, kind: str) -> str | None:
+def _fault(state: State, sym: str, kind: str) -> IllegalAction | None:
     """Why the operating company may not `kind` a share now (None: it may)."""
     certs = state["certificates"]
     held = certs[sym]
     if kind == "issue":
         if _ordinary(sym) not in held.get(shares.TREASURY, []):
-            return f"{sym} has no share left in its treasury to issue"
+            return refuse("{sym} has no share left in its treasury to issue", sym=sym)
         if len(held.get(shares.POOL, [])) + 1 > shares.POOL_LIMIT:
-            return f"the pool holds {shares.POOL_LIMIT} {sym} certificates already"
+            return refuse(
+                "the pool holds {limit} {sym} certificates already",
+                limit=shares.POOL_LIMIT,
+                sym=sym,
+            )
         return None
     if _ordinary(sym) not in held.get(shares.POOL, []):
-        return f"the pool holds no {sym} share to redeem"
+        return refuse("the pool holds no {sym} share to redeem", sym=sym)
     if state["cash"].get(sym, 0) < _price(state, sym):
-        return (
-            f"{sym} has ${state['cash'].get(sym, 0)}, not the ${_price(state, sym)} a share costs"
+        return refuse(
+            "{sym} has ${cash}, not the ${price} a share costs",
+            sym=sym,
+            cash=state["cash"].get(sym, 0),
+            price=_price(state, sym),
         )
     return None
 
@@ -86,21 +94,22 @@ def legal(state: State, seat: int) -> list[Action]:
 def apply(state: State, seat: int, action: Action) -> None:
     sym = turn.company(state)
     if sym is None or not turn.open_at(state, "issue"):
-        raise IllegalAction("shares are issued or redeemed at the start of a turn, before track")
+        raise refuse("shares are issued or redeemed at the start of a turn, before track")
     if not turn.is_director(state, seat):
-        raise IllegalAction(f"only the director of {sym} issues or redeems its shares")
+        raise refuse("only the director of {sym} issues or redeems its shares", sym=sym)
     kind = action["type"]
     if set(action) != {"type", "company"} or action["company"] != sym:
-        raise IllegalAction(
-            f'name the operating company: {{"type": "{kind}", "company": "{sym}"}}'
+        raise refuse(
+            "name the operating company: {example}",
+            example=f'{{"type": "{kind}", "company": "{sym}"}}',
         )
     record = turn.current(state)
     assert record is not None
     if record["issued"]:
-        raise IllegalAction(f"{sym} has issued or redeemed a share in this OR already")
+        raise refuse("{sym} has issued or redeemed a share in this OR already", sym=sym)
     fault = _fault(state, sym, kind)
     if fault:
-        raise IllegalAction(fault)
+        raise fault
     price = _price(state, sym)
     if kind == "issue":
         state["certificates"] = shares.move(

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...base import IllegalAction
 from .. import rolling_stock, turn
 from ..companies import BY_SYM
+from ..rounds.base import refuse
 from ..trains import MACHINES
 
 NAME = "buy machines"
@@ -57,14 +57,16 @@ def legal(state: State, seat: int) -> list[Action]:
 
 def apply(state: State, seat: int, action: Action) -> None:
     if not active(state):
-        raise IllegalAction("no minor is buying machines now")
+        raise refuse("no minor is buying machines now")
     if not turn.is_director(state, seat):
-        raise IllegalAction("only the director of the operating minor buys its machines")
+        raise refuse("only the director of the operating minor buys its machines")
     if set(action) != {"type", "generation"}:
-        raise IllegalAction('a machine is bought as {"type": "buy_machine", "generation": 1}')
+        raise refuse(
+            "a machine is bought as {example}", example='{"type": "buy_machine", "generation": 1}'
+        )
     generation = action["generation"]
     if isinstance(generation, bool):
-        raise IllegalAction(f"there is no machine generation {generation!r}")
+        raise refuse("there is no machine generation {generation}", generation=repr(generation))
     sym = turn.company(state)
     assert sym is not None
     rolling_stock.buy_machine(state, sym, generation)
@@ -79,5 +81,5 @@ def parse(words: list[str], state: State, seat: int) -> Action | None:
     if len(words) != 2 or words[0] != "machine":
         return None
     if not words[1].isdigit():
-        raise IllegalAction(f"{words[1]!r} is not a machine generation (1, 2 or 3)")
+        raise refuse("{word} is not a machine generation (1, 2 or 3)", word=repr(words[1]))
     return {"type": "buy_machine", "generation": int(words[1])}

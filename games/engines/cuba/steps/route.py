@@ -29,6 +29,7 @@ from ..board import Board, copy_board, is_blocked
 from ..companies import BY_SYM, FC, in_game
 from ..laying import FC_FEE
 from ..optimiser import CUBE_VALUE, Plan
+from ..rounds.base import refuse
 from ..routes import Train, train_from_name
 from ..trains import WAGONS
 
@@ -88,11 +89,15 @@ def auto(state: State) -> bool:
 
 def apply(state: State, seat: int, action: Action) -> None:
     if not turn.is_director(state, seat):
-        raise IllegalAction("only the director of the operating company runs its trains")
+        raise refuse("only the director of the operating company runs its trains")
     if not set(action) <= {"type", "routes"}:
-        raise IllegalAction('a run is {"type": "run"} or {"type": "run", "routes": [...]}')
+        raise refuse(
+            "a run is {optimum} or {claim}",
+            optimum='{"type": "run"}',
+            claim='{"type": "run", "routes": [...]}',
+        )
     if "routes" in action and not isinstance(action["routes"], list):
-        raise IllegalAction("routes are a list: one list of track pieces (or null) per train")
+        raise refuse("routes are a list: one list of track pieces (or null) per train")
     run_plan(state, action.get("routes"))
 
 
@@ -160,11 +165,21 @@ def run_plan(state: State, claimed: Any = None) -> Plan:
         except IllegalAction as exc:
             if not closed:
                 raise
-            short = f"{sym} has ${treasury}, so it cannot pay ${FC_FEE} to pass an FC token"
-            raise IllegalAction(f"{exc.message} ({short})") from exc
+            # The claim's own refusal is kept as its English sentence: a
+            # refusal holds one msgid, so it cannot hold another's in German.
+            raise refuse(
+                "{reason} ({sym} has ${treasury}, so it cannot pay ${fee} to pass an FC token)",
+                reason=exc.message,
+                sym=sym,
+                treasury=treasury,
+                fee=FC_FEE,
+            ) from exc
         if plan.fees > treasury:
-            raise IllegalAction(
-                f"{sym} has ${treasury}: it cannot pay ${plan.fees} to pass FC tokens"
+            raise refuse(
+                "{sym} has ${treasury}: it cannot pay ${fees} to pass FC tokens",
+                sym=sym,
+                treasury=treasury,
+                fees=plan.fees,
             )
     passes = optimiser.paid_passes(plan.routes, trains)
     if passes:
@@ -189,7 +204,7 @@ def _claim(
     claimed: Any,
 ) -> Plan:
     if not trains:
-        raise IllegalAction(f"{sym} has no train to run")
+        raise refuse("{sym} has no train to run", sym=sym)
     return optimiser.check_claim(
         board, sym, kind, trains, claimed, wagons=wagons, cubes=cubes, phase=phase
     )
@@ -277,9 +292,11 @@ def parse(words: list[str], state: State, seat: int) -> Action | None:
             routes.append(None)
             continue
         if not pieces:
-            raise IllegalAction(
-                f"write each train's route as: run <track piece> ... (or run {NO_ROUTE}),"
-                f" the trains' routes separated by {SEPARATOR}"
+            raise refuse(
+                "write each train's route as: run <track piece> ... (or run {none}),"
+                " the trains' routes separated by {separator}",
+                none=NO_ROUTE,
+                separator=SEPARATOR,
             )
         routes.append([_piece(p) for p in pieces])
     return {"type": "run", "routes": routes}

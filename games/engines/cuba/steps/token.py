@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...base import IllegalAction
 from .. import cash, laying, notation, shares, tokens, turn
 from ..companies import BY_SYM
+from ..rounds.base import refuse
 
 NAME = "place a station"
 ACTIONS = frozenset({"station"})
@@ -77,27 +77,33 @@ def legal(state: State, seat: int) -> list[Action]:
 def apply(state: State, seat: int, action: Action) -> None:
     record = turn.current(state)
     if record is None or not turn.open_at(state, "token"):
-        raise IllegalAction("a station is placed after the track and before the run")
+        raise refuse("a station is placed after the track and before the run")
     sym = str(record["company"])
     if not turn.is_director(state, seat):
-        raise IllegalAction(f"only the director of {sym} places its stations")
+        raise refuse("only the director of {sym} places its stations", sym=sym)
     if set(action) != {"type", "hex", "city", "fc_passes"}:
-        raise IllegalAction(
-            'a station is {"type": "station", "hex": "B11", "city": 0, "fc_passes": []}'
+        raise refuse(
+            "a station is {example}",
+            example='{"type": "station", "hex": "B11", "city": 0, "fc_passes": []}',
         )
     if BY_SYM[sym].kind != "major":
-        raise IllegalAction("only major companies place stations beyond their home")
+        raise refuse("only major companies place stations beyond their home")
     if record["station"]:
-        raise IllegalAction(f"{sym} has placed its station in this OR already")
+        raise refuse("{sym} has placed its station in this OR already", sym=sym)
     if _may_place(state) is None:
-        raise IllegalAction(f"{sym} has no station token left for its treasury holding")
+        raise refuse("{sym} has no station token left for its treasury holding", sym=sym)
     coord, city, passes = action["hex"], action["city"], action["fc_passes"]
     fee = tokens.check_token(
         state["board"], sym, coord, city, fc_paid=turn.fc_paid(state, "token"), fc_new=passes
     )
     cost = _cost(state, sym)
     if cost + fee > _cash(state, sym):
-        raise IllegalAction(f"{sym} has ${_cash(state, sym)}, not the ${cost + fee} it costs")
+        raise refuse(
+            "{sym} has ${cash}, not the ${cost} it costs",
+            sym=sym,
+            cash=_cash(state, sym),
+            cost=cost + fee,
+        )
     state["cash"] = cash.transfer(state["cash"], sym, cash.BANK, cost)
     turn.pay_fc_passes(state, "token", list(passes))
     state["board"] = tokens.place_token(state["board"], sym, coord, city)

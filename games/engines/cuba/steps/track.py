@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...base import IllegalAction
 from .. import cash, laying, notation, privates, turn
 from ..board import company_hexes
+from ..rounds.base import refuse
 
 NAME = "lay track"
 ACTIONS = frozenset({"lay"})
@@ -71,18 +71,19 @@ def legal(state: State, seat: int) -> list[Action]:
 def _check_form(action: Action) -> None:
     keys = set(action)
     if keys != _KEYS and keys != _KEYS | {"card"}:
-        raise IllegalAction(
-            'a lay is {"type": "lay", "hex": "B9", "tile": "57", "rotation": 1, '
-            '"fc_passes": []}, with "card": "C2" for a commissioner\'s lay'
+        raise refuse(
+            "a lay is {example}, with {card} for a commissioner's lay",
+            example='{"type": "lay", "hex": "B9", "tile": "57", "rotation": 1, "fc_passes": []}',
+            card='"card": "C2"',
         )
 
 
 def apply(state: State, seat: int, action: Action) -> None:
     record = turn.current(state)
     if record is None or not turn.open_at(state, "track"):
-        raise IllegalAction("track is laid before the station and the run")
+        raise refuse("track is laid before the station and the run")
     if not turn.is_director(state, seat):
-        raise IllegalAction(f"only the director of {record['company']} lays its track")
+        raise refuse("only the director of {sym} lays its track", sym=str(record["company"]))
     _check_form(action)
     who = turn.layer(state)
     paid = turn.fc_paid(state, "track")
@@ -94,7 +95,7 @@ def apply(state: State, seat: int, action: Action) -> None:
         )
     else:
         if record["laid"]:
-            raise IllegalAction(f"{who.sym} has made its own lay in this OR already")
+            raise refuse("{sym} has made its own lay in this OR already", sym=who.sym)
         board, result = laying.lay_tile(
             before, who, coord, tile, rot, state["phase"], fc_paid=paid, fc_new=passes
         )
@@ -102,8 +103,11 @@ def apply(state: State, seat: int, action: Action) -> None:
         record["laid"] = True
     due = result.cost + result.fc_fee
     if due > _cash(state, who.sym):
-        raise IllegalAction(
-            f"{who.sym} has ${_cash(state, who.sym)}, not the ${due} this lay costs"
+        raise refuse(
+            "{sym} has ${cash}, not the ${due} this lay costs",
+            sym=who.sym,
+            cash=_cash(state, who.sym),
+            due=due,
         )
     if result.cost:
         state["cash"] = cash.transfer(state["cash"], who.sym, cash.BANK, result.cost)
