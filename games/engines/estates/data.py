@@ -49,6 +49,7 @@ def _validate(data: dict[str, Any]) -> None:
         numbered = sorted(v for v in roofs if v)
         _check(numbered == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6], f"{name}: 12 numbered roofs")
         _check(all(isinstance(v, int) and 0 <= v <= 6 for v in roofs), f"{name}: roof values")
+        _check(isinstance(edition["mayor_moves"], bool), f"{name}: mayor_moves true or false")
 
 
 def _load() -> dict[str, Any]:

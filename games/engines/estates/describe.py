@@ -14,7 +14,7 @@ from typing import Any
 from ..i18n import Words
 from .board import requirement
 from .data import CUBE_COMPANY, CUBE_VALUE, DATA, ROWS, parse_lot
-from .pieces import display_slot
+from .pieces import display_slot, mayor_moves
 
 _ = Words("estates").gettext
 
@@ -166,8 +166,10 @@ def _supply(view: View) -> list[str]:
     supply = [SPECIAL_NAMES[k] for k, v in status.items() if v == "supply"]
     gone = [SPECIAL_NAMES[k] for k, v in status.items() if v == "gone"]
     lines += _wrap("Specials in the supply:", supply) if supply else []
-    if view["mayor"] is not None:
+    if view["mayor"] is not None and mayor_moves(view["edition"]):
         lines.append(f"The mayor stands at row {view['mayor']} (up for auction too)")
+    elif view["mayor"] is not None:
+        lines.append(f"The mayor stands at row {view['mayor']}")
     lines += _wrap("Out of the game:", gone) if gone else []
     return lines
 
