@@ -1,7 +1,10 @@
-"""Benchmark of the Estates engine: full random games per second.
+"""Benchmark of the Estates engine: full random games per second, and how
+random games end (the share of each ``ended_by`` per player count).
 
 Run: .venv/bin/python bench/bench_estates.py
-Prints one JSON object per line: {"bench": "estates.<measure>", "value": ..., "unit": ...}.
+Prints one JSON object per line: {"bench": "estates.<measure>", "value": ..., "unit": ...};
+the "estates.ended_by" line per edition and player count carries "shares", e.g.
+{"two_rows_complete": 0.6, "no_numbered_roof": 0.4}.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import json
 import random
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -19,15 +23,18 @@ from games.engines.estates import ENGINE
 GAMES = 200
 
 
-def play(players: int, seed: int, edition: str) -> int:
-    """One random game from setup to result; returns the number of actions."""
+def play(players: int, seed: int, edition: str, ends: Counter | None = None) -> int:
+    """One random game from setup to result; returns the number of actions
+    and counts the result's ``ended_by`` in ``ends``."""
     state = ENGINE.setup(players, {"edition": edition}, seed)
     rng = random.Random(seed)
     steps = 0
-    while ENGINE.result(state) is None:
+    while (result := ENGINE.result(state)) is None:
         (seat,) = ENGINE.to_act(state)
         state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
         steps += 1
+    if ends is not None:
+        ends[result["ended_by"]] += 1
     return steps
 
 
@@ -41,14 +48,18 @@ def main() -> None:
         for players in (2, 3, 4, 5):
             play(players, 0, edition)  # warm up
             steps = 0
+            ends: Counter = Counter()
             start = time.perf_counter()
             for seed in range(GAMES):
-                steps += play(players, seed, edition)
+                steps += play(players, seed, edition, ends)
             elapsed = time.perf_counter() - start
             context = {"players": players, "edition": edition, "games": GAMES}
             emit("games_per_second", GAMES / elapsed, "games/s", **context)
             emit("ms_per_game", 1000 * elapsed / GAMES, "ms", **context, target_ms=20)
             emit("actions_per_second", steps / elapsed, "actions/s", **context)
+            # How random games end: per ended_by, its share of the games.
+            shares = {way: round(n / GAMES, 3) for way, n in sorted(ends.items())}
+            emit("ended_by", GAMES, "games", **context, shares=shares)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,14 @@ NOTES = {
         "machine tables, two edge tiles) is our reading of the designer's draft "
         "and may differ from the printed game."
     ),
+    ("estates", "white_lots"): _(
+        "Neue Heimat's five one-floor lots are placed as on The Estates board; "
+        "we have not seen the Neue Heimat board, so yours may differ."
+    ),
+    ("estates", "roof_values"): _(
+        "Neue Heimat's 12 numbered roofs are taken to be 1 to 6 twice, as in "
+        "The Estates; one source says 1 to 5, so those in your box may differ."
+    ),
 }
 GENERIC = _(
     "Some of this title's component data is provisional: it may differ from the printed game."

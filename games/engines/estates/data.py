@@ -18,6 +18,11 @@ class DataError(ValueError):
     """The shipped component data is inconsistent (a packaging bug)."""
 
 
+# Component data that is our reading, not a confirmed source (README,
+# "Provenance"): the white one-floor lots and the numbered roof values.
+PROVISIONAL_KEYS = {"white_lots", "roof_values"}
+
+
 def _check(condition: bool, message: str) -> None:
     if not condition:
         raise DataError(f"estates data.json: {message}")
@@ -49,6 +54,12 @@ def _validate(data: dict[str, Any]) -> None:
         numbered = sorted(v for v in roofs if v)
         _check(numbered == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6], f"{name}: 12 numbered roofs")
         _check(all(isinstance(v, int) and 0 <= v <= 6 for v in roofs), f"{name}: roof values")
+        _check(isinstance(edition["mayor_moves"], bool), f"{name}: mayor_moves true or false")
+        provisional = edition["provisional"]
+        _check(
+            isinstance(provisional, list) and set(provisional) <= PROVISIONAL_KEYS,
+            f"{name}: provisional lists some of {sorted(PROVISIONAL_KEYS)}",
+        )
 
 
 def _load() -> dict[str, Any]:

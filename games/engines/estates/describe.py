@@ -14,7 +14,7 @@ from typing import Any
 from ..i18n import Words
 from .board import requirement
 from .data import CUBE_COMPANY, CUBE_VALUE, DATA, ROWS, parse_lot
-from .pieces import display_slot
+from .pieces import display_slot, mayor_moves
 
 _ = Words("estates").gettext
 ngettext = Words("estates").ngettext
@@ -224,10 +224,12 @@ def _supply(view: View) -> list[str]:
     supply = [_(SPECIAL_NAMES[k]) for k, v in status.items() if v == "supply"]
     gone = [_(SPECIAL_NAMES[k]) for k, v in status.items() if v == "gone"]
     lines += _wrap(_("Specials in the supply:"), supply) if supply else []
-    if view["mayor"] is not None:
+    if view["mayor"] is not None and mayor_moves(view["edition"]):
         lines.append(
             _("The mayor stands at row {row} (up for auction too)").format(row=view["mayor"])
         )
+    elif view["mayor"] is not None:
+        lines.append(_("The mayor stands at row {row}").format(row=view["mayor"]))
     lines += _wrap(_("Out of the game:"), gone) if gone else []
     return lines
 

@@ -49,6 +49,9 @@ class EstatesEngine(EngineBase):
     MIN_PLAYERS = 2
     MAX_PLAYERS = 5
     STATE_TYPE = EstatesState
+    # Some games have provisional component data: which, depends on the
+    # edition (`provisional`).
+    PROVISIONAL_DATA = any(e["provisional"] for e in EDITIONS.values())
     OPTIONS = {
         "edition": {
             "default": "neue-heimat",
@@ -67,6 +70,12 @@ class EstatesEngine(EngineBase):
             raise IllegalAction("The Estates is for 2 to 5 players")
         resolved = self.resolve_options(options)
         return new_state(players, resolved["edition"], resolved["rounds"], seed)
+
+    def provisional(self, options: dict[str, Any]) -> list[str]:
+        """Neue Heimat's white lots and numbered roof values are copied from
+        The Estates, unverified; The Estates' data is confirmed."""
+        edition = self.resolve_options(options)["edition"]
+        return list(EDITIONS[edition]["provisional"])
 
     def to_act(self, state: State) -> set[int]:
         return view.to_act(state)

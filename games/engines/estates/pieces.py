@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import cube_targets, roof_targets
-from .data import DISPLAY_ROWS, SPECIALS
+from .data import DISPLAY_ROWS, EDITIONS, SPECIALS
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -53,9 +53,25 @@ def other_choices(state: State) -> list[Action]:
     if state["roofs"] and roof_targets(state["board"]):
         found.append({"type": "auction", "piece": "roof"})
     for name in SPECIALS:
-        status = state["specials"][name]
-        # The mayor stays up for auction on the board (it may be moved);
-        # permits and the cancel cube only while in the supply.
-        if status == "supply" or (name == "mayor" and status == "board"):
+        if special_available(state, name):
             found.append({"type": "auction", "piece": name})
     return found
+
+
+def special_available(state: State, name: str) -> bool:
+    """May the special piece ``name`` be put up for auction?
+
+    The Estates: a permit, the cancel cube and the mayor only "while not on
+    the board and not discarded", i.e. while in the supply.  Neue Heimat: the
+    same for permits and the cancel cube, but the mayor "may be moved or
+    replaced during the game", so it stays up for auction on the board.
+    """
+    status = state["specials"][name]
+    if status == "supply":
+        return True
+    return name == "mayor" and status == "board" and mayor_moves(state["edition"])
+
+
+def mayor_moves(edition: str) -> bool:
+    """Whether the mayor on the board may be auctioned again in ``edition``."""
+    return bool(EDITIONS[edition]["mayor_moves"])

@@ -23,7 +23,7 @@ from . import rounds
 from .board import cube_targets, roof_targets
 from .data import SPECIALS
 from .errors import IllegalAction, check_keys
-from .pieces import choices, cube_choice, display_slot, other_choices
+from .pieces import choices, cube_choice, display_slot, other_choices, special_available
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -73,9 +73,10 @@ def _piece_for(state: State, action: Action) -> Action:
         return {"kind": "roof"}
     if piece not in SPECIALS:
         raise IllegalAction("choose a cube, the roof, permit1-3, cancel or mayor")
-    status = state["specials"][piece]
-    if not (status == "supply" or (piece == "mayor" and status == "board")):
-        raise IllegalAction(f"{piece} is not available")
+    if not special_available(state, piece):
+        where = {"board": "it is on the board", "gone": "it is out of the game"}
+        reason = where.get(state["specials"][piece], "it is being auctioned")
+        raise IllegalAction(f"{piece} is not available: {reason}")
     if piece.startswith("permit"):
         return {"kind": "permit", "value": int(piece[-1])}
     return {"kind": piece}

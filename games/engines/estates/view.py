@@ -74,6 +74,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "title": EDITIONS[state["edition"]]["title"],
         "edition": state["edition"],
+        # Component data of this edition that is our reading, not a confirmed
+        # source (the engine's `provisional`; games.provisional words it).
+        "provisional": list(EDITIONS[state["edition"]]["provisional"]),
         "players": state["players"],
         "round": state["round"],
         "rounds": state["rounds"],

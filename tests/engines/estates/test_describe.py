@@ -160,8 +160,12 @@ def test_the_board_names_floors_roofs_owners_permits_and_the_mayor() -> None:
     assert "Row b: 1 of 6 lots built, mayor (x2)" in lines
     assert "  permit II +2 on b7" in lines
     assert "  b1 sienna 5/collar 3 roof 4 (carol)" in lines
-    assert "The mayor stands at row b (up for auction too)" in lines
+    # The Estates does not auction a placed mayor again; Neue Heimat does.
+    assert "The mayor stands at row b" in lines
     assert "  certificates: collar (gray)" in lines
+    game["edition"] = "neue-heimat"
+    lines = ENGINE.describe(ENGINE.view(game, ALICE), ALICE, NAMES)
+    assert "The mayor stands at row b (up for auction too)" in lines
 
 
 def test_an_auction_in_progress_says_who_leads_and_who_still_bids() -> None:

@@ -60,7 +60,10 @@ def test_faq_a_blank_roof_is_discarded_at_once_the_turn_ends_and_nothing_is_plac
 
 
 def test_faq_the_mayor_can_be_auctioned_several_times():
-    state = auction(new_game(), {"type": "auction", "piece": "mayor"}, passes(3))
+    # The rules text is Neue Heimat's; The Estates does not auction a placed
+    # mayor again (test_turn.py).
+    game = new_game(edition="neue-heimat")
+    state = auction(game, {"type": "auction", "piece": "mayor"}, passes(3))
     state = act(state, ALICE, {"type": "mayor", "row": "a"})
     state = auction(state, {"type": "auction", "piece": "mayor"}, [None, 2], "give")
     state = act(state, ALICE, {"type": "mayor", "row": "c"})

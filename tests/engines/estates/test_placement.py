@@ -285,16 +285,16 @@ def test_the_mayor_goes_in_front_of_any_row():
     assert ENGINE.view(state, None)["mayor"] == "b"
 
 
-def test_the_mayor_can_be_moved_by_winning_it_again():
-    game = new_game()
+def test_neue_heimat_the_mayor_can_be_moved_by_winning_it_again():
+    game = new_game(edition="neue-heimat")
     game["specials"]["mayor"], game["mayor"] = "board", 0
     state = act(won_piece("mayor", game), ALICE, {"type": "mayor", "row": "c"})
     assert state["mayor"] == 2
     assert [r["mayor"] for r in ENGINE.view(state, None)["board"]] == [False, False, True]
 
 
-def test_discarding_the_mayor_removes_it_from_the_game():
-    game = new_game()
+def test_discarding_the_mayor_from_the_board_removes_it_from_the_game():
+    game = new_game(edition="neue-heimat")
     game["specials"]["mayor"], game["mayor"] = "board", 0
     state = act(won_piece("mayor", game), ALICE, {"type": "discard"})
     assert state["mayor"] is None

@@ -107,3 +107,16 @@ def test_state_is_plain_json():
     import json
 
     assert json.loads(json.dumps(state)) == state
+
+
+def test_neue_heimat_flags_its_copied_white_lots_and_roof_values_as_provisional():
+    assert ENGINE.PROVISIONAL_DATA is True  # some of its games have provisional data
+    assert ENGINE.provisional({}) == ["white_lots", "roof_values"]  # the default edition
+    assert ENGINE.provisional({"edition": "neue-heimat"}) == ["white_lots", "roof_values"]
+    assert ENGINE.provisional({"edition": "the-estates"}) == []
+    for edition in ("neue-heimat", "the-estates"):
+        state = ENGINE.setup(3, {"edition": edition}, 1)
+        for seat in (0, 1, None):
+            assert ENGINE.view(state, seat)["provisional"] == ENGINE.provisional(
+                {"edition": edition}
+            )

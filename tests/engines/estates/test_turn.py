@@ -21,6 +21,7 @@ from .helpers import (
 )
 
 CUBE = {"type": "auction", "piece": "cube", "at": "row1-left"}
+DISCARD = {"type": "discard"}
 
 
 # --- illegal earnings -------------------------------------------------------
@@ -149,22 +150,58 @@ def test_a_stash_still_counts_when_the_roof_is_blank():
     assert state["stash"][ALICE] == 1
 
 
-def test_permits_and_cancel_cube_are_only_available_while_in_the_supply():
-    game = new_game()
-    game["specials"]["permit2"] = "board"
-    game["specials"]["cancel"] = "gone"
-    pieces = {a["piece"] for a in ENGINE.legal_actions(game, ALICE)}
-    assert "permit2" not in pieces
-    assert "cancel" not in pieces
-    assert "not available" in rejects(game, ALICE, {"type": "auction", "piece": "permit2"})
+MAYOR = {"type": "auction", "piece": "mayor"}
 
 
-def test_the_mayor_on_the_board_may_be_auctioned_again_until_discarded():
-    game = new_game()
-    game["specials"]["mayor"], game["mayor"] = "board", 1
-    assert {"type": "auction", "piece": "mayor"} in ENGINE.legal_actions(game, ALICE)
-    game["specials"]["mayor"], game["mayor"] = "gone", None
-    assert {"type": "auction", "piece": "mayor"} not in ENGINE.legal_actions(game, ALICE)
+def _offered(state) -> set[str]:
+    return {a["piece"] for a in ENGINE.legal_actions(state, state["active"]) if "at" not in a}
+
+
+@pytest.mark.parametrize("edition", ["the-estates", "neue-heimat"])
+def test_permits_and_the_cancel_cube_are_auctioned_only_while_not_on_the_board_and_not_discarded(
+    edition,
+):
+    """The data notes' sentence, for both editions: a permit on the board, a
+    discarded permit, a cancelled permit and the used cancel cube are never
+    put up again; a permit still in the supply is."""
+    game = new_game(edition=edition)
+    state = auction(game, {"type": "auction", "piece": "permit2"}, passes(3))
+    state = act(state, ALICE, {"type": "place", "lot": "b7"})  # on the board
+    assert "permit2" not in _offered(state)
+    assert "on the board" in rejects(state, BOB, {"type": "auction", "piece": "permit2"})
+    state = auction(state, {"type": "auction", "piece": "permit1"}, passes(3))
+    state = act(state, BOB, {"type": "discard"})  # discarded
+    assert "permit1" not in _offered(state)
+    assert "out of the game" in rejects(state, CAROL, {"type": "auction", "piece": "permit1"})
+    state = auction(state, {"type": "auction", "piece": "cancel"}, passes(3))
+    state = act(state, CAROL, {"type": "cancel", "permit": 2})  # both leave the game
+    assert _offered(state) == {"permit3", "mayor"}
+    for piece in ("permit2", "cancel"):
+        assert "out of the game" in rejects(state, ALICE, {"type": "auction", "piece": piece})
+
+
+def test_the_estates_auctions_the_mayor_only_while_not_on_the_board_and_not_discarded():
+    state = auction(new_game(edition="the-estates"), MAYOR, passes(3))
+    state = act(state, ALICE, {"type": "mayor", "row": "b"})
+    assert "mayor" not in _offered(state)
+    assert "on the board" in rejects(state, BOB, MAYOR)
+    discarded = act(auction(new_game(edition="the-estates"), MAYOR, passes(3)), ALICE, DISCARD)
+    assert "mayor" not in _offered(discarded)
+    assert "out of the game" in rejects(discarded, BOB, MAYOR)
+
+
+def test_neue_heimat_lets_the_mayor_on_the_board_be_auctioned_again_to_move_it():
+    state = auction(new_game(edition="neue-heimat"), MAYOR, passes(3))
+    state = act(state, ALICE, {"type": "mayor", "row": "b"})
+    assert "mayor" in _offered(state)
+    state = auction(state, MAYOR, [2, None], "give")  # bob sells it to carol
+    state = act(state, CAROL, {"type": "mayor", "row": "c"})
+    assert ENGINE.view(state, None)["mayor"] == "c"
+    # Discarded, it is out of the game in Neue Heimat too.
+    state = act(auction(state, MAYOR, passes(3)), CAROL, DISCARD)
+    assert state["mayor"] is None
+    assert "mayor" not in _offered(state)
+    assert "out of the game" in rejects(state, ALICE, MAYOR)
 
 
 # --- the auction ------------------------------------------------------------
