@@ -9,57 +9,83 @@ from .. import i18n
 from ..base import Action, EngineBase, IllegalAction, Result, State
 from . import commands, describe, scoring, turn, view
 from .data import TOKENS
+from .describe import N_
 from .market import BUILDING, INDEX, PAIR_SET, flippable
 from .payment import KIND_ORDER, permanent
 from .setup import setup_state
 from .state import PointCityState, copy_state
 
+WORDS = i18n.Words("pointcity")
+refuse = WORDS.refuse
 
-def _explain(state: State, seat: int, action: dict[str, Any]) -> str:
+
+def _explain(state: State, seat: int, action: dict[str, Any]) -> IllegalAction:
     """Why a well-formed-looking action is not among the legal ones."""
     kind = action.get("type")
     if state["phase"] == "civic":
         tokens = ", ".join(str(t) for t in sorted(state["display"]))
-        return f"first choose a civic token for your civic building: civic <id> ({tokens})"
+        return refuse(
+            "first choose a civic token for your civic building: civic <id> ({tokens})",
+            tokens=tokens,
+        )
     if kind == "flip":
         space = action.get("space")
         if state["flipped"]:
-            return "you have already flipped a card this turn"
+            return refuse("you have already flipped a card this turn")
         if not isinstance(space, str) or space not in INDEX:
-            return "flip needs a market space, e.g.: flip b3"
+            return refuse("flip needs a market space, e.g.: flip b3")
         if state["market"][INDEX[space]]["side"] == BUILDING:
-            return f"{space} already shows its building side"
+            return refuse("{space} already shows its building side", space=space)
         if INDEX[space] not in flippable(state["market"]):
-            return f"{space} can be flipped only when its whole row or column shows resources"
+            return refuse(
+                "{space} can be flipped only when its whole row or column shows resources",
+                space=space,
+            )
     if kind == "draw" and len(state["pile"]) < 2:
-        return "the pile has fewer than two cards; take from the market"
+        return refuse("the pile has fewer than two cards; take from the market")
     if kind == "take":
         return _explain_take(state, seat, action)
     if kind == "pass":
-        return "you may pass only when no draft is possible"
+        return refuse("you may pass only when no draft is possible")
     if kind not in ("flip", "draw", "take", "civic", "pass"):
-        return f"unknown action {kind!r}; {commands.HELP}"
-    return "that action is not legal now; " + commands.HELP
+        # commands.HELP's words, whole in each msgid.
+        return refuse(
+            "unknown action {kind}; "
+            "commands: flip b3 | draw | take a1 b1 [pay energy energy2 ingenuity] | "
+            "civic 8 | pass",
+            kind=repr(kind),
+        )
+    return refuse(
+        "that action is not legal now; "
+        "commands: flip b3 | draw | take a1 b1 [pay energy energy2 ingenuity] | "
+        "civic 8 | pass"
+    )
 
 
-def _explain_take(state: State, seat: int, action: dict[str, Any]) -> str:
+def _explain_take(state: State, seat: int, action: dict[str, Any]) -> IllegalAction:
     spaces = action.get("spaces")
     if (
         not isinstance(spaces, list)
         or len(spaces) != 2
         or not all(isinstance(s, str) and s in INDEX for s in spaces)
     ):
-        return "take names two market spaces, e.g.: take a1 b1"
+        return refuse("take names two market spaces, e.g.: take a1 b1")
     if tuple(INDEX[s] for s in spaces) not in PAIR_SET:
-        return "take two orthogonally adjacent cards, first in reading order, e.g.: take a1 b1"
+        return refuse(
+            "take two orthogonally adjacent cards, first in reading order, e.g.: take a1 b1"
+        )
     options = [a for a in turn.take_actions(state, seat) if a["spaces"] == spaces]
     if not options:
-        return f"you cannot pay for every building in {' and '.join(spaces)}"
+        return refuse(
+            "you cannot pay for every building in {first} and {second}",
+            first=spaces[0],
+            second=spaces[1],
+        )
     pay = action.get("pay")
     if not isinstance(pay, list) or not all(isinstance(k, str) and k in KIND_ORDER for k in pay):
-        return "pay is a list of card kinds, e.g. ['energy', 'ingenuity']"
+        return refuse("pay is a list of card kinds, e.g. ['energy', 'ingenuity']")
     choices = " | ".join(commands.text(a) for a in options)
-    return f"that payment does not fit; the ways to pay are: {choices}"
+    return refuse("that payment does not fit; the ways to pay are: {choices}", choices=choices)
 
 
 class PointCity(EngineBase):
@@ -90,10 +116,13 @@ class PointCity(EngineBase):
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return turn.legal(state, seat)
 
-    GAME_OVER = "the game is over"
-    NOT_YOUR_TURN = "it is not your turn"
-    NOT_AN_ACTION = 'an action is an object with a "type", e.g. {"type": "draw"}'
-    NOT_JSON = "that action is not plain JSON"
+    # The template's own refusals, said from the title's catalogue (a
+    # refusal's text is a format string: the example's braces are doubled).
+    WORDS = WORDS
+    GAME_OVER = N_("the game is over")
+    NOT_YOUR_TURN = N_("it is not your turn")
+    NOT_AN_ACTION = N_('an action is an object with a "type", e.g. {{"type": "draw"}}')
+    NOT_JSON = N_("that action is not plain JSON")
 
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"
@@ -107,7 +136,7 @@ class PointCity(EngineBase):
     def play(self, state: State, seat: int, action: Action) -> None:
         turn.APPLY[action["type"]](state, seat, action)
 
-    def why_not(self, state: State, seat: int, action: Action) -> str:
+    def why_not(self, state: State, seat: int, action: Action) -> IllegalAction:
         return _explain(state, seat, action)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -155,6 +184,8 @@ class PointCity(EngineBase):
         """Civic step: the token worth most now.  Turn: draw, else the cheapest take."""
         actions = self.legal_actions(state, seat)
         if not actions:
+            # A guard, not a refusal: the clock asks only a seat to act, and
+            # a seat to act always has a move (at worst the final turn's pass).
             raise IllegalAction("this seat has nothing to do")
         if state["phase"] == "civic":
             return max(actions, key=lambda a: (self._token_value(state, seat, a), -a["token"]))

@@ -49,6 +49,8 @@ def _deal_starting_cards(
 
 def setup_state(players: int, options: dict[str, Any], seed: int) -> State:
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
+        # A guard, not a refusal: a game is created only for MIN_PLAYERS to
+        # MAX_PLAYERS players (games.services.creation checks first).
         raise IllegalAction("Point City is for 1 to 4 players")
     rng = random.Random(seed)
     pile, removed = _deal_pile(rng, players)
