@@ -174,6 +174,10 @@ def send_reminders(now: datetime.datetime, *, excluding: list[int] = ()) -> int:
                 continue
             # Offsets already passed together are one reminder: the nearest.
             passed = [o for o in pending if locked.deadline - datetime.timedelta(seconds=o) <= now]
+            if not passed:  # a stale schedule (the deadline moved): set it right, send nothing
+                deadlines.schedule_reminder(game, locked)
+                locked.save(update_fields=["next_reminder"])
+                continue
             locked.reminded = [*locked.reminded, *passed]
             deadlines.schedule_reminder(game, locked)
             locked.save(update_fields=["reminded", "next_reminder"])

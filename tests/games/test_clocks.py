@@ -183,6 +183,22 @@ def test_reminders_go_out_once_each(alice, bob, run_sweep, monkeypatch):
     assert game.events.count() == 1
 
 
+def test_a_reminder_scheduled_too_early_is_set_right_and_not_sent(
+    alice, bob, run_sweep, monkeypatch
+):
+    from games import hooks
+
+    sent = []
+    monkeypatch.setattr(hooks.reminder, "listeners", [lambda g, s, o: sent.append((s.index, o))])
+    game = clocked([alice, bob], per_move="10h", reminders=["1h"])
+    now = timezone.now()
+    Seat.objects.filter(game=game).update(next_reminder=now - HOUR)  # stale: 9 h to go
+    run_sweep(now)
+    assert sent == []
+    seat = Seat.objects.get(game=game, index=0)
+    assert seat.next_reminder == seat.deadline - HOUR and seat.reminded == []
+
+
 def test_a_moderator_pauses_and_resumes_with_the_time_left(alice, bob, mo):
     game = clocked([alice, bob])
     left_before = Seat.objects.get(game=game, index=0).deadline - timezone.now()
