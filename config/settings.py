@@ -343,6 +343,8 @@ CORREO_VACATION_DAYS_PER_YEAR = env.int("CORREO_VACATION_DAYS_PER_YEAR", default
 CORREO_VACATION_MIN_DAYS = env.int("CORREO_VACATION_MIN_DAYS", default=1)
 CORREO_OUTAGE_AFTER_SECONDS = env.int("CORREO_OUTAGE_AFTER_SECONDS", default=300)
 CORREO_SWEEP_BATCH = env.int("CORREO_SWEEP_BATCH", default=5000)
+# Claimed games per timeout task (one broker message each).
+CORREO_TIMEOUT_BATCH = env.int("CORREO_TIMEOUT_BATCH", default=50)
 # A seat whose timeout raised (a bug) is tried again this much later, not
 # every minute; the game is flagged for a moderator meanwhile.
 CORREO_TIMEOUT_RETRY_SECONDS = env.int("CORREO_TIMEOUT_RETRY_SECONDS", default=3600)

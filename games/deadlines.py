@@ -43,14 +43,17 @@ def refresh(game: Game, event: Event | None, now: datetime.datetime) -> None:
     acted = event.seat if event is not None and event.kind in OWN_MOVE_KINDS else None
     running = game.status == Game.Status.ACTIVE and not game.paused
     changed = []
-    for seat in Seat.objects.filter(game=game):
+    seats = list(Seat.objects.filter(game=game))
+    for seat in seats:
         before = (seat.deadline, seat.timeouts, seat.reminded)
         _refresh_seat(game, seat, event, acted, running, now)
         if (seat.deadline, seat.timeouts, seat.reminded) != before:
             schedule_reminder(game, seat)
             changed.append(seat)
-    Seat.objects.bulk_update(changed, ["deadline", "timeouts", "reminded", "next_reminder"])
-    sync_game_deadline(game)
+    if changed:
+        Seat.objects.bulk_update(changed, ["deadline", "timeouts", "reminded", "next_reminder"])
+    # Every seat is in hand: the earliest deadline needs no second query.
+    set_game_deadline(game, min((s.deadline for s in seats if s.deadline), default=None))
 
 
 def schedule_reminder(game: Game, seat: Seat) -> None:
@@ -82,7 +85,10 @@ def _refresh_seat(game, seat, event, acted, running, now) -> None:
 
 def sync_game_deadline(game: Game) -> None:
     """Game.deadline is the earliest seat deadline: the sweep's index."""
-    earliest = Seat.objects.filter(game=game).aggregate(m=Min("deadline"))["m"]
+    set_game_deadline(game, Seat.objects.filter(game=game).aggregate(m=Min("deadline"))["m"])
+
+
+def set_game_deadline(game: Game, earliest: datetime.datetime | None) -> None:
     Game.objects.filter(pk=game.pk).update(deadline=earliest)
     game.deadline = earliest
 

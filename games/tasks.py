@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import datetime
+import logging
 from functools import partial
 
 from celery import shared_task
-from django.db import transaction
+from django.conf import settings
+from django.db import DatabaseError, transaction
 
 from games import sweep, timeouts
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -28,10 +32,31 @@ def sweep_and_queue(now: datetime.datetime | None = None) -> dict:
 
 
 def queue_timeouts(claimed: list[tuple[int, int]], now: datetime.datetime) -> None:
-    for game_id, seq in claimed:
-        timeout_game.delay(game_id, seq, now.isoformat())
+    """The claimed games in batches: one message per CORREO_TIMEOUT_BATCH
+    games, so a worker spends its time on the timeouts rather than on the
+    broker; several workers still share a sweep's batches."""
+    size = settings.CORREO_TIMEOUT_BATCH
+    for start in range(0, len(claimed), size):
+        batch = [list(pair) for pair in claimed[start : start + size]]
+        timeout_games.delay(batch, now.isoformat())
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def timeout_games(batch: list[list[int]], now: str) -> int:
+    """Each game in its own transaction, as `timeout_game`: a game a player
+    moved in meanwhile is left alone, and one that fails does not hold the
+    others back (the next sweep claims it again)."""
+    at = datetime.datetime.fromisoformat(now)
+    applied = 0
+    for game_id, seq in batch:
+        try:
+            applied += len(timeouts.run_out(game_id, seq, at))
+        except DatabaseError:
+            log.exception("timeout of game %s failed; the next sweep retries it", game_id)
+    return applied
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def timeout_game(game_id: int, seq: int, now: str) -> int:
+    # Kept for messages queued by a release before batches.
     return len(timeouts.run_out(game_id, seq, datetime.datetime.fromisoformat(now)))
