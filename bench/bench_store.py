@@ -1,11 +1,20 @@
-"""Event-store benchmarks: load time by stream length, concurrent appends.
+"""Event-store benchmarks on a real title: load time by stream length, and
+concurrent appends.
 
-Runs against DATABASE_URL (PostgreSQL for meaningful figures) in a throwaway
-test database.  Prints one JSON object per line.
+The streams are Havana games played through the service (`do_submit_action`,
+`do_undo`), undo-heavy as long games under moderation are: play a game to
+near its end, undo back to its start, play again, so a 10 000-event stream
+holds many undone branches and a short live one.  A load is a cold one (a
+process holding nothing of the game: the undo map, the newest live
+snapshot, the events after it), timed LOADS times at each length; the bench
+prints the median with the 10th and 90th percentiles.  Runs against
+DATABASE_URL (PostgreSQL for meaningful figures) in a throwaway database.
 """
 
 from __future__ import annotations
 
+import os
+import random
 import statistics
 import threading
 import time
@@ -18,73 +27,82 @@ from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from accounts.models import User  # noqa: E402
-from games import chain, store  # noqa: E402
+from games import store  # noqa: E402
 from games.engines import base  # noqa: E402
-from games.models import Event, Game, Snapshot  # noqa: E402
+from games.models import Event, Game  # noqa: E402
 from games.services.creation import do_create_game  # noqa: E402
-from games.services.moves import check_submit_action  # noqa: E402
-from tests.support.duel import DUEL  # noqa: E402
+from games.services.moves import check_submit_action, do_submit_action  # noqa: E402
+from games.services.undo import do_undo  # noqa: E402
+
+HAVANA = base.get("havana")
+LENGTHS = (10, 1_000, 10_000)
+LOADS = int(os.environ.get("BENCH_STORE_LOADS", "30"))
+CYCLE = 120  # moves played before each undo back to the start
 
 
-def build_stream(game: Game, events: int) -> None:
-    """Append `events` moves quickly: engine in memory, rows in bulk, chained
-    and snapshotted exactly as the service would."""
-    state = store.load(game, DUEL).state
-    head_hash, seq = game.head_hash, game.seq
-    rows, snapshots = [], []
-    while seq < events:
-        seat = min(DUEL.to_act(state))
-        action = DUEL.legal_actions(state, seat)[0]
-        state = DUEL.apply(state, seat, action)
-        seq += 1
-        event = Event(
-            game=game, seq=seq, kind="action", seat=seat, source="system",
-            payload={"action": action}, created_at=game.created_at,
-        )  # fmt: skip
-        chain.link(event, head_hash, game.chain_version)
-        head_hash = event.hash
-        rows.append(event)
-        if store.snapshot_due(seq):
-            snapshots.append(
-                Snapshot(game=game, seq=seq, engine_version=1, event_hash=head_hash, state=state)
-            )
-    Event.objects.bulk_create(rows, batch_size=1000)
-    Snapshot.objects.bulk_create(snapshots)
-    Game.objects.filter(pk=game.pk).update(seq=seq, head_hash=head_hash)
+def play_one(game: Game, rng: random.Random) -> bool:
+    """One random legal move through the service; False when the game is over."""
     game.refresh_from_db()
+    state = store.load(game, HAVANA).state
+    if HAVANA.result(state) is not None:
+        return False
+    seat = min(HAVANA.to_act(state))
+    action = rng.choice(HAVANA.legal_actions(state, seat))
+    do_submit_action(game, seat, actor=None, action=action, text=None, expected_seq=game.seq,
+                     source=Event.Source.SYSTEM, kind=Event.Kind.ACTION)  # fmt: skip
+    return True
 
 
-def bench_load(users) -> None:
-    for length in (10, 1_000, 10_000):
-        game = do_create_game(title="duel", players=users, options={"rounds": 10_000}, seed=1)
-        build_stream(game, length)
+def extend(game: Game, length: int, rng: random.Random, moderator) -> None:
+    """Grow the stream to `length` events: moves, and every CYCLE live moves
+    (or at the game's end) an undo back to seq 2."""
+    live = 0
+    while game.seq < length:
+        if live >= CYCLE or not play_one(game, rng):
+            game.refresh_from_db()
+            do_undo(game, actor=moderator, to_seq=2, reason="bench: replay",
+                    source=Event.Source.MODERATOR)  # fmt: skip
+            live = 0
+        else:
+            live += 1
+
+
+def bench_load(users, moderator) -> None:
+    game = do_create_game(title="havana", players=users, seed=1)
+    rng = random.Random(1)
+    for length in LENGTHS:
+        extend(game, length, rng, moderator)
+        game.refresh_from_db()
         times = []
-        for _ in range(30):
+        for _ in range(LOADS):
             started = time.perf_counter()
-            # A process that holds no state of the game: snapshot + live events.
-            store.load(game, DUEL, memo=False)
-            times.append(time.perf_counter() - started)
-        median_ms = statistics.median(times) * 1000
-        every = settings.CORREO_SNAPSHOT_EVERY
-        emit("store.load_median", median_ms, "ms", events=length, snapshot_every=every,
+            store.load(game, HAVANA, memo=False)
+            times.append((time.perf_counter() - started) * 1000)
+        times.sort()
+        undos = Event.objects.filter(game=game, kind="undo").count()
+        emit("store.load_median", statistics.median(times), "ms", title="havana",
+             events=game.seq, undos=undos, p10=round(times[len(times) // 10], 3),
+             p90=round(times[len(times) * 9 // 10], 3), loads=LOADS,
+             snapshot_every=settings.CORREO_SNAPSHOT_EVERY,
              database=connection.vendor)  # fmt: skip
 
 
 def bench_appends(users, writers: int = 4, seconds: float = 5.0) -> None:
-    games = [
-        do_create_game(title="duel", players=users, options={"rounds": 10_000}, seed=i)
-        for i in range(writers)
-    ]
+    """Writers each playing their own Havana game (a new one when it ends)."""
     counts = [0] * writers
     deadline = time.perf_counter() + seconds
 
     def writer(i: int) -> None:
-        game = Game.objects.get(pk=games[i].pk)
+        rng = random.Random(i)
+        game = do_create_game(title="havana", players=users, seed=100 + i)
         try:
             while time.perf_counter() < deadline:
-                state = store.load(game, DUEL).state
-                seat = min(DUEL.to_act(state))
-                action = DUEL.legal_actions(state, seat)[0]
+                state = store.load(game, HAVANA).state
+                if HAVANA.result(state) is not None:
+                    game = do_create_game(title="havana", players=users, seed=rng.randrange(10**6))
+                    continue
+                seat = min(HAVANA.to_act(state))
+                action = rng.choice(HAVANA.legal_actions(state, seat))
                 check_submit_action(game, users[seat], action=action, expected_seq=game.seq)
                 counts[i] += 1
         finally:
@@ -98,14 +116,14 @@ def bench_appends(users, writers: int = 4, seconds: float = 5.0) -> None:
         thread.join()
     elapsed = time.perf_counter() - started
     emit("store.appends_per_second", sum(counts) / elapsed, "appends/s", writers=writers,
-         database=connection.vendor)  # fmt: skip
+         title="havana", database=connection.vendor)  # fmt: skip
 
 
 def main() -> None:
-    base.register(DUEL)
     with throwaway_database():
         users = [User.objects.create(username=f"bench{i}") for i in range(2)]
-        bench_load(users)
+        moderator = User.objects.create(username="bench-mod", is_staff=True)
+        bench_load(users, moderator)
         bench_appends(users)
 
 
