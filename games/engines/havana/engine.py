@@ -28,7 +28,7 @@ def _timeout_key(action: Action) -> tuple:
 class HavanaEngine(EngineBase):
     NAME = "havana"
     TITLE = "Havana"
-    VERSION = 1
+    VERSION = 2
     MIN_PLAYERS = 2
     MAX_PLAYERS = 4
     STATE_TYPE = HavanaState

@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 from games.engines.havana import ENGINE, data
+from games.engines.havana.setup import new_game
 
 
 def pick(rng: random.Random, actions: list[dict]) -> dict:
@@ -16,15 +17,62 @@ def pick(rng: random.Random, actions: list[dict]) -> dict:
     return rng.choice(actions)
 
 
-def playout(players: int, seed: int, step=None, max_actions: int = 5000):
-    """Play one game to its end; `step(state, seat, action, after)` sees every move."""
+def random_policy(rng: random.Random, state, seat: int, actions: list[dict]) -> dict:
+    """The tests' random player (`pick`) in the shape of a policy."""
+    return pick(rng, actions)
+
+
+def holdings(seat: dict) -> int:
+    """A greedy player's worth of what it holds: a coloured cube as 5 gray, a
+    worker as 5 pesos (the rules' own exchange rates)."""
+    cubes = seat["cubes"]
+    coloured = sum(cubes[c] for c in data.COLOURED)
+    return 5 * coloured + cubes["gray"] + 5 * seat["workers"] + seat["pesos"]
+
+
+def greedy_policy(rng: random.Random, state, seat: int, actions: list[dict]) -> dict:
+    """A simple greedy player.
+
+    Buying: the affordable building with most VP (its first listed payment,
+    which spends the least gray, then the fewest pesos), else end the turn.
+    A card: the way of carrying it out that leaves the player holding most
+    (`holdings`), ties broken at random.  Choosing cards: at random.
+    """
+    buys = [a for a in actions if a["type"] == "buy"]
+    if buys:
+        return max(buys, key=lambda a: state["buildings"][str(a["building"])]["vp"])
+    if state["phase"] != "actions" or state["buying"]:
+        return rng.choice(actions)
+    scored = [(holdings(ENGINE.apply(state, seat, a)["seats"][seat]), a) for a in actions]
+    best = max(score for score, _ in scored)
+    return rng.choice([a for score, a in scored if score == best])
+
+
+POLICIES = {"random": random_policy, "greedy": greedy_policy}
+
+
+def playout(
+    players: int,
+    seed: int,
+    step=None,
+    max_actions: int = 5000,
+    policy=random_policy,
+    buildings=None,
+):
+    """Play one game to its end; `step(state, seat, action, after)` sees every move.
+
+    `buildings` replaces the game's building list (setup.new_game's hook).
+    """
     rng = random.Random(seed)
-    state = ENGINE.setup(players, {}, seed)
+    if buildings is None:
+        state = ENGINE.setup(players, {}, seed)
+    else:
+        state = new_game(players, ENGINE.resolve_options({}), seed, buildings=buildings)
     moves = []
     while ENGINE.result(state) is None:
         assert len(moves) < max_actions, "the game does not end"
         seat = rng.choice(sorted(ENGINE.to_act(state)))
-        action = pick(rng, ENGINE.legal_actions(state, seat))
+        action = policy(rng, state, seat, ENGINE.legal_actions(state, seat))
         after = ENGINE.apply(state, seat, action)
         if step:
             step(state, seat, action, after)

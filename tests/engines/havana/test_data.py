@@ -47,3 +47,37 @@ def test_a_full_set_must_have_36_distinct_cards():
         data.validate_buildings([GOOD])
     with pytest.raises(data.DataError):
         data.validate_buildings([GOOD, GOOD], full_set=False)
+
+
+def test_all_36_buildings_together_ask_no_more_than_the_box_holds_10_per_colour_and_40_gray():
+    """The rules' box: 10 cubes of each colour, 40 gray.  The whole provisional
+    list fits in it, so spent cubes alone can never leave a building unpayable
+    (only the Tax Collector's cubes, sent to the box, can)."""
+    demand = dict.fromkeys(data.CUBES, 0)
+    for building in data.BUILDINGS.values():
+        for colour in data.CUBES:
+            demand[colour] += building["cost"].get(colour, 0)
+        assert "any_colored" not in building["cost"]
+    assert data.TOTAL_CUBES == {"red": 10, "yellow": 10, "blue": 10, "brown": 10, "gray": 40}
+    for colour in data.CUBES:
+        assert demand[colour] <= data.TOTAL_CUBES[colour], (colour, demand[colour])
+
+
+def test_the_provisional_list_costs_more_for_more_vp_and_mixes_every_kind_of_cost():
+    """What the reviews say of the printed cards: costlier cards give more VP,
+    costs mix coloured cubes, gray, workers and pesos, some need the Architect."""
+
+    def size(cost):  # the rules' exchange rates: 5 gray = 1 coloured, 5 pesos = 1 worker
+        coloured = sum(cost.get(c, 0) for c in data.COLOURED)
+        workers = cost.get("workers", 0)
+        return 5 * coloured + cost.get("gray", 0) + 5 * workers + cost.get("pesos", 0)
+
+    by_vp: dict[int, list[int]] = {}
+    for building in data.BUILDINGS.values():
+        by_vp.setdefault(building["vp"], []).append(size(building["cost"]))
+    means = [sum(sizes) / len(sizes) for _, sizes in sorted(by_vp.items())]
+    assert sorted(by_vp) == [1, 2, 3, 4, 5, 6, 7]
+    assert means == sorted(means)
+    fields = {f for b in data.BUILDINGS.values() for f in b["cost"]}
+    assert fields == {*data.CUBES, "workers", "pesos"}
+    assert 0 < sum(b["architect"] for b in data.BUILDINGS.values()) < 36

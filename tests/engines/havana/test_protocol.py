@@ -19,7 +19,7 @@ from .playout import pick
 def test_the_title_is_registered_under_havana_with_two_to_four_players():
     engine = base.get("havana")
     assert engine is ENGINE
-    assert (engine.MIN_PLAYERS, engine.MAX_PLAYERS, engine.VERSION) == (2, 4, 1)
+    assert (engine.MIN_PLAYERS, engine.MAX_PLAYERS, engine.VERSION) == (2, 4, 2)
     assert engine.PROVISIONAL_DATA is True  # the building list is not the printed one
     assert engine.OPTIONS["ages"]["default"] is None
 
