@@ -45,7 +45,7 @@ _APPLY: dict[str, Callable[[State, int, Action], None]] = {
 class EstatesEngine(EngineBase):
     NAME = "estates"
     TITLE = "The Estates / Neue Heimat"
-    VERSION = 1
+    VERSION = 2
     MIN_PLAYERS = 2
     MAX_PLAYERS = 5
     STATE_TYPE = EstatesState

@@ -14,7 +14,7 @@ from games.engines.estates.data import CUBES
 def test_registered_under_api_name_estates():
     assert get("estates") is ENGINE
     assert (ENGINE.MIN_PLAYERS, ENGINE.MAX_PLAYERS) == (2, 5)
-    assert ENGINE.VERSION == 1
+    assert ENGINE.VERSION == 2
 
 
 def test_twenty_four_distinct_cubes_are_laid_out_in_three_rows_of_eight():
