@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from .data import ROWS
-from .errors import IllegalAction
+from .errors import IllegalAction, refuse
 
 Action = dict[str, Any]
 
@@ -51,6 +51,8 @@ def text(action: Action) -> str:
         return f"mayor row {action['row']}"
     if kind in _WORDS:
         return str(kind)
+    # A guard, not a refusal: ``text`` only ever writes the engine's own legal
+    # actions (a player's action is refused by the phase's checks).
     raise IllegalAction(f"not an Estates action: {action!r}")
 
 
@@ -91,6 +93,7 @@ def _other(line: str) -> Action | None:
 def parse(line: str) -> Action:
     """One email line -> action; raises IllegalAction for anything else."""
     if not isinstance(line, str):
+        # A guard, not a refusal: a mail's line is always text.
         raise IllegalAction("a command is a line of text")
     clean = _normalise(line)
     stash = _STASH.match(clean)
@@ -98,11 +101,11 @@ def parse(line: str) -> Action:
         rest = stash[1]
         chosen = _choose(rest) if rest else None
         if chosen is None:
-            raise IllegalAction(
+            raise refuse(
                 'stash on the same line as the piece you choose, e.g. "stash, auction roof"'
             )
         return {**chosen, "stash": True}
     action = _choose(clean) or _other(clean)
     if action is None:
-        raise IllegalAction(f"not understood: {line.strip()[:80]!r}")
+        raise refuse("not understood: {line}", line=repr(line.strip()[:80]))
     return action

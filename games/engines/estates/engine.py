@@ -14,7 +14,8 @@ from .. import i18n
 from ..base import EngineBase, Result
 from . import commands, describe, leaving, scoring, turn, view
 from .data import EDITIONS
-from .errors import IllegalAction
+from .describe import N_
+from .errors import IllegalAction, refuse
 from .placement import apply_place, check_place, place_actions
 from .state import EstatesState, copy_state, new_state
 
@@ -52,6 +53,13 @@ class EstatesEngine(EngineBase):
     # Some games have provisional component data: which, depends on the
     # edition (`provisional`).
     PROVISIONAL_DATA = any(e["provisional"] for e in EDITIONS.values())
+    # The template's own refusals (EngineBase's English), said from the
+    # title's catalogue.
+    WORDS = i18n.Words("estates")
+    GAME_OVER = N_("the game is over")
+    NOT_YOUR_TURN = N_("it is not your turn")
+    NOT_AN_ACTION = N_('an action is an object with a "type"')
+    NOT_JSON = N_("an action must be plain JSON data")
     OPTIONS = {
         "edition": {
             "default": "neue-heimat",
@@ -67,6 +75,8 @@ class EstatesEngine(EngineBase):
 
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
         if type(players) is not int or not self.MIN_PLAYERS <= players <= self.MAX_PLAYERS:
+            # A guard, not a refusal: game creation checks the player count
+            # against MIN_PLAYERS and MAX_PLAYERS first.
             raise IllegalAction("The Estates is for 2 to 5 players")
         resolved = self.resolve_options(options)
         return new_state(players, resolved["edition"], resolved["rounds"], seed)
@@ -103,18 +113,19 @@ class EstatesEngine(EngineBase):
         if state["resigned"]:
             leaving.settle(state)
 
-    def why_not(self, state: State, seat: int, action: Action) -> str:
+    def why_not(self, state: State, seat: int, action: Action) -> IllegalAction:
         try:
             _CHECK[state["phase"]](state, seat, action)
         except IllegalAction as exc:
-            return exc.message
+            return exc
         # The checks accept exactly the legal actions (test_checks.py holds them
         # to it), so this is not reached.
-        return "that is not a legal move now"
+        return refuse("that is not a legal move now")
 
     def resign(self, state: State, seat: int) -> State | None:
         """The seat leaves and the others play on (rule in leaving.py / README)."""
         if type(seat) is not int or not 0 <= seat < state["players"]:
+            # A guard, not a refusal: a seat leaves by its holder's own seat.
             raise IllegalAction("no such seat")
         return leaving.resign(copy_state(state), seat)
 
@@ -125,6 +136,8 @@ class EstatesEngine(EngineBase):
         try:
             return commands.text(action)
         except (KeyError, TypeError, AttributeError) as exc:
+            # A guard, not a refusal: ``text`` only ever sees the engine's
+            # own legal actions (a player's action is refused by why_not).
             raise IllegalAction(f"not an Estates action: {action!r}") from exc
 
     def parse(self, text: str, state: State, seat: int) -> Action:
@@ -134,6 +147,7 @@ class EstatesEngine(EngineBase):
         """Pass on bids, give to the high bidder, the first placement, no stash."""
         legal = self.legal_actions(state, seat)
         if not legal:
+            # A guard, not a refusal: the clock asks only a seat to act.
             raise IllegalAction("it is not this seat's turn")
         return legal[0]
 

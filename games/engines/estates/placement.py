@@ -13,7 +13,8 @@ from . import rounds
 from .board import cancel_targets, cube_targets, permit_row, permit_targets, requirement
 from .board import roof_targets as roof_spots
 from .data import CUBE_COMPANY, ROW_INDEX, ROWS, lot_name, parse_lot
-from .errors import IllegalAction, check_keys
+from .describe import N_
+from .errors import IllegalAction, check_keys, refuse
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -50,35 +51,57 @@ def check_place(state: State, seat: int, action: Action) -> None:
     if kind == "place":
         check_keys(action, {"type", "lot"}, {"type", "lot"})
         if parse_lot(action["lot"]) is None:
-            raise IllegalAction('name a lot like "b3" (row a, b or c, lot 1-10)')
+            raise refuse('name a lot like "b3" (row a, b or c, lot 1-10)')
     elif kind == "cancel":
         check_keys(action, {"type", "permit"}, {"type", "permit"})
         if type(action["permit"]) is not int:
-            raise IllegalAction("name the permit by its number: 1, 2 or 3")
+            raise refuse("name the permit by its number: 1, 2 or 3")
     elif kind == "mayor":
         check_keys(action, {"type", "row"}, {"type", "row"})
     elif kind == "discard":
         check_keys(action, {"type"}, {"type"})
     else:
-        raise IllegalAction(
+        raise refuse(
             'use the piece: "place lot b3", "mayor row a", "cancel permit 2" or "discard"'
         )
     if action not in place_actions(state, state["recipient"]):
-        raise IllegalAction(_why_not(state, action))
+        raise _why_not(state, action)
 
 
-def _why_not(state: State, action: Action) -> str:
+# The sentences that name the piece's kind, one whole msgid per kind (German
+# names each piece its own way).  Only a cube or a roof can be refused a
+# discard: place_actions offers it for every other piece, and for a cube or
+# roof that fits nowhere.
+_MUST_PLACE = {
+    "cube": N_("a cube that fits on the board must be placed"),
+    "roof": N_("a roof that fits on the board must be placed"),
+}
+_NOT_ON_LOT = {
+    "cube": N_("the cube cannot go on lot {lot}"),
+    "roof": N_("the roof cannot go on lot {lot}"),
+    "permit": N_("the permit cannot go on lot {lot}"),
+}
+_NOT_HOW = {
+    "cube": N_("that is not how a cube is used"),
+    "roof": N_("that is not how a roof is used"),
+    "permit": N_("that is not how a permit is used"),
+    "cancel": N_("that is not how a cancel is used"),
+    "mayor": N_("that is not how a mayor is used"),
+}
+
+
+def _why_not(state: State, action: Action) -> IllegalAction:
     piece = state["auction"]["piece"]
     kind = piece["kind"]
     if action["type"] == "discard":
-        return f"a {kind} that fits on the board must be placed"
-    if action["type"] == "place" and kind in ("cube", "roof", "permit"):
-        return f"the {kind} cannot go on lot {action['lot']}"
+        return refuse(_MUST_PLACE[kind])
+    if action["type"] == "place" and kind in _NOT_ON_LOT:
+        return refuse(_NOT_ON_LOT[kind], lot=action["lot"])
     if action["type"] == "cancel" and kind == "cancel":
-        return "that permit is not on the board, or removing it would strand a building"
+        return refuse("that permit is not on the board, or removing it would strand a building")
     if action["type"] == "mayor" and kind == "mayor":
-        return "the mayor goes in front of row a, b or c"
-    return f"that is not how a {kind} is used"
+        return refuse("the mayor goes in front of row a, b or c")
+    return refuse(_NOT_HOW[kind])
 
 
 def apply_place(state: State, seat: int, action: Action) -> None:

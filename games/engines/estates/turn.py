@@ -22,7 +22,8 @@ from typing import Any
 from . import rounds
 from .board import cube_targets, roof_targets
 from .data import SPECIALS
-from .errors import IllegalAction, check_keys
+from .describe import N_
+from .errors import check_keys, refuse
 from .pieces import choices, cube_choice, display_slot, other_choices, special_available
 
 State = dict[str, Any]
@@ -56,27 +57,33 @@ def _piece_for(state: State, action: Action) -> Action:
         check_keys(action, {"type", "piece", "at", "stash"}, {"type", "piece", "at"})
         slot = display_slot(action["at"])
         if slot is None:
-            raise IllegalAction('name a display end like "row2-left" or "row3-right"')
+            raise refuse('name a display end like "row2-left" or "row3-right"')
         row = state["display"][slot[0]]
         if not row:
-            raise IllegalAction(f"display row {slot[0] + 1} is empty")
+            raise refuse("display row {row} is empty", row=slot[0] + 1)
         cube = row[slot[1]]
         if not cube_targets(state["board"], cube):
-            raise IllegalAction(f"cube {cube} has no legal place on the board")
+            raise refuse("cube {cube} has no legal place on the board", cube=cube)
         return {"kind": "cube", "cube": cube, "at": action["at"]}
     check_keys(action, {"type", "piece", "stash"}, {"type", "piece"})
     if piece == "roof":
         if not state["roofs"]:
-            raise IllegalAction("no roofs are left")
+            raise refuse("no roofs are left")
         if not roof_targets(state["board"]):
-            raise IllegalAction("a roof may only be chosen while some building lacks one")
+            raise refuse("a roof may only be chosen while some building lacks one")
         return {"kind": "roof"}
     if piece not in SPECIALS:
-        raise IllegalAction("choose a cube, the roof, permit1-3, cancel or mayor")
+        raise refuse("choose a cube, the roof, permit1-3, cancel or mayor")
     if not special_available(state, piece):
-        where = {"board": "it is on the board", "gone": "it is out of the game"}
-        reason = where.get(state["specials"][piece], "it is being auctioned")
-        raise IllegalAction(f"{piece} is not available: {reason}")
+        # One whole sentence per reason; the piece is named as a move line does.
+        where = {
+            "board": N_("{piece} is not available: it is on the board"),
+            "gone": N_("{piece} is not available: it is out of the game"),
+        }
+        reason = where.get(
+            state["specials"][piece], N_("{piece} is not available: it is being auctioned")
+        )
+        raise refuse(reason, piece=piece)
     if piece.startswith("permit"):
         return {"kind": "permit", "value": int(piece[-1])}
     return {"kind": piece}
@@ -85,13 +92,13 @@ def _piece_for(state: State, action: Action) -> Action:
 def check_choose(state: State, seat: int, action: Action) -> None:
     """Why choosing this piece is not allowed (raises IllegalAction)."""
     if action.get("type") != "auction":
-        raise IllegalAction('choose a piece to auction, e.g. "auction cube row1-left"')
+        raise refuse('choose a piece to auction, e.g. "auction cube row1-left"')
     stash = action.get("stash", False)
     if stash is not True and "stash" in action:
-        raise IllegalAction("stash must be true or left out")
+        raise refuse("stash must be true or left out")
     _piece_for(state, action)
     if stash and state["money"][seat] < 1:
-        raise IllegalAction("you have no cheque in hand to stash")
+        raise refuse("you have no cheque in hand to stash")
 
 
 def apply_choose(state: State, seat: int, action: Action) -> None:
@@ -158,13 +165,15 @@ def check_bid(state: State, seat: int, action: Action) -> None:
         check_keys(action, {"type", "amount"}, {"type", "amount"})
         amount = action["amount"]
         if type(amount) is not int:
-            raise IllegalAction("a bid is a whole number of cheques")
+            raise refuse("a bid is a whole number of cheques")
         if amount <= auction["high"]:
-            raise IllegalAction(f"bid more than {auction['high']}")
+            raise refuse("bid more than {high}", high=auction["high"])
         if amount > state["money"][seat]:
-            raise IllegalAction(f"you cannot bid {amount}: more than the cheques in your hand")
+            raise refuse(
+                "you cannot bid {amount}: more than the cheques in your hand", amount=amount
+            )
     else:
-        raise IllegalAction('it is your turn to bid: "bid N" or "pass"')
+        raise refuse('it is your turn to bid: "bid N" or "pass"')
 
 
 def apply_bid(state: State, seat: int, action: Action) -> None:
@@ -201,11 +210,11 @@ def check_resolve(state: State, seat: int, action: Action) -> None:
     """Why this give or keep is not allowed (raises IllegalAction)."""
     kind = action.get("type")
     if kind not in ("give", "keep"):
-        raise IllegalAction('the bidding is over: "give" or "keep"')
+        raise refuse('the bidding is over: "give" or "keep"')
     check_keys(action, {"type"}, {"type"})
     price = state["auction"]["high"]
     if kind == "keep" and state["money"][seat] < price:
-        raise IllegalAction(f"you cannot keep it: you hold fewer than {price} cheques")
+        raise refuse("you cannot keep it: you hold fewer than {price} cheques", price=price)
 
 
 def apply_resolve(state: State, seat: int, action: Action) -> None:
