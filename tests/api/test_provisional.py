@@ -55,11 +55,12 @@ def test_a_title_without_provisional_data_has_no_note(alice, bob):
     assert "provisional" not in message.body
 
 
-def test_the_havana_view_of_every_seat_carries_the_flag(as_, alice, bob):
-    game = do_create_game(title="havana", players=[alice, bob], seed=1)
+@pytest.mark.parametrize(("title", "parts"), [("havana", ["buildings"]), ("pointcity", ["cards"])])
+def test_the_view_of_every_seat_carries_the_flag(as_, alice, bob, title, parts):
+    game = do_create_game(title=title, players=[alice, bob], seed=1)
     for user in (alice, bob):
         view = as_(user).get(f"/api/games/{game.pk}/").json()["view"]
-        assert view["provisional"] == ["buildings"]
+        assert view["provisional"] == parts == base.get(title).provisional(game.options)
 
 
 def test_the_note_says_each_provisional_part_once():

@@ -99,6 +99,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             {"seat": i, "resigned": p["resigned"], **player_view(p)}
             for i, p in enumerate(state["seats"])
         ],
+        # The card values are a fan port's (README, the last table): the
+        # seat's own copy of the game's flag, for a client reading the view.
+        "provisional": ["cards"],
     }
     if state["bot"] is not None:
         out["level"] = state["level"]
