@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import random
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import min_and_median, pin_one_core, timed_runs
 from games.engines.estates import ENGINE
 
 GAMES = 200
@@ -44,19 +44,26 @@ def emit(measure: str, value: float, unit: str, **context: object) -> None:
 
 
 def main() -> None:
+    core = pin_one_core()
     for edition in ("neue-heimat", "the-estates"):
         for players in (2, 3, 4, 5):
             play(players, 0, edition)  # warm up
-            steps = 0
-            ends: Counter = Counter()
-            start = time.perf_counter()
-            for seed in range(GAMES):
-                steps += play(players, seed, edition, ends)
-            elapsed = time.perf_counter() - start
-            context = {"players": players, "edition": edition, "games": GAMES}
-            emit("games_per_second", GAMES / elapsed, "games/s", **context)
-            emit("ms_per_game", 1000 * elapsed / GAMES, "ms", **context, target_ms=20)
-            emit("actions_per_second", steps / elapsed, "actions/s", **context)
+            counted = {"steps": 0, "ends": Counter()}
+
+            def games(players=players, edition=edition, counted=counted) -> None:
+                ends: Counter = Counter()
+                counted["steps"] = sum(play(players, s, edition, ends) for s in range(GAMES))
+                counted["ends"] = ends
+
+            took = min_and_median(timed_runs(games))
+            median, steps, ends = took["median"], counted["steps"], counted["ends"]
+            context = {"players": players, "edition": edition, "games": GAMES,
+                       "runs": took["runs"], "core": core}  # fmt: skip
+            emit("games_per_second", GAMES / median, "games/s", best=GAMES / took["min"],
+                 **context)  # fmt: skip
+            emit("ms_per_game", 1000 * median / GAMES, "ms", min=1000 * took["min"] / GAMES,
+                 **context, target_ms=20)  # fmt: skip
+            emit("actions_per_second", steps / median, "actions/s", **context)
             # How random games end: per ended_by, its share of the games.
             shares = {way: round(n / GAMES, 3) for way, n in sorted(ends.items())}
             emit("ended_by", GAMES, "games", **context, shares=shares)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import min_and_median, pin_one_core, timed_runs
 from games.engines.havana import ENGINE
 from tests.engines.havana.playout import POLICIES, playout
 
@@ -61,23 +62,28 @@ def main() -> None:
     parser.add_argument("--end-games", type=int, default=300)
     args = parser.parse_args()
     widest: list = [0, None, None]
+    core = pin_one_core()
     for players in (2, 3, 4):
-        moves = 0
-        start = time.perf_counter()
-        for seed in range(args.games):
-            moves += play(players, seed, widest)
-        elapsed = time.perf_counter() - start
-        context = {"players": players, "games": args.games, "moves_per_game": moves / args.games}
+        moves = [0]
+
+        def games(players=players, moves=moves) -> None:
+            moves[0] = sum(play(players, seed, widest) for seed in range(args.games))
+
+        took = min_and_median(timed_runs(games))
+        context = {"players": players, "games": args.games, "runs": took["runs"], "core": core,
+                   "moves_per_game": moves[0] / args.games}  # fmt: skip
         emit(
             bench=f"havana.games_per_second.{players}p",
-            value=round(args.games / elapsed, 1),
+            value=round(args.games / took["median"], 1),
             unit="games/s",
+            best=round(args.games / took["min"], 1),
             **context,
         )
         emit(
             bench=f"havana.ms_per_game.{players}p",
-            value=round(1000 * elapsed / args.games, 2),
+            value=round(1000 * took["median"] / args.games, 2),
             unit="ms",
+            min=round(1000 * took["min"] / args.games, 2),
             target_ms=50 if players == 4 else None,
             **context,
         )

@@ -28,6 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import pin_one_core
 from games.engines.pointcity import ENGINE
 from games.engines.pointcity.data import CARDS
 from games.engines.pointcity.market import BUILDING, INDEX
@@ -142,6 +143,7 @@ def bench_view() -> None:
 
 
 def main() -> None:
+    pin_one_core()
     for players in (1, 2, 3, 4):
         bench_timing(players)
     for players in (1, 2, 3, 4):
