@@ -1,27 +1,91 @@
 """Checking stored games: hash chains intact and sealed, every event by whom it
-may be, streams replay with today's engines."""
+may be, streams replay with today's engines.
+
+`verify_games` checks every game, so it reads them in chunks: one query per
+table per CHUNK games, events as plain rows rather than model instances
+(the release gate runs it over the whole database before a release).
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
-from games import golden, replay, store
+from games import chain, golden, replay
 from games.engines import base
-from games.models import Event, Game, Seat, Snapshot
+from games.models import Event, Game, LegacySeal, Seat, Snapshot
 from games.services.common import derived_fields
 
 PLAYER_SOURCES = (Event.Source.API, Event.Source.EMAIL, Event.Source.WEB)
 MACHINE_SOURCES = (Event.Source.TIMER, Event.Source.SYSTEM)
+CHUNK = 200
+EVENT_FIELDS = ("game_id", "seq", "kind", "seat", "actor_id", "source", "payload",
+                "created_at", "prev_hash", "hash", "nonce", "key_id", "mac")  # fmt: skip
 
 
-def game_problems(game: Game) -> Iterator[str]:
+@dataclass(slots=True)
+class Row:
+    """A stored event as the checks read it: the columns, no model."""
+
+    game_id: int
+    seq: int
+    kind: str
+    seat: int | None
+    actor_id: int | None
+    source: str
+    payload: dict[str, Any]
+    created_at: datetime
+    prev_hash: str
+    hash: str
+    nonce: str
+    key_id: str
+    mac: str
+
+
+@dataclass
+class Stored:
+    """Everything the checks read of one game."""
+
+    events: list[Row] = field(default_factory=list)
+    seats: dict[int, tuple[int, bool]] = field(default_factory=dict)  # index: (user, to_act)
+    snapshots: list[tuple[int, int, str, Any]] = field(default_factory=list)
+    legacy_seal: LegacySeal | None = None
+
+
+def stored(games: list[Game]) -> dict[int, Stored]:
+    """What the checks need of `games`, one query per table."""
+    ids = [game.pk for game in games]
+    found: dict[int, Stored] = defaultdict(Stored)
+    events = Event.objects.filter(game_id__in=ids).order_by("game_id", "seq")
+    for values in events.values_list(*EVENT_FIELDS):
+        found[values[0]].events.append(Row(*values))
+    seats = Seat.objects.filter(game_id__in=ids)
+    for game_id, index, user_id, to_act in seats.values_list(
+        "game_id", "index", "user_id", "to_act"
+    ):
+        found[game_id].seats[index] = (user_id, to_act)
+    snapshots = Snapshot.objects.filter(game_id__in=ids).order_by("game_id", "seq")
+    for game_id, version, seq, event_hash, state in snapshots.values_list(
+        "game_id", "engine_version", "seq", "event_hash", "state"
+    ):
+        found[game_id].snapshots.append((version, seq, event_hash, state))
+    for seal in LegacySeal.objects.filter(game_id__in=ids):
+        found[seal.game_id].legacy_seal = seal
+    return found
+
+
+def game_problems(game: Game, facts: Stored | None = None) -> Iterator[str]:
     """Every problem found in one game, as readable lines."""
-    events = list(Event.objects.filter(game=game).order_by("seq"))
-    yield from store.chain_problems(game, events)
+    facts = facts if facts is not None else stored([game])[game.pk]
+    events = facts.events
+    yield from chain.problems(events, game.chain_version, facts.legacy_seal)
     if not events:
         yield "no events"
         return
-    yield from actor_problems(game, events)
+    yield from actor_problems(game, events, facts.seats)
     if (game.seq, game.head_hash) != (events[-1].seq, events[-1].hash):
         yield f"game row says head {game.seq}, the stream ends at {events[-1].seq}"
     try:
@@ -29,13 +93,14 @@ def game_problems(game: Game) -> Iterator[str]:
     except KeyError:
         yield f"no engine for title {game.title!r}"
         return
-    yield from _replay_problems(game, engine, events)
+    yield from _replay_problems(game, engine, facts)
 
 
-def _replay_problems(game: Game, engine, events: list[Event]) -> Iterator[str]:
+def _replay_problems(game: Game, engine, facts: Stored) -> Iterator[str]:
     """The stream folded with today's engine (games.golden, as the golden
     games are): every snapshot of this VERSION must match the replay at its
     seq byte for byte, and the game row must match the replay's end."""
+    events = facts.events
     if events[0].kind != Event.Kind.CREATED:
         yield "the stream does not start with its created event"
         return
@@ -45,10 +110,9 @@ def _replay_problems(game: Game, engine, events: list[Event]) -> Iterator[str]:
     live = [e for e in on_path if e.kind in replay.ENGINE_KINDS]
     steps = [(e.kind, e.seat, e.payload.get("action")) for e in live]
     step_at = _step_numbers(on_path, live)
-    kept = Snapshot.objects.filter(game=game, engine_version=engine.VERSION)
     checkpoints = {}
-    for seq, event_hash, state in kept.values_list("seq", "event_hash", "state"):
-        if seq in step_at and event_hash == step_at[seq][1]:
+    for version, seq, event_hash, state in facts.snapshots:
+        if version == engine.VERSION and seq in step_at and event_hash == step_at[seq][1]:
             checkpoints[step_at[seq][0]] = golden.state_hash(state)
     replayed = golden.replay_steps(
         engine, events[0].payload["setup"], steps, checkpoints, first_only=False
@@ -66,12 +130,12 @@ def _replay_problems(game: Game, engine, events: list[Event]) -> Iterator[str]:
     recorded = {name: getattr(game, name) for name in derived}
     if base.canonical_json(derived) != base.canonical_json(recorded):
         yield "replay gives another state than the game row records (to_act/status/result)"
-    flagged = sorted(game.seats.filter(to_act=True).values_list("index", flat=True))
+    flagged = sorted(index for index, (_, to_act) in facts.seats.items() if to_act)
     if flagged != derived["to_act"]:
         yield f"seats flagged to act {flagged} differ from the replay's {derived['to_act']}"
 
 
-def _step_numbers(on_path: list[Event], live: list[Event]) -> dict[int, tuple[int, str]]:
+def _step_numbers(on_path: list[Row], live: list[Row]) -> dict[int, tuple[int, str]]:
     """For each seq on the live path: how many engine steps the state there
     has folded, and that event's hash (a snapshot is compared only while it
     matches the chain, as the store uses it)."""
@@ -84,7 +148,9 @@ def _step_numbers(on_path: list[Event], live: list[Event]) -> dict[int, tuple[in
     return out
 
 
-def actor_problems(game: Game, events: list[Event]) -> Iterator[str]:
+def actor_problems(
+    game: Game, events: list[Row], seats: dict[int, tuple[int, bool]]
+) -> Iterator[str]:
     """Each event is by whom it may be: a seat's by the player who held the
     seat then, a player's seatless one (a vacation) by one of the game's
     players, a moderator's by someone, the timer's and the system's by
@@ -101,12 +167,12 @@ def actor_problems(game: Game, events: list[Event]) -> Iterator[str]:
         problem = _actor_problem(event, holders)
         if problem:
             yield f"seq {event.seq}: {problem}"
-    seated = dict(Seat.objects.filter(game=game).values_list("index", "user_id"))
+    seated = {index: user for index, (user, _) in seats.items()}
     if seated != dict(enumerate(holders)):
         yield f"the seats' players {seated} differ from the stream's {dict(enumerate(holders))}"
 
 
-def _actor_problem(event: Event, holders: list[int]) -> str | None:
+def _actor_problem(event: Row, holders: list[int]) -> str | None:
     if event.seat is not None and not 0 <= event.seat < len(holders):
         return f"seat {event.seat} does not exist"
     if event.source in MACHINE_SOURCES:
@@ -126,7 +192,15 @@ def _actor_problem(event: Event, holders: list[int]) -> str | None:
     return None
 
 
-def all_problems() -> Iterator[tuple[Game, str]]:
-    for game in Game.objects.order_by("pk").iterator():
-        for problem in game_problems(game):
-            yield game, problem
+def all_problems(chunk: int = CHUNK) -> Iterator[tuple[Game, str]]:
+    """Every problem of every game, reading `chunk` games at a time."""
+    last = 0
+    while True:
+        games = list(Game.objects.filter(pk__gt=last).order_by("pk")[:chunk])
+        if not games:
+            return
+        last = games[-1].pk
+        facts = stored(games)
+        for game in games:
+            for problem in game_problems(game, facts[game.pk]):
+                yield game, problem
