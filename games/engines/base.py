@@ -13,6 +13,8 @@ import json
 from collections.abc import Sequence
 from typing import Any, NotRequired, Protocol, TypedDict, runtime_checkable
 
+from . import i18n
+
 State = dict[str, Any]
 Action = dict[str, Any]
 Score = int | float
@@ -77,8 +79,6 @@ class IllegalAction(Exception):
 
     def said(self, language: str | None) -> str:
         """The message in `language` where the title's catalogue has it."""
-        from . import i18n
-
         return i18n.translated(self.domain, self.template, self.params, language) or self.message
 
     def kept(self) -> dict[str, Any]:
@@ -269,7 +269,20 @@ class EngineBase:
     def takeback_allowed(self, before: State, seat: int, action: Action, after: State) -> bool:
         return False
 
-    # -- how the game reads in a mail: defaults that say it plainly --------
+    # -- how the game reads in a mail ----------------------------------------
+
+    # The title's module of words (its describe.py), whose `describe`,
+    # `narrate`, `gloss` and `move_group` take the arguments below but
+    # `language`: the methods here speak that language around each call.
+    # None, or a function it lacks: the plain defaults.
+    SAYS: Any = None
+
+    def _say(self, name: str, *args: Any, language: str) -> Any:
+        said = getattr(self.SAYS, name, None)
+        if said is None:
+            return NotImplemented
+        with i18n.speaking(language):
+            return said(*args)
 
     def describe(
         self, view: dict[str, Any], seat: int | None, names: Sequence[str], language: str = "en"
@@ -283,7 +296,8 @@ class EngineBase:
         falls back to the view's keys and values.  These four methods say
         their words in `language` (a Django language code) where the title
         has a catalogue for it (`games.engines.i18n`), else in English."""
-        return []
+        said = self._say("describe", view, seat, names, language=language)
+        return [] if said is NotImplemented else said
 
     def narrate(
         self, action: Action, seat: int, names: Sequence[str], language: str = "en"
@@ -292,6 +306,9 @@ class EngineBase:
         printed game does ("alice buys the Villa (B9)").  `action` may be the
         public form another seat sees (a face-down choice without its cards):
         say only what it holds."""
+        said = self._say("narrate", action, seat, names, language=language)
+        if said is not NotImplemented:
+            return said
         try:
             return f"{names[seat]}: {self.text(action)}"
         except Exception:
@@ -308,14 +325,16 @@ class EngineBase:
         """A few words after a legal move's line where the line alone is
         cryptic (`conserve B9` -> "Villa: 3 VP, 2 red 1 $"), else None; a
         player the line names by seat number is named by `names[seat]`."""
-        return None
+        said = self._say("gloss", state, seat, action, names, language=language)
+        return None if said is NotImplemented else said
 
     def move_group(
         self, state: State, seat: int, action: Action, language: str = "en"
     ) -> str | None:
         """The heading a legal move is listed under in a mail when a title has
         many (Point City's takes by row), or None: listed in one block."""
-        return None
+        said = self._say("move_group", state, seat, action, language=language)
+        return None if said is NotImplemented else said
 
     def provisional(self, options: dict[str, Any]) -> list[str]:
         """What component data of a game with these (resolved) options is our

@@ -656,7 +656,7 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def gloss(state: State, seat: int, action: Action) -> str | None:
+def gloss(state: State, seat: int, action: Action, names: Sequence[str] = ()) -> str | None:
     kind = action.get("type")
     sym = str(action.get("company"))
     name = BY_SYM[sym].name if sym in BY_SYM else None

@@ -14,10 +14,8 @@ the modules that hold the rules, and nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from .. import i18n
 from ..base import Action, EngineBase, IllegalAction, Result, State
 from . import describe, scoring, setup, turn, view
 from .refusals import N_, WORDS, refuse
@@ -63,6 +61,7 @@ class CubaEngine(EngineBase):
 
     # EngineBase's own refusals, said in the reader's language (`WORDS`).
     WORDS = WORDS
+    SAYS = describe  # the mail's words (EngineBase.describe, narrate, gloss, move_group)
     GAME_OVER = N_("the game is over")
     NOT_YOUR_TURN = N_("it is not your turn")
     NOT_AN_ACTION = N_('an action is an object with a "type", e.g. {{"type": "pass"}}')
@@ -170,35 +169,6 @@ class CubaEngine(EngineBase):
 
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
-
-    def describe(
-        self, view: dict[str, Any], seat: int | None, names: Sequence[str], language: str = "en"
-    ) -> list[str]:
-        with i18n.speaking(language):
-            return describe.describe(view, seat, names)
-
-    def narrate(
-        self, action: Action, seat: int, names: Sequence[str], language: str = "en"
-    ) -> str:
-        with i18n.speaking(language):
-            return describe.narrate(action, seat, names)
-
-    def gloss(
-        self,
-        state: State,
-        seat: int,
-        action: Action,
-        names: Sequence[str] = (),
-        language: str = "en",
-    ) -> str | None:
-        with i18n.speaking(language):
-            return describe.gloss(state, seat, action)
-
-    def move_group(
-        self, state: State, seat: int, action: Action, language: str = "en"
-    ) -> str | None:
-        with i18n.speaking(language):
-            return describe.move_group(state, seat, action)
 
 
 def _cost(action: Action) -> int | None:

@@ -524,7 +524,7 @@ def _lots(row: str, before: int, after: int) -> str:
     return text.format(row=row, before=before, after=after)
 
 
-def gloss(state: State, seat: int, action: Action) -> str | None:
+def gloss(state: State, seat: int, action: Action, names: Sequence[str] = ()) -> str | None:
     kind = action.get("type")
     if kind == "auction":
         return _auction_gloss(state, action)

@@ -7,7 +7,7 @@ piece); this class only routes to them and guards the contract.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from .. import i18n
@@ -56,6 +56,7 @@ class EstatesEngine(EngineBase):
     # The template's own refusals (EngineBase's English), said from the
     # title's catalogue.
     WORDS = i18n.Words("estates")
+    SAYS = describe  # the mail's words (EngineBase.describe, narrate, gloss)
     GAME_OVER = N_("the game is over")
     NOT_YOUR_TURN = N_("it is not your turn")
     NOT_AN_ACTION = N_('an action is an object with a "type"')
@@ -177,26 +178,3 @@ class EstatesEngine(EngineBase):
         if len(after["round_results"]) != len(before["round_results"]):
             return False
         return len(after["roofs"]) == len(before["roofs"]) and after["blanks"] == before["blanks"]
-
-    def describe(
-        self, view: dict[str, Any], seat: int | None, names: Sequence[str], language: str = "en"
-    ) -> list[str]:
-        with i18n.speaking(language):
-            return describe.describe(view, seat, names)
-
-    def narrate(
-        self, action: Action, seat: int, names: Sequence[str], language: str = "en"
-    ) -> str:
-        with i18n.speaking(language):
-            return describe.narrate(action, seat, names)
-
-    def gloss(
-        self,
-        state: State,
-        seat: int,
-        action: Action,
-        names: Sequence[str] = (),
-        language: str = "en",
-    ) -> str | None:
-        with i18n.speaking(language):
-            return describe.gloss(state, seat, action)

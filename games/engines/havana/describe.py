@@ -306,9 +306,8 @@ def _board(view: dict[str, Any], provisional: bool) -> list[str]:
     return lines
 
 
-def describe(
-    view: dict[str, Any], seat: int | None, names: Sequence[str], provisional: bool
-) -> list[str]:
+def describe(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> list[str]:
+    provisional = bool(view.get("provisional"))
     lines = _status(view, names)
     count = len(view["seats"])
     me = seat if isinstance(seat, int) and 0 <= seat < count else None

@@ -3,7 +3,6 @@ modules that hold the rules."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from .. import i18n
@@ -58,6 +57,7 @@ class HavanaEngine(EngineBase):
 
     # The template's own refusals, said from the title's catalogue.
     WORDS = i18n.Words("havana")
+    SAYS = words  # the mail's words (EngineBase.describe, narrate, gloss, move_group)
     GAME_OVER = N_("the game is over")
     NOT_YOUR_TURN = N_("it is not your turn to act")
     NOT_AN_ACTION = N_("an action must be an object with a 'type'")
@@ -131,35 +131,6 @@ class HavanaEngine(EngineBase):
 
     def provisional(self, options: dict[str, Any]) -> list[str]:
         return ["buildings"] if data.PROVISIONAL else []
-
-    def describe(
-        self, view: dict[str, Any], seat: int | None, names: Sequence[str], language: str = "en"
-    ) -> list[str]:
-        with i18n.speaking(language):
-            return words.describe(view, seat, names, self.PROVISIONAL_DATA)
-
-    def narrate(
-        self, action: Action, seat: int, names: Sequence[str], language: str = "en"
-    ) -> str:
-        with i18n.speaking(language):
-            return words.narrate(action, seat, names)
-
-    def gloss(
-        self,
-        state: State,
-        seat: int,
-        action: Action,
-        names: Sequence[str] = (),
-        language: str = "en",
-    ) -> str | None:
-        with i18n.speaking(language):
-            return words.gloss(state, seat, action, names)
-
-    def move_group(
-        self, state: State, seat: int, action: Action, language: str = "en"
-    ) -> str | None:
-        with i18n.speaking(language):
-            return words.move_group(state, seat, action)
 
     def takeback_allowed(self, before: State, seat: int, action: Action, after: State) -> bool:
         """Only a move that revealed nothing and drew nothing (README, "Takeback").

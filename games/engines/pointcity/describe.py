@@ -460,7 +460,7 @@ def _space_gloss(slot: dict[str, Any] | None) -> str:
     return kind_name(card.stock_kind)
 
 
-def gloss(state: State, seat: int, action: Action) -> str | None:
+def gloss(state: State, seat: int, action: Action, names: Sequence[str] = ()) -> str | None:
     kind = action.get("type")
     market = state["market"]
     if kind == "take":

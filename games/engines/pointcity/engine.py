@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from .. import i18n
@@ -119,6 +118,7 @@ class PointCity(EngineBase):
     # The template's own refusals, said from the title's catalogue (a
     # refusal's text is a format string: the example's braces are doubled).
     WORDS = WORDS
+    SAYS = describe  # the mail's words (EngineBase.describe, narrate, gloss, move_group)
     GAME_OVER = N_("the game is over")
     NOT_YOUR_TURN = N_("it is not your turn")
     NOT_AN_ACTION = N_('an action is an object with a "type", e.g. {{"type": "draw"}}')
@@ -150,35 +150,6 @@ class PointCity(EngineBase):
 
     def provisional(self, options: dict[str, Any]) -> list[str]:
         return ["cards"]
-
-    def describe(
-        self, view: dict[str, Any], seat: int | None, names: Sequence[str], language: str = "en"
-    ) -> list[str]:
-        with i18n.speaking(language):
-            return describe.describe(view, seat, names)
-
-    def narrate(
-        self, action: Action, seat: int, names: Sequence[str], language: str = "en"
-    ) -> str:
-        with i18n.speaking(language):
-            return describe.narrate(action, seat, names)
-
-    def gloss(
-        self,
-        state: State,
-        seat: int,
-        action: Action,
-        names: Sequence[str] = (),
-        language: str = "en",
-    ) -> str | None:
-        with i18n.speaking(language):
-            return describe.gloss(state, seat, action)
-
-    def move_group(
-        self, state: State, seat: int, action: Action, language: str = "en"
-    ) -> str | None:
-        with i18n.speaking(language):
-            return describe.move_group(state, seat, action)
 
     def timeout_action(self, state: State, seat: int) -> Action:
         """Civic step: the token worth most now.  Turn: draw, else the cheapest take."""
