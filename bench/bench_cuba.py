@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import pin_one_core
 from games.engines.cuba.board import MINORS, company_hexes
 from games.engines.cuba.laying import Layer, legal_lays
 from games.engines.cuba.optimiser import optimise
@@ -45,6 +46,7 @@ def emit(bench: str, value: float, unit: str, **context: object) -> None:
 
 
 def main() -> None:
+    pin_one_core()  # one core: the figures are the engine's, not the machine's other work
     parser = argparse.ArgumentParser()
     parser.add_argument("--maps", type=int, default=4)
     args = parser.parse_args()

@@ -28,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import pin_one_core
 from games.engines.cuba.board import MINORS, company_hexes
 from games.engines.cuba.optimiser import WORK_BUDGET, optimise
 from games.engines.cuba.routes import train_from_name
@@ -70,6 +71,7 @@ def emit(bench: str, value: float, unit: str, **context: object) -> None:
 
 
 def main() -> None:
+    pin_one_core()  # one core: the figures are the engine's, not the machine's other work
     parser = argparse.ArgumentParser()
     parser.add_argument("--maps", type=int, default=4)
     parser.add_argument("--runs", type=int, default=5)
