@@ -133,7 +133,7 @@ def _mine(view: View, seat: int | None, names: Sequence[str]) -> list[str]:
     cheques = you["cheques"]
     # The English says "cheques" whatever the count; German has two forms.
     mine = ngettext(
-        "{who} (you): {cheques} cheques in hand, {stash} stashed",
+        "{who} (you): {cheques} cheque in hand, {stash} stashed",
         "{who} (you): {cheques} cheques in hand, {stash} stashed",
         cheques,
     )
@@ -331,7 +331,7 @@ def _opponents(view: View, seat: int | None, names: Sequence[str]) -> list[str]:
         else:
             # The English says "cheques" whatever the count; German has two forms.
             count = cheques[other]
-            money = ngettext("{who}: {count} cheques", "{who}: {count} cheques", count)
+            money = ngettext("{who}: {count} cheque", "{who}: {count} cheques", count)
             money = money.format(who=who, count=count)
         if other in view["resigned"]:
             money += _(", left the game")

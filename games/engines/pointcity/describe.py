@@ -335,10 +335,8 @@ def _opponent(view: dict[str, Any]) -> list[str]:
     bot = view["opponent"]
     score = bot["score"]
     level = view.get("level", score.get("level"))
-    # The English says "stars" at every level (as it always has); a language
-    # with a singular gives it one.
     head = ngettext(
-        "The solo opponent ({level} stars): {points}",
+        "The solo opponent ({level} star): {points}",
         "The solo opponent ({level} stars): {points}",
         level if isinstance(level, int) else 2,
     )

@@ -268,6 +268,13 @@ def test_german_describe_says_the_board_in_the_german_edition_s_words() -> None:
     assert "  Zertifikate: collar (grau)" in lines
 
 
+def test_one_cheque_is_a_cheque_in_english_too() -> None:
+    game = new_game()
+    game["money"], game["stash"] = [9, 1, 11], [3, 2, 1]
+    lines = ENGINE.describe(ENGINE.view(game, BOB), BOB, NAMES)
+    assert lines[1] == "bob (you): 1 cheque in hand, 2 stashed"
+
+
 def test_german_auction_lines_name_bids_and_who_decides() -> None:
     game = new_game(players=4)
     cube = game["display"][0][0]
