@@ -106,6 +106,21 @@ def test_the_services_refusal_of_a_reply_is_in_the_players_language(alice, bob):
 
 
 @pytest.mark.django_db
+def test_a_titles_refusal_of_a_reply_is_in_the_players_language(alice, bob):
+    from games.services.creation import do_create_game
+
+    speaks(alice, "de")
+    game = do_create_game(title="havana", players=[alice, bob], seed=1)
+    inbound.receive(reply_mail(alice, game, 0, "flurble"), door="test")
+    answer = Notification.objects.filter(user=alice, kind="reply").latest("id")
+    refused = answer.context["results"][-1]
+    assert refused["ok"] is False and refused["message_engine"]["domain"] == "havana"
+    english, body = refused["message"], render.build_message(answer).body
+    assert english not in body  # the ledger keeps English; the player reads German
+    assert "nicht lesbar" in body
+
+
+@pytest.mark.django_db
 def test_a_refusal_to_an_accounts_address_is_in_that_accounts_language(alice, bob):
     game = new_duel(alice, bob)
     speaks(alice, "de")
