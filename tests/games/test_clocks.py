@@ -278,3 +278,36 @@ def test_a_seat_coming_to_act_during_vacation_starts_after_it(alice, bob, run_sw
     commit(game, bob, 1)  # reveal: alice is to act again, while away
     assert deadlines_of(game)[0] == away.ends_at + HOUR
     assert isinstance(Game.objects.get(pk=game.pk).deadline, datetime.datetime)
+
+
+def test_claimed_games_are_queued_in_batches(settings, monkeypatch):
+    from games import tasks
+
+    settings.CORREO_TIMEOUT_BATCH = 2
+    sent = []
+    monkeypatch.setattr(tasks.timeout_games, "delay", lambda batch, now: sent.append(batch))
+    tasks.queue_timeouts([(1, 5), (2, 6), (3, 7)], timezone.now())
+    assert sent == [[[1, 5], [2, 6]], [[3, 7]]]
+
+
+def test_a_game_failing_in_a_batch_does_not_hold_the_others_back(alice, bob, monkeypatch):
+    from django.db import DatabaseError
+
+    from games import tasks, timeouts
+
+    first, second = clocked([alice, bob]), clocked([alice, bob])
+    real = timeouts.run_out
+
+    def run_out(game_id, seq, now):
+        if game_id == first.pk:
+            raise DatabaseError("the database went away for this one")
+        return real(game_id, seq, now)
+
+    monkeypatch.setattr(timeouts, "run_out", run_out)
+    later = timezone.now() + 2 * HOUR
+    applied = tasks.timeout_games(
+        [[first.pk, first.seq], [second.pk, second.seq]], later.isoformat()
+    )
+    assert applied == 2  # both of the second game's seats
+    assert not Event.objects.filter(game=first, kind="timeout").exists()
+    assert Event.objects.filter(game=second, kind="timeout").count() == 2
