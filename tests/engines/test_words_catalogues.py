@@ -19,7 +19,7 @@ import pytest
 
 from games.engines import i18n
 
-FOLDERS = ["havana", "estates", "pointcity", "cuba"]
+FOLDERS = sorted(i18n.FOLDERS)
 LANGUAGES = ["de"]
 
 
@@ -126,3 +126,12 @@ def test_a_refusal_keeps_its_words_to_be_said_again_in_german():
 def test_a_refusal_from_an_unknown_catalogue_is_its_english_message():
     assert i18n.translated("../../etc", "x {n}", {"n": 1}, "de") == "x 1"
     assert i18n.translated(None, "x", {}, "de") is None
+
+
+def test_every_title_speaks_through_a_catalogue_this_test_checks():
+    from games.engines import base
+
+    titles = {name: engine for name, engine in base.available().items() if engine.SAYS}
+    assert {"havana", "estates", "pointcity", "18cuba"} <= set(titles)
+    for name, engine in titles.items():
+        assert engine.WORDS is not None and engine.WORDS.folder in i18n.FOLDERS, name
