@@ -118,14 +118,16 @@ def _circulating(state: State) -> dict[str, int]:
     return {c: data.TOTAL_CUBES[c] - state["removed"][c] for c in data.CUBES}
 
 
-def ever_buyable(state: State, bid: int) -> bool:
-    """Could anyone ever pay this building with the cubes left in the game?
+def ever_buyable(state: State, bid: int, left: dict[str, int] | None = None) -> bool:
+    """Could anyone ever pay this building with the cubes left in the game
+    (`left`, by colour: `_circulating`, computed once by a caller asking of
+    many buildings)?
 
     Workers return to the supply and the bank never runs out of pesos, so only
     cubes (which leave the game when spent) can make a building unbuildable.
     """
     cost = state["buildings"][str(bid)]["cost"]
-    left = _circulating(state)
+    left = _circulating(state) if left is None else left
     short = sum(max(0, cost.get(c, 0) - left[c]) for c in data.COLOURED)
     spare = sum(max(0, left[c] - cost.get(c, 0)) for c in data.COLOURED)
     short += max(0, cost.get("any_colored", 0) - spare)
@@ -134,4 +136,5 @@ def ever_buyable(state: State, bid: int) -> bool:
 
 def nothing_left_to_build(state: State) -> bool:
     remaining = [bid for row in state["rows"] for bid in row] + state["pile"]
-    return not any(ever_buyable(state, bid) for bid in remaining)
+    left = _circulating(state)  # asked after every move: once, not per building
+    return not any(ever_buyable(state, bid, left) for bid in remaining)
