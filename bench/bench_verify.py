@@ -20,6 +20,7 @@ from support import django_setup, emit, throwaway_database
 
 django_setup()
 
+from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from accounts.models import User  # noqa: E402
@@ -58,7 +59,10 @@ def build(game: Game, rng: random.Random) -> None:
             snapshots.append(Snapshot(game=game, seq=seq, engine_version=HAVANA.VERSION,
                                       event_hash=head_hash, state=state))  # fmt: skip
     Event.objects.bulk_create(rows, batch_size=1000)
-    Snapshot.objects.bulk_create(snapshots)
+    # The service prunes as it goes (store.save_snapshot): only the newest
+    # CORREO_SNAPSHOTS_KEPT survive, and only those does a verification read.
+    kept = settings.CORREO_SNAPSHOT_EVERY * settings.CORREO_SNAPSHOTS_KEPT
+    Snapshot.objects.bulk_create([s for s in snapshots if s.seq > seq - kept])
     Game.objects.filter(pk=game.pk).update(seq=seq, head_hash=head_hash,
                                            **derived_fields(HAVANA, state))  # fmt: skip
     flags = derived_fields(HAVANA, state)["to_act"]
