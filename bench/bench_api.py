@@ -75,11 +75,11 @@ def request(method, path, token=None, body=None, conn=None):
     return response.status, json.loads(response.read() or b"null")
 
 
-def hammer(work) -> tuple[float, list[float], int]:
+def hammer(work) -> tuple[float, list[float], int, dict[str, list[float]]]:
     """Run `work(i, conn)` (returns the seconds to count, or None when it has
-    nothing left to do) from CLIENTS threads for ROUND seconds; (rps, latencies, errors).
-    A work that returns (label, seconds) has each label's latencies kept
-    apart in `hammer.by_label` as well."""
+    nothing left to do) from CLIENTS threads for ROUND seconds; (rps,
+    latencies, errors, latencies by label): a work that returns (label,
+    seconds) has each label's latencies kept apart as well."""
     latencies: list[float] = []
     by_label: dict[str, list[float]] = {}
     errors = [0]
@@ -109,11 +109,7 @@ def hammer(work) -> tuple[float, list[float], int]:
         thread.start()
     for thread in threads:
         thread.join()
-    hammer.by_label = by_label
-    return len(latencies) / (time.perf_counter() - started), latencies, errors[0]
-
-
-hammer.by_label = {}
+    return len(latencies) / (time.perf_counter() - started), latencies, errors[0], by_label
 
 
 def measure(works: dict) -> dict[str, float]:
@@ -125,11 +121,11 @@ def measure(works: dict) -> dict[str, float]:
     labelled: dict[str, list[float]] = {}
     for _ in range(ROUNDS):
         for name, work in works.items():
-            rps, took, failed = hammer(work)
+            rps, took, failed, by_label = hammer(work)
             rates[name].append(rps)
             latencies[name] += took
             errors[name] += failed
-            for label, seconds in hammer.by_label.items():
+            for label, seconds in by_label.items():
                 labelled.setdefault(f"{name}.{label}", []).extend(seconds)
     for label, seconds in sorted(labelled.items()):
         took = sorted(seconds)

@@ -68,8 +68,7 @@ class Words:
     language up each time, so the module-level name serves every reader."""
 
     def __init__(self, folder: str) -> None:
-        self.folder = folder
-        self.domain = folder  # the catalogue's file name is its folder's
+        self.folder = folder  # the catalogue's file is named after it too
 
     def _catalogue(self) -> gettext.NullTranslations:
         return catalogue(self.folder, _language.get())
@@ -91,7 +90,7 @@ class Words:
         from .base import IllegalAction
 
         return IllegalAction(
-            template.format(**params), template=template, params=params, domain=self.domain
+            template.format(**params), template=template, params=params, domain=self.folder
         )
 
 
@@ -110,6 +109,12 @@ def translated(
             # A catalogue whose placeholders drifted from the msgid's: the
             # English still says it right.
             return template.format(**params)
+
+
+def N_(message: str) -> str:
+    """Mark a text for extraction (an xgettext keyword) where it is written
+    as a constant; it is translated where it is said."""
+    return message
 
 
 def language() -> str:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..base import Action, State
-from ..i18n import Words
+from ..i18n import N_, Words
 from . import market, trains
 from .companies import BY_SYM, in_game
 from .hexes import HEXES
@@ -27,11 +27,6 @@ from .steps.buy_sell_par import DIRECTOR_SHARES, MINOR_START_SHARES
 _ = Words("cuba").gettext
 ngettext = Words("cuba").ngettext
 pgettext = Words("cuba").pgettext
-
-
-def N_(message: str) -> str:
-    """Mark a module-level text for extraction; it is translated where used."""
-    return message
 
 
 WIDTH = 72

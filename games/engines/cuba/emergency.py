@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import N_
 from . import cash, market, rolling_stock, shares
 from .companies import BY_SYM, in_game, shares_of
-from .refusals import N_, reason
+from .refusals import reason
 
 State = dict[str, Any]
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Action, EngineBase, IllegalAction, Result, State
+from ..i18n import N_
 from . import describe, scoring, setup, turn, view
-from .refusals import N_, WORDS, refuse
+from .refusals import WORDS, refuse
 from .rounds import flow, opening, operating, stock  # noqa: F401 (each registers its rounds)
 from .state import CubaState, copy_state
 from .steps import buy_train, route

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..i18n import N_
 from .board import (
     FC,
     Board,
@@ -30,7 +31,7 @@ from .board import (
 )
 from .graph import Reach, build, cheapest_reach, reach
 from .hexes import HAVANA, HEXES, LAND, edge_open
-from .refusals import N_, reason, refusal, refuse
+from .refusals import reason, refusal, refuse
 from .tiles import COLOR_PHASE, NEXT_COLOR, TILES, Tile, distinct_rotations, exits, rotated_paths
 from .upgrades import old_tile_name, stop_mapping, upgrade_fault
 

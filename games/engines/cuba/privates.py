@@ -23,12 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..i18n import N_
 from . import cash, shares
 from .companies import BY_SYM, FC
 from .laying import COMMISSIONER_TILES, Layer, LayResult, check_lay, legal_lays
 from .laying import apply_lay as _apply_lay
 from .phases import phase as phase_of
-from .refusals import N_, reason, refusal, refuse
+from .refusals import reason, refusal, refuse
 from .trains import MACHINES, MAX_MACHINES_PER_MINOR, WAGONS
 
 State = dict[str, Any]

@@ -24,11 +24,6 @@ WORDS = Words("cuba")
 refuse = WORDS.refuse
 
 
-def N_(message: str) -> str:
-    """Mark a msgid for extraction; it is said in the reader's language later."""
-    return message
-
-
 class Fault(str):
     """The English sentence refusing a move, with its msgid and values."""
 
@@ -48,9 +43,11 @@ def reason(template: str, **params: Any) -> Fault:
     return Fault(template, **params)
 
 
-def refusal(reason: str) -> IllegalAction:
-    """The refusal saying `reason`: translatable where it is a `Fault`, the
-    plain English otherwise."""
+def refusal(reason: str | IllegalAction) -> IllegalAction:
+    """The refusal saying `reason`: a refusal as it is, translatable where it
+    is a `Fault`, the plain English otherwise."""
+    if isinstance(reason, IllegalAction):
+        return reason
     if isinstance(reason, Fault):
         return refuse(reason.template, **reason.params)
     return IllegalAction(reason)

@@ -22,12 +22,13 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Literal
 
+from ..i18n import N_
 from . import cash
 from .companies import BY_SYM, in_game
 from .phases import BY_TRIGGER
 from .phases import phase as phase_of
 from .privates import n_train_discount, use_n_train_discount
-from .refusals import N_, reason, refusal, refuse
+from .refusals import reason, refusal, refuse
 from .trains import (
     BY_NAME,
     MACHINE_BY_GENERATION,

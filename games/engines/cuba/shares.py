@@ -40,9 +40,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from ..i18n import N_
 from .cash import player
 from .companies import BY_SYM, FC, MAJORS, MINORS, Company, shares_of
-from .refusals import N_, reason, refuse
+from .refusals import reason, refuse
 from .variants import BY_ID
 
 Certificates = dict[str, dict[str, list[int]]]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import N_
 from .board import (
     MINORS,
     Board,
@@ -24,7 +25,7 @@ from .board import (
 from .graph import build, cheapest_reach, reach
 from .hexes import HAVANA, HEXES
 from .laying import FC_FEE, _check_passes, _fc_blocks
-from .refusals import N_, reason, refusal, refuse
+from .refusals import reason, refusal, refuse
 
 TOKEN_COSTS = (40, 60, 80)
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 from functools import cache
 from itertools import product
 
+from ..i18n import N_
 from .hexes import HAVANA, HEXES, Path, Stop
-from .refusals import N_, reason
+from .refusals import reason
 from .tiles import NEXT_COLOR, TILES, Tile, rotated_paths
 
 PREPRINTED_HAVANA = "#B7"  # pseudo tile name for the printed Havana hex

@@ -11,18 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..i18n import Words
+from ..i18n import N_, Words
 from .board import requirement
 from .data import CUBE_COMPANY, CUBE_VALUE, DATA, ROWS, parse_lot
 from .pieces import display_slot, mayor_moves
 
 _ = Words("estates").gettext
 ngettext = Words("estates").ngettext
-
-
-def N_(message: str) -> str:
-    """Mark a constant for extraction; it is translated where it is used."""
-    return message
 
 
 View = dict[str, Any]

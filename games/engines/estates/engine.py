@@ -12,9 +12,9 @@ from typing import Any
 
 from .. import i18n
 from ..base import EngineBase, Result
+from ..i18n import N_
 from . import commands, describe, leaving, scoring, turn, view
 from .data import EDITIONS
-from .describe import N_
 from .errors import IllegalAction, refuse
 from .placement import apply_place, check_place, place_actions
 from .state import EstatesState, copy_state, new_state

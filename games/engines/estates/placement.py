@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import N_
 from . import rounds
 from .board import cancel_targets, cube_targets, permit_row, permit_targets, requirement
 from .board import roof_targets as roof_spots
 from .data import CUBE_COMPANY, ROW_INDEX, ROWS, lot_name, parse_lot
-from .describe import N_
 from .errors import IllegalAction, check_keys, refuse
 
 State = dict[str, Any]

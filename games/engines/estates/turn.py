@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import N_
 from . import rounds
 from .board import cube_targets, roof_targets
 from .data import SPECIALS
-from .describe import N_
 from .errors import check_keys, refuse
 from .pieces import choices, cube_choice, display_slot, other_choices, special_available
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..base import State
-from ..i18n import Words
+from ..i18n import N_, Words
 from . import data
 from .buying import open_buildings
 from .order import number
@@ -24,11 +24,6 @@ _words = Words("havana")
 _ = _words.gettext
 ngettext = _words.ngettext
 pgettext = _words.pgettext
-
-
-def N_(message: str) -> str:
-    """Marks a constant for the catalogue; it is translated where it is used."""
-    return message
 
 
 WIDTH = 72

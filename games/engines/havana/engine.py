@@ -7,9 +7,9 @@ from typing import Any
 
 from .. import i18n
 from ..base import EngineBase, IllegalAction, Result, State
+from ..i18n import N_
 from . import commands, data, rounds, scoring, setup, view
 from . import describe as words
-from .describe import N_
 from .order import number
 from .state import HavanaState, copy_state
 

@@ -14,9 +14,8 @@
 from __future__ import annotations
 
 from ..base import Action, IllegalAction, State
-from ..i18n import Words
+from ..i18n import N_, Words
 from .data import STOCK_KINDS
-from .describe import N_
 from .market import INDEX
 from .payment import canonical
 from .turn import take_actions

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..base import Action, State
-from ..i18n import Words
+from ..i18n import N_, Words
 from .data import CARDS, RESOURCES, TOKENS, WILD, Token
 from .market import BUILDING, INDEX, NAMES, SIZE
 from .payment import permanent
@@ -28,11 +28,6 @@ WIDTH = 72
 
 _ = Words("pointcity").gettext
 ngettext = Words("pointcity").ngettext
-
-
-def N_(message: str) -> str:
-    """Mark a constant for extraction; it is translated where it is used."""
-    return message
 
 
 # The resources by the words the commands use; the msgids are those words.

@@ -6,9 +6,9 @@ from typing import Any
 
 from .. import i18n
 from ..base import Action, EngineBase, IllegalAction, Result, State
+from ..i18n import N_
 from . import commands, describe, scoring, turn, view
 from .data import TOKENS
-from .describe import N_
 from .market import BUILDING, INDEX, PAIR_SET, flippable
 from .payment import KIND_ORDER, permanent
 from .setup import setup_state

@@ -18,36 +18,17 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ...base import IllegalAction
-from ...i18n import Words
+from ...i18n import N_
+from ..refusals import refuse
 
 State = dict[str, Any]
 Action = dict[str, Any]
 
-refuse = Words("cuba").refuse
 
 # Why a move is refused, as a step or a rules library says it: a refusal (its
 # sentence kept to be said again in the player's language) or the English
 # sentence a rules library's `*_fault` returns.
 Refused = IllegalAction | str
-
-
-def refusal(why: Refused) -> IllegalAction:
-    """The refusal to raise for `why`.  A refusal is raised as it is; a
-    sentence that keeps its msgid and values (a rules library's ``template``
-    and ``params``) is refused with them, so it is said in German too; any
-    other sentence was made in English only, and is refused so (the module
-    that wrote it would have to mark it)."""
-    if isinstance(why, IllegalAction):
-        return why
-    template, params = getattr(why, "template", None), getattr(why, "params", None)
-    if isinstance(template, str) and isinstance(params, dict):
-        return refuse(template, **params)
-    return IllegalAction(why)
-
-
-def N_(message: str) -> str:
-    """Mark a module-level text for extraction; it is said where it is used."""
-    return message
 
 
 # The round's refusals, one whole sentence per round and per step a round

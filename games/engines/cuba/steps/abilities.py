@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import privates
 from ..companies import BY_SYM
-from ..rounds.base import refuse
+from ..refusals import refuse
 
 NAME = "put a concession's ability into a company"
 ACTIONS = frozenset({"assign"})

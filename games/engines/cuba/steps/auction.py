@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import cash
 from ..privates import COMMISSIONERS
-from ..rounds.base import refuse
+from ..refusals import refuse
 
 NAME = "bid for the commissioner"
 ACTIONS = frozenset({"bid", "pass"})

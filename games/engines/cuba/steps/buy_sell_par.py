@@ -32,9 +32,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...base import IllegalAction
+from ...i18n import N_
 from .. import cash, market, shares
 from ..companies import BY_SYM, FLOAT_PERCENT, in_game, shares_of, symbol
-from ..rounds.base import N_, Action, Refused, State, refusal, refuse
+from ..refusals import refusal, refuse
+from ..rounds.base import Action, Refused, State
 from ..variants import BY_ID
 
 NAME = "sell or buy shares"

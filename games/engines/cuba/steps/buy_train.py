@@ -29,7 +29,8 @@ from typing import Any
 from ...base import IllegalAction
 from .. import cash, emergency, rolling_stock, shares, turn
 from ..companies import BY_SYM, in_game, symbol
-from ..rounds.base import Refused, refusal, refuse
+from ..refusals import refusal, refuse
+from ..rounds.base import Refused
 from ..trains import BY_NAME
 
 NAME = "buy trains"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import cash, privates
-from ..rounds.base import refuse
+from ..refusals import refuse
 from ..variants import BY_ID
 
 NAME = "choose a concession"

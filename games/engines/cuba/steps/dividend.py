@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import income, turn
 from ..companies import BY_SYM
-from ..rounds.base import refuse
+from ..refusals import refuse
 
 NAME = "pay out or retain the income"
 ACTIONS = frozenset({"payout", "retain"})

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import turn
-from ..rounds.base import refuse
+from ..refusals import refuse
 
 NAME = "end the company's turn"
 ACTIONS = frozenset({"pass"})

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import tokens, turn
 from ..companies import BY_SYM
-from ..rounds.base import refuse
+from ..refusals import refuse
 
 NAME = "place the home station"
 ACTIONS = frozenset({"home"})

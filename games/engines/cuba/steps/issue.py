@@ -20,7 +20,7 @@ from typing import Any
 from ...base import IllegalAction
 from .. import cash, market, shares, turn
 from ..companies import BY_SYM, shares_of
-from ..rounds.base import refuse
+from ..refusals import refuse
 
 NAME = "issue or redeem a share"
 ACTIONS = frozenset({"issue", "redeem"})

@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import rolling_stock, turn
 from ..companies import BY_SYM
-from ..rounds.base import refuse
+from ..refusals import refuse
 from ..trains import MACHINES
 
 NAME = "buy machines"

@@ -29,7 +29,7 @@ from ..board import Board, copy_board, is_blocked
 from ..companies import BY_SYM, FC, in_game
 from ..laying import FC_FEE
 from ..optimiser import CUBE_VALUE, Plan
-from ..rounds.base import refuse
+from ..refusals import refuse
 from ..routes import Train, train_from_name
 from ..trains import WAGONS
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from .. import cash, laying, notation, shares, tokens, turn
 from ..companies import BY_SYM
-from ..rounds.base import refuse
+from ..refusals import refuse
 
 NAME = "place a station"
 ACTIONS = frozenset({"station"})

@@ -22,7 +22,7 @@ from typing import Any
 
 from .. import cash, laying, notation, privates, turn
 from ..board import company_hexes
-from ..rounds.base import refuse
+from ..refusals import refuse
 
 NAME = "lay track"
 ACTIONS = frozenset({"lay"})
