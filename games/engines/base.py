@@ -192,6 +192,24 @@ class EngineBase:
 
     def apply(self, state: State, seat: int, action: Action) -> State:
         """Validate and apply; never mutates ``state``; raises IllegalAction."""
+        match = self.legal_match(state, seat, action)
+        new = self.copy_state(state)
+        self.play(new, seat, match)
+        return new
+
+    def advance(self, state: State, seat: int, action: Action) -> State:
+        """``apply`` for a caller that owns ``state`` (a replay folding
+        thousands of steps): the template plays on ``state`` itself instead of
+        a copy and returns it; a title with an ``apply`` of its own gives
+        what that returns.  A refused action leaves ``state`` as it was."""
+        if type(self).apply is not EngineBase.apply:
+            return self.apply(state, seat, action)
+        self.play(state, seat, self.legal_match(state, seat, action))
+        return state
+
+    def legal_match(self, state: State, seat: int, action: Action) -> Action:
+        """The engine's own copy of ``action`` if it is legal now; else the
+        refusal, worded for the player."""
         if self.is_over(state):
             raise self.refusal(self.GAME_OVER)
         if type(seat) is not int or seat not in self.to_act(state):
@@ -216,9 +234,7 @@ class EngineBase:
                 raise self.refusal(self.NOT_JSON) from exc
             reason = self.why_not(state, seat, action)
             raise reason if isinstance(reason, IllegalAction) else IllegalAction(reason)
-        new = self.copy_state(state)
-        self.play(new, seat, match)
-        return new
+        return match
 
     # -- the parts a title supplies to the template ------------------------
 
@@ -418,9 +434,14 @@ def same_json(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+# json.dumps with these options builds an encoder on every call; building it
+# once halves the cost of hashing a small payload.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical_json(value: Any) -> str:
     """The one serialisation used for hashing and byte-for-byte comparisons."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
 
 
 _registry: dict[str, Engine] = {}
