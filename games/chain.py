@@ -161,7 +161,6 @@ def _scalar(value: str | int | None) -> str:
     return "null" if value is None else canonical_json(value)
 
 
-
 def link(event, prev_hash: str, version: int) -> None:
     """Chain `event` after `prev_hash`: its nonce (version 2), hash and seal."""
     event.prev_hash = prev_hash
