@@ -174,7 +174,7 @@ def _replay_problems(game: Game, engine, facts: Stored) -> Iterator[str]:
         return
     undos = {e.seq: e.payload["to_seq"] for e in events if e.kind == Event.Kind.UNDO}
     ranges = replay.live_ranges(events[-1].seq, undos)
-    on_path = [e for e in events if replay.is_live(e.seq, ranges)]
+    on_path = [e for e in events if replay.is_live(e.seq, ranges)] if undos else events
     live = [e for e in on_path if e.kind in replay.ENGINE_KINDS]
     steps = [(e.kind, e.seat, e.payload.get("action")) for e in live]
     step_at = _step_numbers(on_path, live)
