@@ -12,7 +12,15 @@ from django.utils.translation import gettext_noop
 from games import replay, sql, store
 from games.engines import base
 from games.engines.base import Engine, State
-from games.errors import Forbidden, GameNotActive, NotASeat, StaleSeq
+from games.errors import (
+    Forbidden,
+    GameLocked,
+    GameNotActive,
+    InvalidRequest,
+    NotASeat,
+    StaleSeq,
+    Suspended,
+)
 from games.models import Event, Game, Seat
 
 # A write that re-reads the game before each try loses to a concurrent append
@@ -62,6 +70,36 @@ def held(seat: int | None) -> int:
 def require_active(game: Game) -> None:
     if game.status != Game.Status.ACTIVE:
         raise GameNotActive(gettext_noop("this game is %(status)s"), status=game.status)
+
+
+def require_unlocked(game: Game) -> None:
+    if game.locked:
+        raise GameLocked(
+            gettext_noop(
+                "a moderator locked this game while a dispute is open; wait until it is unlocked"
+            )
+        )
+
+
+def require_not_suspended(user) -> None:
+    """A suspended account acts nowhere (its login and tokens are refused
+    too; this covers a token or session a process still trusts)."""
+    if getattr(user, "suspended", False):
+        raise Suspended(gettext_noop("your account is suspended"))
+
+
+REASON_LENGTH = 500
+
+
+def required_reason(reason) -> str:
+    """`reason` stripped; a moderator's act without one is refused."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidRequest(gettext_noop("a moderator's act needs a reason"))
+    if len(reason.strip()) > REASON_LENGTH:
+        raise InvalidRequest(
+            gettext_noop("a reason has at most %(count)s characters"), count=REASON_LENGTH
+        )
+    return reason.strip()
 
 
 def require_moderator(user, message: str = gettext_noop("only moderators can do this")) -> None:
