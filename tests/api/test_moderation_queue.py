@@ -72,8 +72,7 @@ def test_a_report_by_mail_without_a_reason_is_refused(alice, game):
     assert items() == []
 
 
-def test_a_game_flagged_by_its_clock_is_queued_once(alice, bob,
-                                                    django_capture_on_commit_callbacks):  # fmt: skip
+def test_a_game_flagged_by_its_clock_is_queued(alice, bob, django_capture_on_commit_callbacks):
     game = do_create_game(title="duel", players=[alice, bob], seed=5,
                           clock={"per_move": "1h", "on_timeout": "moderator"})  # fmt: skip
     with django_capture_on_commit_callbacks(execute=True):

@@ -97,8 +97,9 @@ def test_mail_from_a_suspended_user_is_refused(alice, bob, mo):
     assert Event.objects.filter(game=game).count() == 1
 
 
-def test_a_suspended_players_clock_runs_on_and_times_out(alice, bob, mo,
-                                                         django_capture_on_commit_callbacks):  # fmt: skip
+def test_a_suspended_players_clock_runs_on_and_times_out(
+    alice, bob, mo, django_capture_on_commit_callbacks
+):
     game = do_create_game(title="duel", players=[alice, bob], seed=5,
                           clock={"per_move": "1h", "on_timeout": "auto"})  # fmt: skip
     check_submit_action(game, alice, action={"type": "commit", "card": hand(game, 0)[0]},
