@@ -29,8 +29,13 @@ class ModerationActionForm(ActionForm):
 def act_on_each(modeladmin, request, queryset, act: Callable) -> None:
     """`act(row, form data)` for each chosen row; each refusal is reported
     and leaves that row as it was."""
-    form = ModerationActionForm(request.POST)
-    data = form.cleaned_data if form.is_valid() else {}
+    seat = request.POST.get("seat", "").strip()
+    data = {
+        "reason": request.POST.get("reason", ""),
+        # The service refuses what is not a seat's number (a clear message).
+        "seat": int(seat) if seat.isascii() and seat.isdigit() else seat,
+        "username": request.POST.get("username", "").strip(),
+    }
     done = 0
     for row in queryset:
         try:

@@ -102,6 +102,18 @@ def required_reason(reason) -> str:
     return reason.strip()
 
 
+def active_seat_row(game: Game, seat) -> Seat:
+    """The row of `seat`, a seat still playing in the game (a moderator's
+    act names it), or InvalidRequest."""
+    fits = type(seat) is int and 0 <= seat < 100
+    row = Seat.objects.filter(game=game, index=seat).first() if fits else None
+    if row is None:
+        raise InvalidRequest(gettext_noop("this game has no seat %(seat)s"), seat=str(seat)[:20])
+    if row.status != Seat.Status.ACTIVE:
+        raise InvalidRequest(gettext_noop("seat %(seat)s has left the game"), seat=seat)
+    return row
+
+
 def require_moderator(user, message: str = gettext_noop("only moderators can do this")) -> None:
     if not getattr(user, "is_moderator", False):
         raise Forbidden(message)

@@ -19,6 +19,7 @@ from games import store
 from games.errors import InvalidRequest
 from games.models import Event, Game, Seat
 from games.services.common import (
+    active_seat_row,
     require_active,
     require_moderator,
     required_reason,
@@ -30,14 +31,11 @@ def check_replace_seat(game: Game, moderator, *, seat, username, reason) -> Even
     that holds no seat in the game), with a reason."""
     require_moderator(moderator)
     reason = required_reason(reason)
-    user = User.objects.filter(username=username).first() if isinstance(username, str) else None
+    fits = isinstance(username, str) and len(username) <= 150 and username.isprintable()
+    user = User.objects.filter(username=username).first() if fits else None
     game.refresh_from_db()
     require_active(game)
-    row = Seat.objects.filter(game=game, index=seat).first() if type(seat) is int else None
-    if row is None:
-        raise InvalidRequest(gettext_noop("this game has no seat %(seat)s"), seat=seat)
-    if row.status != Seat.Status.ACTIVE:
-        raise InvalidRequest(gettext_noop("seat %(seat)s has left the game"), seat=seat)
+    active_seat_row(game, seat)
     if user is None or not user.is_active or user.suspended:
         raise InvalidRequest(gettext_noop("no such player: %(names)s"), names=str(username)[:150])
     if Seat.objects.filter(game=game, user=user).exists():

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils.translation import gettext_noop
 
 from games import store
-from games.errors import InvalidRequest
-from games.models import Event, Game, Seat
+from games.models import Event, Game
 from games.services.common import (
+    active_seat_row,
     derived_fields,
     engine_for,
     maybe_snapshot,
@@ -36,11 +35,7 @@ def check_force_resign(game: Game, moderator, *, seat, reason) -> Event:
     reason = required_reason(reason)
     game.refresh_from_db()
     require_active(game)
-    row = Seat.objects.filter(game=game, index=seat).first() if type(seat) is int else None
-    if row is None:
-        raise InvalidRequest(gettext_noop("this game has no seat %(seat)s"), seat=seat)
-    if row.status != Seat.Status.ACTIVE:
-        raise InvalidRequest(gettext_noop("seat %(seat)s has left the game"), seat=seat)
+    active_seat_row(game, seat)
     return do_resign(game, seat, actor=moderator, source=Event.Source.MODERATOR, reason=reason)
 
 

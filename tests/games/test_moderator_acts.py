@@ -152,7 +152,16 @@ def test_the_old_player_is_refused_at_once(alice, bob, charlie, mo):
 
 @pytest.mark.parametrize(
     ("seat", "username"),
-    [(5, "charlie"), ("1", "charlie"), (1, "nobody"), (1, "alice"), (1, "bob"), (1, None)],
+    [
+        (5, "charlie"),
+        ("1", "charlie"),
+        (10**30, "charlie"),
+        (1, "nobody"),
+        (1, "alice"),
+        (1, "bob"),
+        (1, None),
+        (1, "char\x00lie"),
+    ],
 )
 def test_a_replacement_that_cannot_be_is_refused(alice, bob, charlie, mo, seat, username):
     game = duel(alice, bob)
@@ -205,7 +214,7 @@ def test_a_forced_resignation_is_the_seats_resign_by_the_moderator(alice, bob, c
         check_force_resign(game, mo, seat=2, reason="again")
 
 
-@pytest.mark.parametrize("seat", [3, -1, "0", None])
+@pytest.mark.parametrize("seat", [3, -1, "0", None, 10**30])
 def test_a_forced_resignation_of_no_seat_is_refused(alice, bob, mo, seat):
     game = duel(alice, bob)
     before = snapshot(game)
