@@ -19,6 +19,7 @@ from games.models import Event, Game, Seat
 from games.sql import Player
 
 MOVE_KINDS = ("action", "timeout")
+QUEUE_LIMIT = 500
 
 
 @dataclass
@@ -395,7 +396,8 @@ def pinned_notes(game: Game, head: int) -> list[dict[str, Any]]:
 
 
 def moderation_queue(user, state: str | None = None) -> list[dict[str, Any]]:
-    """The moderators' queue (one state, or all), oldest first."""
+    """The moderators' queue (one state, or all), oldest first: at most
+    QUEUE_LIMIT items, the ones waiting longest."""
     from games.models import ModerationItem
 
     if not getattr(user, "is_moderator", False):
@@ -403,7 +405,7 @@ def moderation_queue(user, state: str | None = None) -> list[dict[str, Any]]:
     items = ModerationItem.objects.select_related("game", "reported_by", "taken_by", "closed_by")
     if state is not None:
         items = items.filter(state=state)
-    return [queue_item(item) for item in items.order_by("created_at", "id")[:500]]
+    return [queue_item(item) for item in items.order_by("created_at", "id")[:QUEUE_LIMIT]]
 
 
 def queue_item(item) -> dict[str, Any]:

@@ -150,7 +150,7 @@ class QueueView(ModeratorAct):
     @extend_schema(
         summary="Moderators: the queue of flagged, broken and reported games",
         parameters=[OpenApiParameter("state", str, enum=["open", "taken", "closed"])],
-        responses={200: s.ItemOut(many=True)},
+        responses={200: s.QueueOut},
     )
     def get(self, request):
         query = s.validated(s.QueueQuery, request.query_params)

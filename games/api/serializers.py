@@ -129,6 +129,10 @@ class ItemOut(serializers.Serializer):
     note = serializers.CharField()
 
 
+class QueueOut(serializers.Serializer):
+    items = ItemOut(many=True)
+
+
 class SuspensionOut(serializers.Serializer):
     username = serializers.CharField()
     suspended = serializers.BooleanField()

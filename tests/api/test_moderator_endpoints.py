@@ -3,11 +3,14 @@ it, and the refusals to everyone else."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from games.models import Event, Game
 from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
+from tests.api.conftest import client_for
 from tests.support.play import hand
 
 
@@ -127,3 +130,18 @@ def test_a_stale_move_of_the_new_player_is_still_a_409(as_, alice, charlie, mo, 
     post(as_(mo), f"/api/games/{game.pk}/replace-seat/", ACTS["replace-seat"])
     move = {"seq": 2, "action": {"type": "commit", "card": hand(game, 1)[0]}}
     assert post(as_(charlie), f"/api/games/{game.pk}/actions/", move).status_code == 409
+
+
+def test_the_old_player_gets_no_move_forms_and_a_posted_move_is_refused(
+    client, bob, charlie, mo, game
+):
+    replaced = post(client_for(mo), f"/api/games/{game.pk}/replace-seat/", ACTS["replace-seat"])
+    assert replaced.status_code == 201
+    client.force_login(charlie)
+    assert "data-action" in client.get(f"/games/{game.pk}/").content.decode()
+    client.force_login(bob)
+    assert "data-action" not in client.get(f"/games/{game.pk}/").content.decode()
+    card = hand(game, 1)[0]
+    client.post(f"/games/{game.pk}/move/",
+                {"seq": 2, "action": json.dumps({"type": "commit", "card": card})})  # fmt: skip
+    assert seq_of(game) == 2
