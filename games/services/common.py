@@ -93,13 +93,25 @@ REASON_LENGTH = 500
 
 def required_reason(reason) -> str:
     """`reason` stripped; a moderator's act without one is refused."""
-    if not isinstance(reason, str) or not reason.strip():
-        raise InvalidRequest(gettext_noop("a moderator's act needs a reason"))
-    if len(reason.strip()) > REASON_LENGTH:
-        raise InvalidRequest(
-            gettext_noop("a reason has at most %(count)s characters"), count=REASON_LENGTH
-        )
-    return reason.strip()
+    return text_field(reason, REASON_LENGTH, gettext_noop("a moderator's act needs a reason"))
+
+
+def text_field(value, limit: int, missing: str | None) -> str:
+    """`value` stripped, a text of at most `limit` characters that a
+    database column can hold; `missing` is the refusal of an empty one
+    (None: empty is fine)."""
+    if value is None and missing is None:
+        value = ""
+    if not isinstance(value, str):
+        raise InvalidRequest(gettext_noop("give a text"))
+    value = value.strip()
+    if not value and missing is not None:
+        raise InvalidRequest(missing)
+    if len(value) > limit:
+        raise InvalidRequest(gettext_noop("a text has at most %(count)s characters"), count=limit)
+    if "\x00" in value:
+        raise InvalidRequest(gettext_noop("a text cannot hold NUL characters"))
+    return value
 
 
 def active_seat_row(game: Game, seat) -> Seat:

@@ -16,9 +16,15 @@ from django.utils.translation import gettext_noop
 from games import selectors
 from games.errors import Conflict, InvalidRequest, NotFound
 from games.models import Game, ModerationItem
-from games.services.common import REASON_LENGTH, require_moderator, require_not_suspended
+from games.services.common import (
+    REASON_LENGTH,
+    require_moderator,
+    require_not_suspended,
+    text_field,
+)
 
 Kind, State = ModerationItem.Kind, ModerationItem.State
+NOTE_LENGTH = 2000
 LARGEST_ID = 2**63 - 1  # beyond any key (and SQLite's driver overflows on more)
 UNCLOSED = (State.OPEN, State.TAKEN)
 
@@ -46,13 +52,8 @@ def check_report(game: Game, user, *, reason) -> ModerationItem:
     game) reports it to the moderators, once until the report is closed."""
     require_not_suspended(user)
     selectors.viewer_of(game, user)  # refuses a stranger to a private game
-    if not isinstance(reason, str) or not reason.strip():
-        raise InvalidRequest(gettext_noop("a report needs a reason"))
-    if len(reason.strip()) > REASON_LENGTH:
-        raise InvalidRequest(
-            gettext_noop("a reason has at most %(count)s characters"), count=REASON_LENGTH
-        )
-    return do_report(game, user, reason=reason.strip())
+    reason = text_field(reason, REASON_LENGTH, gettext_noop("a report needs a reason"))
+    return do_report(game, user, reason=reason)
 
 
 def do_report(game: Game, user, *, reason: str) -> ModerationItem:
@@ -90,9 +91,7 @@ def check_close(item_id: int, moderator, *, note="") -> ModerationItem:
 
 
 def _note(note) -> str:
-    if not isinstance(note, str) or len(note) > 2000:
-        raise InvalidRequest(gettext_noop("a note is text of at most 2000 characters"))
-    return note.strip()
+    return text_field(note, NOTE_LENGTH, None)
 
 
 def do_move_item(item_id: int, sources, target: str, **fields) -> ModerationItem:

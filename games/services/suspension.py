@@ -17,7 +17,7 @@ from django.utils.translation import gettext_noop
 from accounts import authentication
 from accounts.models import Suspension, User
 from games.errors import Conflict, InvalidRequest
-from games.services.common import require_moderator, required_reason
+from games.services.common import REASON_LENGTH, require_moderator, required_reason, text_field
 
 
 def check_suspend(user: User, moderator, *, reason) -> Suspension:
@@ -42,9 +42,8 @@ def do_suspend(user: User, *, by, reason: str) -> Suspension:
 
 def check_unsuspend(user: User, moderator, *, reason="") -> Suspension:
     require_moderator(moderator)
-    if not isinstance(reason, str) or len(reason) > 500:
-        raise InvalidRequest(gettext_noop("a reason has at most %(count)s characters"), count=500)
-    return do_unsuspend(user, by=moderator, reason=reason.strip())
+    reason = text_field(reason, REASON_LENGTH, None)
+    return do_unsuspend(user, by=moderator, reason=reason)
 
 
 def do_unsuspend(user: User, *, by, reason: str) -> Suspension:

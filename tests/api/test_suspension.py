@@ -149,3 +149,13 @@ def test_lifting_is_refused_to_a_player(bob, alice, mo):
 
 def test_an_unknown_user_is_a_404(as_, mo):
     assert post(as_(mo), "/api/users/nobody/suspend/", {"reason": "x"}).status_code == 404
+
+
+@pytest.mark.parametrize("reason", ["", "x" * 501, "a\x00b", None])
+def test_a_suspension_without_a_fit_reason_is_refused(bob, mo, reason):
+    from games.errors import InvalidRequest
+
+    with pytest.raises(InvalidRequest):
+        check_suspend(bob, mo, reason=reason)
+    bob.refresh_from_db()
+    assert not bob.suspended and not Suspension.objects.exists()

@@ -106,7 +106,7 @@ def test_unlock_is_refused_to_a_player(alice, bob, mo):
     assert snapshot(game) == before
 
 
-@pytest.mark.parametrize("reason", ["", "   ", None, 7, "x" * 501])
+@pytest.mark.parametrize("reason", ["", "   ", None, 7, "x" * 501, "a\x00b"])
 def test_an_act_without_a_fit_reason_is_refused(alice, bob, mo, reason):
     game = duel(alice, bob)
     before = snapshot(game)
