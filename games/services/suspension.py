@@ -17,6 +17,7 @@ from django.utils.translation import gettext_noop
 from accounts import authentication
 from accounts.models import Suspension, User
 from games.errors import Conflict, InvalidRequest
+from games.models import Vacation
 from games.services.common import REASON_LENGTH, require_moderator, required_reason, text_field
 
 
@@ -29,11 +30,16 @@ def check_suspend(user: User, moderator, *, reason) -> Suspension:
 
 
 def do_suspend(user: User, *, by, reason: str) -> Suspension:
+    now = timezone.now()
     with transaction.atomic():
         if not User.objects.filter(pk=user.pk, suspended=False).update(suspended=True):
             raise Conflict(gettext_noop("%(name)s is suspended already"), name=user.username)
         user.suspended = True
         suspension = Suspension.objects.create(user=user, reason=reason, suspended_by=by)
+        # A vacation ends with the suspension: a seat coming to act gets its
+        # time from now, not from the vacation's end.  Deadlines the vacation
+        # moved when it began stay where they are.
+        Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).update(ends_at=now)
     # This process forgets the tokens it trusted; the others within
     # CORREO_TOKEN_CACHE_SECONDS, as for a revoked token.
     authentication.forget_all()

@@ -159,3 +159,19 @@ def test_a_suspension_without_a_fit_reason_is_refused(bob, mo, reason):
         check_suspend(bob, mo, reason=reason)
     bob.refresh_from_db()
     assert not bob.suspended and not Suspension.objects.exists()
+
+
+def test_a_suspension_ends_a_vacation_under_way(alice, bob, mo):
+    game = do_create_game(title="duel", players=[alice, bob], options={"rounds": 2}, seed=5,
+                          clock={"per_move": "1h"})  # fmt: skip
+    check_submit_action(game, alice, action={"type": "commit", "card": hand(game, 0)[0]},
+                        expected_seq=1)  # fmt: skip
+    away = check_start_vacation(alice, days=2)
+    check_suspend(alice, mo, reason="abuse")
+    away.refresh_from_db()
+    assert away.ends_at <= timezone.now()
+    game.refresh_from_db()  # the vacation's notice moved it on
+    check_submit_action(game, bob, action={"type": "commit", "card": hand(game, 1)[0]},
+                        expected_seq=game.seq)  # fmt: skip
+    deadline = game.seats.get(index=0).deadline
+    assert deadline - timezone.now() < datetime.timedelta(hours=1, minutes=1)
