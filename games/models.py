@@ -162,6 +162,10 @@ class Event(models.Model):
             models.Index(
                 fields=["game", "seq"], condition=models.Q(kind="undo"), name="event_undo_idx"
             ),
+            # Every game detail lists the pinned notes; few events are notes.
+            models.Index(
+                fields=["game", "seq"], condition=models.Q(kind="note"), name="event_note_idx"
+            ),
         ]
 
     def __str__(self) -> str:
