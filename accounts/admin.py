@@ -1,11 +1,56 @@
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth.admin import UserAdmin
 
-from .models import User
+from .models import Suspension, User
+
+
+class ReasonActionForm(ActionForm):
+    reason = forms.CharField(required=False, max_length=500)
 
 
 @admin.register(User)
 class CorreoUserAdmin(UserAdmin):
-    list_display = ("username", "email", "is_moderator", "is_staff", "is_active")
-    list_filter = ("is_moderator", "is_staff", "is_active")
+    list_display = ("username", "email", "is_moderator", "suspended", "is_staff", "is_active")
+    list_filter = ("is_moderator", "suspended", "is_staff", "is_active")
     fieldsets = (*UserAdmin.fieldsets, ("Correo", {"fields": ("is_moderator",)}))
+    action_form = ReasonActionForm
+    actions = ["suspend", "unsuspend"]
+
+    def _each(self, request, queryset, act) -> None:
+        from games.errors import ServiceError, in_words
+
+        reason = request.POST.get("reason", "")
+        for user in queryset:
+            try:
+                act(user, request.user, reason=reason)
+            except ServiceError as error:
+                self.message_user(request, f"{user}: {in_words(error)}", messages.ERROR)
+
+    @admin.action(description="Suspend (reason)")
+    def suspend(self, request, queryset):
+        from games.services.suspension import check_suspend
+
+        self._each(request, queryset, check_suspend)
+
+    @admin.action(description="Lift the suspension (reason)")
+    def unsuspend(self, request, queryset):
+        from games.services.suspension import check_unsuspend
+
+        self._each(request, queryset, check_unsuspend)
+
+
+@admin.register(Suspension)
+class SuspensionAdmin(admin.ModelAdmin):
+    list_display = ("user", "reason", "suspended_by", "created_at", "lifted_at", "lifted_by")
+    list_filter = ("lifted_at",)
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in Suspension._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

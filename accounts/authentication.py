@@ -2,8 +2,9 @@
 
 Every API request looks its token up; on the hot read path that query costs
 as much as the rest of the request.  A token seen in the last few seconds is
-trusted without asking the database again, so revoking a token or
-deactivating a user takes effect within CORREO_TOKEN_CACHE_SECONDS.
+trusted without asking the database again, so revoking a token,
+deactivating or suspending a user takes effect within
+CORREO_TOKEN_CACHE_SECONDS (at once in the process that suspends).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class CachedTokenAuthentication(TokenAuthentication):
         if hit and hit[0] > now:
             return hit[1]
         result = super().authenticate_credentials(key)  # raises for a bad or inactive token
+        if result[0].suspended:
+            raise AuthenticationFailed("This account is suspended.")
         if ttl > 0:
             with _lock:
                 if len(_seen) >= MAX_TOKENS:

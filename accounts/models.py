@@ -32,9 +32,42 @@ class User(AbstractUser):
         max_length=500,
         help_text="Optional: notifications are also POSTed here as JSON (for chat tools).",
     )
+    # Mirrors an open Suspension, so that every login and token check reads
+    # it with the user row instead of asking for the suspension.
+    suspended = models.BooleanField(
+        default=False, help_text="Suspended by a moderator: no login, no API, no mail."
+    )
     language = models.CharField(
         max_length=8,
         choices=settings.LANGUAGES,
         default="en",
         help_text="The language of this player's mail.",
     )
+
+
+class Suspension(models.Model):
+    """A moderator's suspension of an account: who, why, when, and when and
+    by whom it was lifted (null while it holds)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="suspensions")
+    reason = models.CharField(max_length=500)
+    suspended_by = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    lift_reason = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"], condition=models.Q(lifted_at__isnull=True),
+                name="suspension_one_open_per_user",
+            ),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        state = "lifted" if self.lifted_at else "open"
+        return f"{self.user} suspended {self.created_at:%Y-%m-%d} ({state})"

@@ -147,6 +147,8 @@ if env.str("TEST_DATABASE_NAME", default=""):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
+# Django's, refusing suspended accounts as it refuses inactive ones.
+AUTHENTICATION_BACKENDS = ["accounts.backends.CorreoBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -62,6 +62,27 @@ class GameNotActive(ServiceError):
     status = 409
 
 
+class GameLocked(ServiceError):
+    """A moderator locked the game while a dispute is open."""
+
+    code = "game_locked"
+    status = 409
+
+
+class Suspended(ServiceError):
+    """The account is suspended by a moderator."""
+
+    code = "suspended"
+    status = 403
+
+
+class Conflict(ServiceError):
+    """The request is well formed but the thing it names is not in a state for it."""
+
+    code = "conflict"
+    status = 409
+
+
 class InvalidRequest(ServiceError):
     code = "invalid"
     status = 400
@@ -96,7 +117,9 @@ def in_words(error: IllegalAction | ServiceError) -> str:
 
 
 __all__ = [
+    "Conflict",
     "Forbidden",
+    "GameLocked",
     "GameNotActive",
     "IllegalAction",
     "InvalidRequest",
@@ -105,6 +128,7 @@ __all__ = [
     "NotYourTurn",
     "ServiceError",
     "StaleSeq",
+    "Suspended",
     "describe",
     "in_words",
 ]

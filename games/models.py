@@ -42,6 +42,10 @@ class Game(models.Model):
     paused = models.BooleanField(default=False)
     # Set when a timeout under the `moderator` policy needs a moderator.
     flagged = models.BooleanField(default=False, db_index=True)
+    # A moderator's lock while a dispute is open: no moves, clocks paused.
+    locked = models.BooleanField(default=False)
+    # Why a moderator aborted the game, shown to its players ("" otherwise).
+    abort_reason = models.CharField(max_length=500, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -118,6 +122,7 @@ class Event(models.Model):
         NOTE = "note"
         TAKEBACK_REQUEST = "takeback_request"
         TAKEBACK_ANSWER = "takeback_answer"
+        ABORT = "abort"
 
     class Source(models.TextChoices):
         API = "api"
@@ -156,6 +161,10 @@ class Event(models.Model):
             # Every load asks for a game's undos; this keeps that cheap for long streams.
             models.Index(
                 fields=["game", "seq"], condition=models.Q(kind="undo"), name="event_undo_idx"
+            ),
+            # Every game detail lists the pinned notes; few events are notes.
+            models.Index(
+                fields=["game", "seq"], condition=models.Q(kind="note"), name="event_note_idx"
             ),
         ]
 
@@ -273,3 +282,49 @@ class Outage(models.Model):
             f"no sweep from {self.started_at.isoformat()} to {self.ended_at.isoformat()}: "
             "server outage"
         )
+
+
+class ModerationItem(models.Model):
+    """Something a moderator should look at: a game flagged by its clock's
+    `moderator` policy or a failed timeout, a game `verify_games --flag`
+    found broken, or a player's report."""
+
+    class Kind(models.TextChoices):
+        FLAGGED = "flagged"
+        VERIFY = "verify"
+        REPORT = "report"
+
+    class State(models.TextChoices):
+        OPEN = "open"
+        TAKEN = "taken"
+        CLOSED = "closed"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moderation_items")
+    state = models.CharField(
+        max_length=16, choices=State.choices, default=State.OPEN, db_index=True
+    )
+    # What filed it: the flag's reason, the problems found, the report's words.
+    reason = models.TextField()
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    created_at = models.DateTimeField(auto_now_add=True)
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    taken_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    closed_at = models.DateTimeField(null=True, blank=True)
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} on {self.game} ({self.state})"

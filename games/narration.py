@@ -27,6 +27,8 @@ CLOCK_ACTS = {
     "resume": pgettext_lazy("clock act", "resume"),
     "extend": pgettext_lazy("clock act", "extend"),
     "outage": pgettext_lazy("clock act", "outage"),
+    "lock": pgettext_lazy("clock act", "locked by a moderator"),
+    "unlock": pgettext_lazy("clock act", "unlocked by a moderator"),
 }
 
 
@@ -53,7 +55,16 @@ def event_line(engine: base.Engine, event: Mapping[str, Any], names: Sequence[st
     if kind == "resign":
         return _("%(who)s left the game") % {"who": who}
     if kind == "seat_replaced":
+        if payload.get("username") and payload.get("previous_username"):
+            return _("%(new)s took over from %(old)s: %(reason)s") % {
+                "new": payload["username"], "old": payload["previous_username"],
+                "reason": payload.get("reason", ""),
+            }  # fmt: skip
         return _("a new player took over from %(who)s") % {"who": who}
+    if kind == "abort":
+        return _("a moderator aborted the game: %(reason)s") % {"reason": payload.get("reason")}
+    if kind == "note" and payload.get("note") == "pinned":
+        return _("a moderator's note: %(text)s") % {"text": payload.get("reason")}
     if kind == "takeback_request":
         return _("%(who)s asked to take back their move") % {"who": who}
     if kind == "takeback_answer":

@@ -19,6 +19,7 @@ from games.models import Event, Game, Seat
 from games.sql import Player
 
 MOVE_KINDS = ("action", "timeout")
+QUEUE_LIMIT = 500
 
 
 @dataclass
@@ -53,11 +54,38 @@ def users_in_order(usernames: list[str]) -> list:
     """The active users of these names, in the order given (a game's seats)."""
     from accounts.models import User
 
-    users = {u.username: u for u in User.objects.filter(username__in=usernames, is_active=True)}
+    found = User.objects.filter(username__in=usernames, is_active=True, suspended=False)
+    users = {u.username: u for u in found}
     missing = [name for name in usernames if name not in users]
     if missing:
         raise InvalidRequest(gettext_noop("no such player: %(names)s"), names=", ".join(missing))
     return [users[name] for name in usernames]
+
+
+def account(username: str):
+    """The user of that name (NotFound if there is none)."""
+    from accounts.models import User
+
+    fits = isinstance(username, str) and len(username) <= 150 and username.isprintable()
+    user = User.objects.filter(username=username).first() if fits else None
+    if user is None:
+        raise NotFound(gettext_noop("no such player"))
+    return user
+
+
+def suspension_record(suspension) -> dict[str, Any]:
+    def name(user) -> str | None:
+        return user.username if user is not None else None
+
+    return {
+        "username": suspension.user.username,
+        "suspended": suspension.lifted_at is None,
+        "reason": suspension.reason,
+        "suspended_by": name(suspension.suspended_by),
+        "created_at": suspension.created_at.isoformat(),
+        "lifted_at": suspension.lifted_at.isoformat() if suspension.lifted_at else None,
+        "lifted_by": name(suspension.lifted_by),
+    }
 
 
 def game(pk: int) -> Game:
@@ -268,6 +296,9 @@ def game_detail(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> 
         ],
         "clock": game.clock,
         "paused": game.paused if current else seen["paused"],
+        "locked": game.locked if current else seen["locked"],
+        "abort_reason": (game.abort_reason or None) if current else None,
+        "notes": seen["notes"],
         "to_act": game.to_act if current else seen["to_act"],
         "your_seat": viewer.seat,
         "deadline": game.deadline.isoformat() if deadlines and game.deadline else None,
@@ -301,6 +332,7 @@ def _seen_at(game: Game, viewer: Viewer) -> dict[str, Any]:
     seen = {
         "to_act": sorted(engine.to_act(state)),
         "view": engine.view(state, viewer.seat),
+        "notes": pinned_notes(game, viewer.head),
     }
     if current:
         head_hash = shown_hash(game, game.head_hash, reveal=reveals_all(game, viewer))
@@ -314,6 +346,7 @@ def _seen_at(game: Game, viewer: Viewer) -> dict[str, Any]:
         "updated_at": event.created_at.isoformat(),
         "statuses": statuses,
         "paused": _paused_at(game, viewer.head),
+        "locked": _locked_at(game, viewer.head),
         "takeback": takeback.status(game, head=viewer.head, playing=playing),
     }
 
@@ -339,6 +372,56 @@ def _paused_at(game: Game, head: int) -> bool:
         if payload.get("clock") in ("pause", "resume"):
             return payload["clock"] == "pause"
     return False
+
+
+def _locked_at(game: Game, head: int) -> bool:
+    """Whether a moderator held the game locked at `head`: the last lock or unlock says."""
+    clocks = Event.objects.filter(game=game, kind=Event.Kind.CLOCK, seq__lte=head).order_by("-seq")
+    for payload in clocks.values_list("payload", flat=True):
+        if payload.get("clock") in ("lock", "unlock"):
+            return payload["clock"] == "lock"
+    return False
+
+
+def pinned_notes(game: Game, head: int) -> list[dict[str, Any]]:
+    """The moderators' notes pinned to the game up to `head`, oldest first."""
+    from games.services.notes import PINNED
+
+    rows = Event.objects.filter(game=game, kind=Event.Kind.NOTE, seq__lte=head).order_by("seq")
+    return [
+        {"seq": seq, "text": payload["reason"], "created_at": created_at.isoformat()}
+        for seq, payload, created_at in rows.values_list("seq", "payload", "created_at")
+        if payload.get("note") == PINNED
+    ]
+
+
+def moderation_queue(user, state: str | None = None) -> list[dict[str, Any]]:
+    """The moderators' queue (one state, or all), oldest first: at most
+    QUEUE_LIMIT items, the ones waiting longest."""
+    from games.models import ModerationItem
+
+    if not getattr(user, "is_moderator", False):
+        raise Forbidden(gettext_noop("only moderators can do this"))
+    items = ModerationItem.objects.select_related("game", "reported_by", "taken_by", "closed_by")
+    if state is not None:
+        items = items.filter(state=state)
+    return [queue_item(item) for item in items.order_by("created_at", "id")[:QUEUE_LIMIT]]
+
+
+def queue_item(item) -> dict[str, Any]:
+    def name(user) -> str | None:
+        return user.username if user is not None else None
+
+    def when(moment) -> str | None:
+        return moment.isoformat() if moment is not None else None
+
+    return {
+        "id": item.pk, "kind": item.kind, "game": item.game_id, "title": item.game.title,
+        "state": item.state, "reason": item.reason, "reported_by": name(item.reported_by),
+        "created_at": when(item.created_at), "taken_by": name(item.taken_by),
+        "taken_at": when(item.taken_at), "closed_by": name(item.closed_by),
+        "closed_at": when(item.closed_at), "note": item.note,
+    }  # fmt: skip
 
 
 def head_hash_at(game: Game, seq: int) -> str:

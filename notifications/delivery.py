@@ -61,7 +61,10 @@ def claim(notification_id: int) -> Notification | None:
 
 
 def obsolete(n: Notification) -> bool:
-    """A "your turn" that the player has already answered (through another door)."""
+    """A "your turn" that the player has already answered (through another
+    door), or a seat's mail to a player who no longer holds the seat."""
+    if not render.holds_seat(n):
+        return True
     if n.kind != Notification.Kind.YOUR_TURN or n.game is None:
         return False
     game: Game = n.game

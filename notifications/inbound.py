@@ -42,6 +42,7 @@ from games.engines.base import IllegalAction
 from games.errors import ServiceError, StaleSeq
 from games.models import Event, Game, Seat
 from games.services.moves import check_submit_action
+from games.services.queue import check_report
 from games.services.seats import check_resign
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from notifications import outbox, parse
@@ -279,7 +280,8 @@ def _is_automatic(message, sender: str) -> bool:
 
 def authenticate(letter: Letter, recipients: list[str]):
     """(game, seat, user) of a message whose address verifies and whose sender is
-    that seat's player; raises Rejected otherwise."""
+    that seat's player now (a seat handed to another player expires the
+    old player's addresses) and not suspended; raises Rejected otherwise."""
     message, sender = letter.message, letter.sender
     if letter.unreadable:
         raise Rejected("malformed", gettext_noop("the mail cannot be read: %(why)s; nothing was "
@@ -313,6 +315,9 @@ def authenticate(letter: Letter, recipients: list[str]):
         raise Rejected("expired", gettext_noop(
             "this reply address has expired: that seat is no longer held "
             "by its player"))  # fmt: skip
+    if user.suspended:
+        raise Rejected("suspended", gettext_noop(
+            "your account is suspended: no mail is accepted from it"))  # fmt: skip
     if not user.email or user.email.strip().lower() != sender:
         raise Rejected("wrong_sender", gettext_noop(
             "this mail was not sent from the address of the player "
@@ -353,6 +358,10 @@ def execute(game: Game, seat: int, user, commands: list[str], replied_seq: int |
                 results.append(_ok(command, gettext_noop("the game as you see it is below")))
             elif word in MOVES_WORDS:
                 results.append(_ok(command, gettext_noop("your legal moves are listed below")))
+            elif parse.report_reason(command) is not None:
+                check_report(game, user, reason=parse.report_reason(command))
+                results.append(_ok(command, gettext_noop(
+                    "your report went to the moderators")))  # fmt: skip
             elif word in RESIGN_WORDS:
                 event = check_resign(game, user, source=Event.Source.EMAIL, reason="by mail")
                 results.append(_ok(command, gettext_noop("you resigned (seq %(seq)s)"),

@@ -26,6 +26,7 @@ class Notification(models.Model):
         REJECTION = "rejection"
         DIGEST = "digest"
         PASSWORD_RESET = "password_reset"  # the link is made when the mail is built
+        JOINED = "joined"  # a moderator gave the player a seat
 
     class Status(models.TextChoices):
         PENDING = "pending"

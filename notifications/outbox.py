@@ -34,6 +34,7 @@ GAME_KINDS = {
     Notification.Kind.REMINDER,
     Notification.Kind.TAKEBACK,
     Notification.Kind.CLOCK,
+    Notification.Kind.JOINED,
 }
 
 
@@ -174,8 +175,12 @@ def _notifications(game: Game, event: Event, before: list[int]) -> list[Notifica
         # The undo mail also says whose turn it is now.
         return _to_everyone(game, event, Notification.Kind.UNDONE, _undo_context(event))
     rows = []
+    if event.kind == Event.Kind.NOTE:
+        return []  # a pinned note is read on the game's page and in its log
     if game.status != Game.Status.ACTIVE and event.kind != Event.Kind.CREATED:
         rows += _to_everyone(game, event, Notification.Kind.GAME_OVER, {"status": game.status})
+    elif event.kind == Event.Kind.SEAT_REPLACED:
+        rows += _tell_joined(game, event)
     elif event.kind == Event.Kind.TAKEBACK_REQUEST:
         rows += _tell_takeback(game, event)
     elif event.kind == Event.Kind.CLOCK:
@@ -241,6 +246,17 @@ def _tell_clock(game: Game, event: Event, seats) -> list[Notification | None]:
         for seat in seats
         if seat.user.pk != event.actor_id and seat.status == Seat.Status.ACTIVE
     ]
+
+
+def _tell_joined(game: Game, event: Event) -> list[Notification | None]:
+    """The player who took a seat over hears so, with the game as the seat sees it."""
+    from accounts.models import User
+
+    user = User.objects.get(pk=event.payload["user"])
+    context = {"reason": event.payload.get("reason", ""), "previous": event.payload.get(
+        "previous_username")}  # fmt: skip
+    seat = event.payload["seat"]
+    return [build(user, game, Notification.Kind.JOINED, event.seq, context, seat=seat)]
 
 
 def _undo_context(event: Event) -> dict[str, Any]:

@@ -321,3 +321,15 @@ def _outlook_header(line: str, following: list[str]) -> bool:
     return bool(_HEADER_LINE.match(line)) and any(
         _NEXT_HEADER.match(nxt.strip()) for nxt in following
     )
+
+
+REPORT_WORD = "report"
+
+
+def report_reason(line: str) -> str | None:
+    """The reason of a `report <reason>` line ("" when none is given), or
+    None when the line is not a report."""
+    word, _, rest = line.strip().partition(" ")
+    if word.lower() != REPORT_WORD:
+        return None
+    return rest.strip()

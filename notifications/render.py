@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games import narration, provisional, selectors, store, visibility
 from games.engines import base, i18n
-from games.models import Event, Game
+from games.models import Event, Game, Seat
 from notifications import board_image
 from notifications.addresses import reply_address, unsubscribe_token
 from notifications.models import Notification
@@ -45,6 +45,7 @@ HELP_TEXT = gettext_lazy(
     "  undo-request                            ask to take back your last move\n"
     "  approve / refuse                        answer another player's undo-request\n"
     "  resign                                  leave the game\n"
+    "  report <reason>                         ask the moderators to look at this game\n"
     "  help                                    this text"
 )
 
@@ -158,6 +159,8 @@ def game_facts(
         "moves_more": max(0, len(actions) - MAX_MOVES_LISTED),
         "deadline": game.deadline.strftime("%Y-%m-%d %H:%M UTC") if game.deadline else None,
         "status": game.status if current else Game.Status.ACTIVE,
+        # Every mail about an aborted game says why (a moderator's reason).
+        "abort_reason": game.abort_reason if game.status == Game.Status.ABORTED else "",
         "result_lines": result_lines(game.result, players) if game.result and current else [],
         "game_url": absolute(reverse("web:game", args=[game.pk])),
         "provisional_note": provisional.note(engine, game.options),
@@ -300,6 +303,7 @@ EVENT_NAMES = {
     Notification.Kind.REMINDER: pgettext_lazy("digest event", "Reminder"),
     Notification.Kind.TAKEBACK: pgettext_lazy("digest event", "Takeback"),
     Notification.Kind.CLOCK: pgettext_lazy("digest event", "Clock"),
+    Notification.Kind.JOINED: pgettext_lazy("digest event", "Joined"),
 }
 
 
@@ -314,7 +318,7 @@ def digest_items(n: Notification) -> list[dict[str, Any]]:
     )
     games: dict[int, dict[str, Any]] = {}
     for row in rows:
-        if row.game_id is None:
+        if row.game_id is None or not holds_seat(row):
             continue
         item = games.setdefault(row.game_id, {"game": row.game, "events": [], "last": row})
         item["events"].append(str(EVENT_NAMES.get(row.kind, row.get_kind_display())))
@@ -333,6 +337,15 @@ def digest_items(n: Notification) -> list[dict[str, Any]]:
                 move["mailto"] = mailto(reply, subject, move["line"])
         items.append({"facts": facts, "events": item["events"], "reply_to": reply})
     return items
+
+
+def holds_seat(n: Notification) -> bool:
+    """Whether the row's user still holds the seat it was written for: a
+    seat handed to another player takes its view with it, so a mail not yet
+    sent to the one who held it is no longer theirs to read."""
+    if n.game_id is None or n.seat is None or n.user_id is None:
+        return True
+    return Seat.objects.filter(game_id=n.game_id, index=n.seat, user_id=n.user_id).exists()
 
 
 def language_of(n: Notification) -> str:

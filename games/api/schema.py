@@ -79,6 +79,27 @@ GAME_DETAIL = {
             "description": "what is provisional, in one sentence (null when nothing is)",
         },
         "result": {**RESULT, "nullable": True},
+        "locked": {
+            "type": "boolean",
+            "description": "a moderator locked the game while a dispute is open: no moves",
+        },
+        "abort_reason": {
+            "type": "string",
+            "nullable": True,
+            "description": "why a moderator aborted the game (null unless one did)",
+        },
+        "notes": {
+            "type": "array",
+            "description": "the moderators' notes pinned to the game, oldest first",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "seq": {"type": "integer"},
+                    "text": {"type": "string"},
+                    "created_at": {"type": "string", "format": "date-time"},
+                },
+            },
+        },
     },
     "required": ["id", "title", "status", "seq", "to_act", "view", "result"],
 }

@@ -83,3 +83,61 @@ class ClockIn(serializers.Serializer):
 
 class VacationIn(serializers.Serializer):
     days = serializers.IntegerField(min_value=1, max_value=366)
+
+
+class ReasonIn(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class OptionalReasonIn(serializers.Serializer):
+    reason = serializers.CharField(max_length=500, required=False, default="", allow_blank=True)
+
+
+class SeatReasonIn(ReasonIn):
+    seat = serializers.IntegerField(min_value=0, max_value=10)
+
+
+class ReplaceSeatIn(SeatReasonIn):
+    username = serializers.CharField(max_length=150, help_text="the player who takes the seat")
+
+
+class NoteIn(serializers.Serializer):
+    text = serializers.CharField(max_length=500)
+
+
+class ItemNoteIn(serializers.Serializer):
+    note = serializers.CharField(max_length=2000, required=False, default="", allow_blank=True)
+
+
+class QueueQuery(serializers.Serializer):
+    state = serializers.ChoiceField(choices=["open", "taken", "closed"], required=False)
+
+
+class ItemOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["flagged", "verify", "report"])
+    game = serializers.IntegerField()
+    title = serializers.CharField()
+    state = serializers.ChoiceField(choices=["open", "taken", "closed"])
+    reason = serializers.CharField()
+    reported_by = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    taken_by = serializers.CharField(allow_null=True)
+    taken_at = serializers.DateTimeField(allow_null=True)
+    closed_by = serializers.CharField(allow_null=True)
+    closed_at = serializers.DateTimeField(allow_null=True)
+    note = serializers.CharField()
+
+
+class QueueOut(serializers.Serializer):
+    items = ItemOut(many=True)
+
+
+class SuspensionOut(serializers.Serializer):
+    username = serializers.CharField()
+    suspended = serializers.BooleanField()
+    reason = serializers.CharField()
+    suspended_by = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    lifted_at = serializers.DateTimeField(allow_null=True)
+    lifted_by = serializers.CharField(allow_null=True)

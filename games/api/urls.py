@@ -2,7 +2,7 @@ import functools
 
 from django.urls import path
 
-from games.api import errors, views
+from games.api import errors, moderation, views
 
 # Game ids are 64-bit keys; SQLite's driver overflows on a larger parameter.
 LARGEST_ID = 2**63 - 1
@@ -36,6 +36,38 @@ urlpatterns = [
     path("games/<int:pk>/undo/", game_view(views.UndoView), name="game-undo"),
     path("games/<int:pk>/takeback/", game_view(views.TakebackView), name="game-takeback"),
     path("games/<int:pk>/clock/", game_view(views.ClockView), name="game-clock"),
+    path(
+        "games/<int:pk>/replace-seat/",
+        game_view(moderation.ReplaceSeatView),
+        name="game-replace-seat",
+    ),
+    path(
+        "games/<int:pk>/force-resign/",
+        game_view(moderation.ForceResignView),
+        name="game-force-resign",
+    ),
+    path("games/<int:pk>/abort/", game_view(moderation.AbortView), name="game-abort"),
+    path("games/<int:pk>/note/", game_view(moderation.NoteView), name="game-note"),
+    path("games/<int:pk>/lock/", game_view(moderation.LockView), name="game-lock"),
+    path("games/<int:pk>/unlock/", game_view(moderation.UnlockView), name="game-unlock"),
+    path("games/<int:pk>/report/", game_view(moderation.ReportView), name="game-report"),
+    path("users/<str:username>/suspend/", moderation.SuspendView.as_view(), name="user-suspend"),
+    path(
+        "users/<str:username>/unsuspend/",
+        moderation.UnsuspendView.as_view(),
+        name="user-unsuspend",
+    ),
+    path("moderation/queue/", moderation.QueueView.as_view(), name="moderation-queue"),
+    path(
+        "moderation/queue/<int:item>/take/",
+        moderation.TakeItemView.as_view(),
+        name="moderation-take",
+    ),
+    path(
+        "moderation/queue/<int:item>/close/",
+        moderation.CloseItemView.as_view(),
+        name="moderation-close",
+    ),
     path("vacation/", views.VacationView.as_view(), name="vacation"),
     path("games/<int:pk>/verify/", game_view(views.VerifyView), name="game-verify"),
 ]

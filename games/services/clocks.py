@@ -1,5 +1,6 @@
-"""Acts on clocks: pause, resume, extend, outage repairs, vacation notices,
-and holding back a timeout that failed.
+"""Acts on clocks: pause, resume, extend, a moderator's lock and unlock
+(which stop and restart the clocks as a pause does), outage repairs,
+vacation notices, and holding back a timeout that failed.
 
 Each is an event in the game's stream (a `clock` event with the actor and
 the reason; a `note` for a failed timeout), appended after the current head
@@ -21,9 +22,15 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games import deadlines, store
-from games.errors import InvalidRequest
-from games.models import Event, Game, Outage, Seat, Vacation
-from games.services.common import require_active, require_moderator, retry_on_stale
+from games.errors import Conflict, GameLocked, InvalidRequest
+from games.models import Event, Game, ModerationItem, Outage, Seat, Vacation
+from games.services import queue
+from games.services.common import (
+    require_active,
+    require_moderator,
+    required_reason,
+    retry_on_stale,
+)
 
 TIMEOUT_FAILED = "timeout_failed"
 
@@ -55,16 +62,25 @@ def do_pause(
     _running_game(game)
     if game.paused:
         raise InvalidRequest(gettext_noop("the game is already paused"))
-    now = timezone.now()
     with transaction.atomic():
-        for seat in Seat.objects.filter(game=game, deadline__isnull=False):
-            seat.remaining = max((seat.deadline - now).total_seconds(), 0.0)
-            seat.save(update_fields=["remaining"])
-        marks = {"paused": True, "flagged": True} if flag else {"paused": True}
-        Game.objects.filter(pk=game.pk).update(**marks)
-        for name, value in marks.items():
-            setattr(game, name, value)
+        _stop_clocks(game, {"flagged": True} if flag else {})
+        if flag:
+            queue.do_file_item(game, ModerationItem.Kind.FLAGGED, reason)
         return _append_clock(game, actor, source, {"clock": "pause", "reason": reason})
+
+
+def _stop_clocks(game: Game, marks: dict[str, bool]) -> None:
+    """Each running seat keeps the time it had left; the game is marked
+    paused (and with `marks`) before the event that says so is appended, so
+    the deadlines' listener sees it paused."""
+    now = timezone.now()
+    for seat in Seat.objects.filter(game=game, deadline__isnull=False):
+        seat.remaining = max((seat.deadline - now).total_seconds(), 0.0)
+        seat.save(update_fields=["remaining"])
+    marks = {"paused": True, **marks}
+    Game.objects.filter(pk=game.pk).update(**marks)
+    for name, value in marks.items():
+        setattr(game, name, value)
 
 
 def check_resume(game: Game, user, *, reason: str) -> Event:
@@ -77,19 +93,92 @@ def do_resume(game: Game, *, actor, reason: str) -> Event:
     _running_game(game)
     if not game.paused:
         raise InvalidRequest(gettext_noop("the game is not paused"))
-    now = timezone.now()
+    if game.locked:
+        raise GameLocked(gettext_noop("the game is locked: unlock it to restart its clocks"))
     with transaction.atomic():
-        Game.objects.filter(pk=game.pk).update(paused=False, flagged=False)
-        game.paused = game.flagged = False
-        event = _append_clock(
+        return _restart_clocks(game, {"flagged": False}, lambda: _append_clock(
             game, actor, Event.Source.MODERATOR, {"clock": "resume", "reason": reason}
+        ))  # fmt: skip
+
+
+def _restart_clocks(game: Game, marks: dict[str, bool], append) -> Event:
+    """Unpause the game (and set `marks`), append the event `append()`
+    writes, then give each seat to act the time it had left."""
+    now = timezone.now()
+    marks = {"paused": False, **marks}
+    Game.objects.filter(pk=game.pk).update(**marks)
+    for name, value in marks.items():
+        setattr(game, name, value)
+    event = append()
+    for seat in Seat.objects.filter(game=game, to_act=True, remaining__isnull=False):
+        seat.deadline = now + datetime.timedelta(seconds=seat.remaining)
+        seat.save(update_fields=["deadline"])
+    Seat.objects.filter(game=game).update(remaining=None)
+    deadlines.reschedule(game)
+    return event
+
+
+def check_lock(game: Game, moderator, *, reason) -> Event:
+    """A moderator locks a running game while a dispute is open."""
+    require_moderator(moderator)
+    reason = required_reason(reason)
+    game.refresh_from_db()
+    require_active(game)
+    return do_lock(game, actor=moderator, reason=reason)
+
+
+def do_lock(game: Game, *, actor, reason: str) -> Event:
+    """No move, timeout or takeback is accepted until `do_unlock`; a clocked
+    game's clocks stop as for a pause (`pauses` says whether this lock stopped
+    them: a game paused before keeps its pause when unlocked)."""
+    if game.locked:
+        raise Conflict(gettext_noop("the game is already locked"))
+    pauses = bool(game.clock) and not game.paused
+    with transaction.atomic():
+        if pauses:
+            _stop_clocks(game, {"locked": True})
+        else:
+            Game.objects.filter(pk=game.pk).update(locked=True)
+            game.locked = True
+        return _append_clock(
+            game,
+            actor,
+            Event.Source.MODERATOR,
+            {"clock": "lock", "reason": reason, "pauses": pauses},
         )
-        for seat in Seat.objects.filter(game=game, to_act=True, remaining__isnull=False):
-            seat.deadline = now + datetime.timedelta(seconds=seat.remaining)
-            seat.save(update_fields=["deadline"])
-        Seat.objects.filter(game=game).update(remaining=None)
-        deadlines.reschedule(game)
-        return event
+
+
+def check_unlock(game: Game, moderator, *, reason) -> Event:
+    require_moderator(moderator)
+    reason = required_reason(reason)
+    game.refresh_from_db()
+    require_active(game)
+    return do_unlock(game, actor=moderator, reason=reason)
+
+
+def do_unlock(game: Game, *, actor, reason: str) -> Event:
+    """Moves are accepted again, and clocks the lock stopped run on with the
+    time each seat had left."""
+    if not game.locked:
+        raise Conflict(gettext_noop("the game is not locked"))
+    payload = {"clock": "unlock", "reason": reason}
+    with transaction.atomic():
+        if game.paused and _lock_paused(game):
+            return _restart_clocks(game, {"locked": False}, lambda: _append_clock(
+                game, actor, Event.Source.MODERATOR, payload
+            ))  # fmt: skip
+        Game.objects.filter(pk=game.pk).update(locked=False)
+        game.locked = False
+        return _append_clock(game, actor, Event.Source.MODERATOR, payload)
+
+
+def _lock_paused(game: Game) -> bool:
+    """Whether the lock in force stopped the clocks (its event says)."""
+    clocks = Event.objects.filter(game=game, kind=Event.Kind.CLOCK).order_by("-seq")
+    for payload in clocks.values_list("payload", flat=True):
+        if payload.get("clock") == "lock":
+            return bool(payload.get("pauses"))
+    return False
 
 
 def check_extend(game: Game, user, *, by_seconds: int, reason: str, seat=None) -> Event:
@@ -197,6 +286,7 @@ def do_hold_timeout(game: Game, seat: int, *, until: datetime.datetime) -> Event
             )  # fmt: skip
         Seat.objects.filter(game=game, index=seat).update(deadline=until)
         Game.objects.filter(pk=game.pk).update(flagged=True)
+        queue.do_file_item(game, ModerationItem.Kind.FLAGGED, f"the timeout of seat {seat} failed")
         game.flagged = True
         deadlines.reschedule(game)
     return note

@@ -12,7 +12,15 @@ from django.utils.translation import gettext_noop
 from games import replay, sql, store
 from games.engines import base
 from games.engines.base import Engine, State
-from games.errors import Forbidden, GameNotActive, NotASeat, StaleSeq
+from games.errors import (
+    Forbidden,
+    GameLocked,
+    GameNotActive,
+    InvalidRequest,
+    NotASeat,
+    StaleSeq,
+    Suspended,
+)
 from games.models import Event, Game, Seat
 
 # A write that re-reads the game before each try loses to a concurrent append
@@ -62,6 +70,60 @@ def held(seat: int | None) -> int:
 def require_active(game: Game) -> None:
     if game.status != Game.Status.ACTIVE:
         raise GameNotActive(gettext_noop("this game is %(status)s"), status=game.status)
+
+
+def require_unlocked(game: Game) -> None:
+    if game.locked:
+        raise GameLocked(
+            gettext_noop(
+                "a moderator locked this game while a dispute is open; wait until it is unlocked"
+            )
+        )
+
+
+def require_not_suspended(user) -> None:
+    """A suspended account acts nowhere (its login and tokens are refused
+    too; this covers a token or session a process still trusts)."""
+    if getattr(user, "suspended", False):
+        raise Suspended(gettext_noop("your account is suspended"))
+
+
+REASON_LENGTH = 500
+
+
+def required_reason(reason) -> str:
+    """`reason` stripped; a moderator's act without one is refused."""
+    return text_field(reason, REASON_LENGTH, gettext_noop("a moderator's act needs a reason"))
+
+
+def text_field(value, limit: int, missing: str | None) -> str:
+    """`value` stripped, a text of at most `limit` characters that a
+    database column can hold; `missing` is the refusal of an empty one
+    (None: empty is fine)."""
+    if value is None and missing is None:
+        value = ""
+    if not isinstance(value, str):
+        raise InvalidRequest(gettext_noop("give a text"))
+    value = value.strip()
+    if not value and missing is not None:
+        raise InvalidRequest(missing)
+    if len(value) > limit:
+        raise InvalidRequest(gettext_noop("a text has at most %(count)s characters"), count=limit)
+    if "\x00" in value:
+        raise InvalidRequest(gettext_noop("a text cannot hold NUL characters"))
+    return value
+
+
+def active_seat_row(game: Game, seat) -> Seat:
+    """The row of `seat`, a seat still playing in the game (a moderator's
+    act names it), or InvalidRequest."""
+    fits = type(seat) is int and 0 <= seat < 100
+    row = Seat.objects.filter(game=game, index=seat).first() if fits else None
+    if row is None:
+        raise InvalidRequest(gettext_noop("this game has no seat %(seat)s"), seat=str(seat)[:20])
+    if row.status != Seat.Status.ACTIVE:
+        raise InvalidRequest(gettext_noop("seat %(seat)s has left the game"), seat=seat)
+    return row
 
 
 def require_moderator(user, message: str = gettext_noop("only moderators can do this")) -> None:

@@ -18,6 +18,8 @@ from games.services.common import (
     held,
     maybe_snapshot,
     require_active,
+    require_not_suspended,
+    require_unlocked,
     seat_of,
 )
 
@@ -39,6 +41,7 @@ def check_submit_action(
     StaleSeq at worst, never a wrong move, since the append is conditional.
     """
     require_active(game)
+    require_not_suspended(user)
     return do_submit_action(
         game, seat_of(game, user), actor=user, action=action, text=text,
         expected_seq=expected_seq, source=source, kind=Event.Kind.ACTION,
@@ -60,6 +63,7 @@ def check_submit_action_by_id(
     if game is None:
         raise NotFound(gettext_noop("no such game"))
     require_active(game)
+    require_not_suspended(user)
     return do_submit_action(
         game, held(game.player_seat), actor=user, action=action, text=text,
         expected_seq=expected_seq, source=source, kind=Event.Kind.ACTION,
@@ -82,6 +86,7 @@ def do_submit_action(
     if expected_seq != game.seq:
         game.refresh_from_db()  # the row may be older than what the client saw
     require_active(game)
+    require_unlocked(game)
     if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
         raise InvalidRequest(gettext_noop("seq must be an integer"))
     if expected_seq != game.seq:

@@ -7,18 +7,36 @@ from django.db import transaction
 from games import store
 from games.models import Event, Game
 from games.services.common import (
+    active_seat_row,
     derived_fields,
     engine_for,
     maybe_snapshot,
     require_active,
+    require_moderator,
+    require_not_suspended,
+    require_unlocked,
+    required_reason,
     seat_of,
     sync_seat_statuses,
 )
 
 
 def check_resign(game: Game, user, *, source: str = Event.Source.API, reason: str = "") -> Event:
-    """A player leaves the seat they hold."""
+    """A player leaves the seat they hold (not while a moderator holds the game locked)."""
+    require_not_suspended(user)
+    require_unlocked(game)
     return do_resign(game, seat_of(game, user), actor=user, source=source, reason=reason)
+
+
+def check_force_resign(game: Game, moderator, *, seat, reason) -> Event:
+    """A moderator resigns `seat` for its player, with a reason (also while
+    the game is locked: settling a dispute may take it)."""
+    require_moderator(moderator)
+    reason = required_reason(reason)
+    game.refresh_from_db()
+    require_active(game)
+    active_seat_row(game, seat)
+    return do_resign(game, seat, actor=moderator, source=Event.Source.MODERATOR, reason=reason)
 
 
 def do_resign(game: Game, seat: int, *, actor, source: str, reason: str = "") -> Event:

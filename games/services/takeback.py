@@ -11,7 +11,13 @@ from games import store
 from games.engines.base import IllegalAction
 from games.errors import InvalidRequest
 from games.models import Event, Game
-from games.services.common import engine_for, require_active, seat_of
+from games.services.common import (
+    engine_for,
+    require_active,
+    require_not_suspended,
+    require_unlocked,
+    seat_of,
+)
 from games.services.undo import do_undo
 from games.takeback import ANSWERS, answers_to, open_request, other_seats
 
@@ -20,6 +26,7 @@ def check_request_takeback(
     game: Game, user, *, expected_seq: int, source: str = Event.Source.API
 ) -> Event:
     """A player asks to take back the move of the seat they hold."""
+    require_not_suspended(user)
     seat = seat_of(game, user)
     return do_request_takeback(game, seat, actor=user, expected_seq=expected_seq, source=source)
 
@@ -28,6 +35,7 @@ def do_request_takeback(game: Game, seat: int, *, actor, expected_seq: int, sour
     """`seat` asks to take back its move, which must be the latest event."""
     game.refresh_from_db()
     require_active(game)
+    require_unlocked(game)
     last = Event.objects.get(game=game, seq=game.seq)
     if last.kind != Event.Kind.ACTION or last.seat != seat:
         raise InvalidRequest(
@@ -55,6 +63,7 @@ def check_answer_takeback(
     """A player answers the open request for the seat they hold."""
     if answer not in ANSWERS:
         raise InvalidRequest(gettext_noop("answer must be 'approve' or 'refuse'"))
+    require_not_suspended(user)
     seat = seat_of(game, user)
     return do_answer_takeback(
         game, seat, actor=user, answer=answer, expected_seq=expected_seq, source=source
@@ -66,6 +75,7 @@ def do_answer_takeback(
 ) -> Event:
     """`seat` approves or refuses the open request; the last approval undoes."""
     game.refresh_from_db()
+    require_unlocked(game)
     pending = open_request(game)
     if pending is None:
         raise InvalidRequest(gettext_noop("there is no open takeback request"))

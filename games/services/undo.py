@@ -57,10 +57,18 @@ def do_undo(game: Game, *, actor, to_seq: int, reason: str, source: str) -> Even
 
 
 def _derived_after_undo(engine: Engine, target: Game, state: State) -> dict[str, Any]:
-    """A game undone to before an abort is active again."""
-    resigns = Event.objects.filter(game_id=target.pk, kind=Event.Kind.RESIGN, seq__lte=target.seq)
-    aborted = [seq for seq, payload in resigns.values_list("seq", "payload") if payload["aborts"]]
+    """A game undone to before an abort (a resign it could not go on
+    without, or a moderator's) is active again."""
+    enders = Event.objects.filter(
+        game_id=target.pk, kind__in=(Event.Kind.RESIGN, Event.Kind.ABORT), seq__lte=target.seq
+    )
     ranges = replay.live_ranges(target.seq, store.undo_map(target, target.seq))
-    if any(replay.is_live(seq, ranges) for seq in aborted):
-        return {"to_act": [], "status": Game.Status.ABORTED, "result": None}
-    return derived_fields(engine, state)
+    reasons = [
+        payload["reason"] if kind == Event.Kind.ABORT else ""
+        for seq, kind, payload in enders.order_by("seq").values_list("seq", "kind", "payload")
+        if replay.is_live(seq, ranges) and (kind == Event.Kind.ABORT or payload["aborts"])
+    ]
+    if reasons:
+        return {"to_act": [], "status": Game.Status.ABORTED, "result": None,
+                "abort_reason": reasons[0]}  # fmt: skip
+    return {**derived_fields(engine, state), "abort_reason": ""}

@@ -15,6 +15,7 @@ from games import deadlines
 from games.errors import InvalidRequest, StaleSeq
 from games.models import Game, Seat, Vacation
 from games.services import clocks
+from games.services.common import require_not_suspended
 from games.vacation import budget, used_days
 
 log = logging.getLogger(__name__)
@@ -22,6 +23,9 @@ log = logging.getLogger(__name__)
 
 def check_start_vacation(user, *, days: int, now: datetime.datetime | None = None) -> Vacation:
     """A player begins a vacation now, within their budget."""
+    # A suspended player's clocks keep running: their seats time out by each
+    # game's policy unless a moderator hands them over.
+    require_not_suspended(user)
     now = now or timezone.now()
     if type(days) is not int or days < settings.CORREO_VACATION_MIN_DAYS:
         raise InvalidRequest(

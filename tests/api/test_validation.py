@@ -16,11 +16,15 @@ from django.db import transaction
 from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 from rest_framework.authtoken.models import Token
 
-from accounts.models import User
-from games.models import Event, Game, Seat, Snapshot, Vacation
+from accounts.models import Suspension, User
+from games.models import Event, Game, ModerationItem, Seat, Snapshot, Vacation
+from games.services.clocks import check_lock
 from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
+from games.services.queue import check_report
+from games.services.suspension import check_suspend
 from notifications.models import Notification
+from tests.conftest import make_user
 from tests.support.play import hand
 
 # --- bad input at every endpoint ---------------------------------------------
@@ -46,6 +50,19 @@ WRITES = {
     "clock": ("post", "/api/games/{game}/clock/", "mo",
               lambda w: {"action": "pause", "reason": "a dispute"}),
     "vacation": ("post", "/api/vacation/", "alice", lambda w: {"days": 3}),
+    "replace-seat": ("post", "/api/games/{game}/replace-seat/", "mo",
+                     lambda w: {"seat": 1, "username": "carol", "reason": "bob left"}),
+    "force-resign": ("post", "/api/games/{game}/force-resign/", "mo",
+                     lambda w: {"seat": 1, "reason": "bob left"}),
+    "abort": ("post", "/api/games/{game}/abort/", "mo", lambda w: {"reason": "a broken game"}),
+    "note": ("post", "/api/games/{game}/note/", "mo", lambda w: {"text": "read the rules"}),
+    "lock": ("post", "/api/games/{game}/lock/", "mo", lambda w: {"reason": "a dispute"}),
+    "unlock": ("post", "/api/games/{locked}/unlock/", "mo", lambda w: {"reason": "settled"}),
+    "report": ("post", "/api/games/{game}/report/", "alice", lambda w: {"reason": "rude"}),
+    "suspend": ("post", "/api/users/bob/suspend/", "mo", lambda w: {"reason": "abuse"}),
+    "unsuspend": ("post", "/api/users/sid/unsuspend/", "mo", lambda w: {"reason": "served"}),
+    "take": ("post", "/api/moderation/queue/{item}/take/", "mo", lambda w: {"note": "mine"}),
+    "close": ("post", "/api/moderation/queue/{item}/close/", "mo", lambda w: {"note": "done"}),
 }  # fmt: skip
 
 # Every reading endpoint, and who may read it.
@@ -62,6 +79,7 @@ READS = {
     "vacation": ("/api/vacation/", "alice"),
     "me": ("/api/auth/me/", "alice"),
     "schema": ("/api/schema/", None),
+    "queue": ("/api/moderation/queue/", "mo"),
 }
 # Not here: POST /api/inbound/email/ takes a raw mail, not JSON; its bad input
 # is for the tests of the mail doors.
@@ -78,23 +96,34 @@ class World:
     game: Game
     bobs_card: int
     clients: dict
+    locked: Game  # a game a moderator locked
+    item: int  # an open item of the moderators' queue
+
+    def at(self, path: str) -> str:
+        return path.format(game=self.game.pk, locked=self.locked.pk, item=self.item)
 
 
 @pytest.fixture
-def world(as_, alice, bob, mo):
+def world(as_, alice, bob, carol, mo):
     game = do_create_game(
         title="duel", players=[alice, bob], seed=7, creator=alice, clock={"per_move": "72h"}
     )
     check_submit_action(
         game, alice, action={"type": "commit", "card": hand(game, 0)[0]}, expected_seq=1
     )
+    locked = do_create_game(title="duel", players=[alice, bob], seed=8)
+    check_lock(locked, mo, reason="a dispute")
+    item = check_report(locked, bob, reason="alice cheats")
+    check_suspend(make_user("sid"), mo, reason="abuse")
     clients = {name: as_(user) for name, user in [("alice", alice), ("bob", bob), ("mo", mo)]}
-    return World(game=game, bobs_card=hand(game, 1)[0], clients={**clients, None: as_(None)})
+    return World(game=game, bobs_card=hand(game, 1)[0], clients={**clients, None: as_(None)},
+                 locked=locked, item=item.pk)  # fmt: skip
 
 
 def everything() -> dict:
     """Every row a request could write, to compare before and after."""
-    models = [User, Token, Game, Seat, Event, Snapshot, Vacation, Notification]
+    models = [User, Token, Game, Seat, Event, Snapshot, Vacation, Notification, ModerationItem,
+              Suspension]  # fmt: skip
     return {model.__name__: list(model.objects.order_by("pk").values()) for model in models}
 
 
@@ -235,7 +264,7 @@ def call(client, method: str, path: str, body: bytes | None = None, content_type
 @pytest.mark.parametrize("endpoint", WRITES)
 def test_the_good_bodies_are_accepted(world, endpoint):
     method, path, who, good = WRITES[endpoint]
-    response = call(world.clients[who], method, path.format(game=world.game.pk),
+    response = call(world.clients[who], method, world.at(path),
                     json.dumps(good(world)).encode())  # fmt: skip
     assert 200 <= response.status_code < 300, response.json()
 
@@ -243,7 +272,7 @@ def test_the_good_bodies_are_accepted(world, endpoint):
 @pytest.mark.parametrize("endpoint", WRITES)
 def test_a_bad_body_is_refused_clearly_and_changes_nothing(world, endpoint, subtests):
     method, path, who, good = WRITES[endpoint]
-    path = path.format(game=world.game.pk)
+    path = world.at(path)
     before = everything()
     for name, (spoil, content_type, expected) in BAD_BODIES.items():
         if name == "a 900 kB string" and _first(good(world), str) is None:
@@ -273,7 +302,7 @@ BAD_QUERIES = [
 @pytest.mark.parametrize(("endpoint", "query"), BAD_QUERIES)
 def test_a_bad_query_parameter_is_a_clear_400(world, endpoint, query):
     path, who = READS[endpoint]
-    path = f"{path.format(game=world.game.pk)}?{query}"
+    path = f"{world.at(path)}?{query}"
     before = everything()
     assert_refused(world.clients[who].get(path), (400, "invalid"))
     assert_refused(world.clients[None].get(path), (401, "not_authenticated"))
@@ -291,9 +320,7 @@ def test_junk_in_the_query_string_breaks_no_endpoint(world, endpoint, subtests):
     for query in JUNK_QUERIES:
         with subtests.test(query=query[:20]), transaction.atomic():
             for identity in dict.fromkeys([who, None]):
-                response = world.clients[identity].get(
-                    f"{path.format(game=world.game.pk)}?{query}"
-                )
+                response = world.clients[identity].get(f"{world.at(path)}?{query}")
                 assert response.status_code < 500, response.content[:300]
                 if response.status_code >= 400:
                     assert_refused(response, REFUSED)
@@ -321,6 +348,23 @@ def test_a_game_id_that_names_no_game_is_a_404(world, method, path, who, good, s
             assert everything() == before
 
 
+NAMED = [(method, path, who, good) for method, path, who, good in WRITES.values()
+         if "{item}" in path or "/users/" in path]  # fmt: skip
+
+
+@pytest.mark.parametrize(("method", "path", "who", "good"), NAMED)
+def test_an_item_or_user_that_does_not_exist_is_a_404(world, method, path, who, good, subtests):
+    body = json.dumps(good(world)).encode()
+    before = everything()
+    for bad in [*BAD_IDS, "nobody", "%C3%A9" * 200]:
+        spoiled_path = path.replace("{item}", bad).replace("/bob/", f"/{bad}/")
+        spoiled_path = spoiled_path.replace("/sid/", f"/{bad}/")
+        with subtests.test(bad=bad[:20]), transaction.atomic():
+            assert_refused(call(world.clients[who], method, spoiled_path, body),
+                           (404, "not_found"))  # fmt: skip
+            assert everything() == before
+
+
 # Authorization as a server hands it on: WSGI headers are bytes read as latin-1.
 BAD_TOKENS = [
     "Token " + "a" * 39 + "\x00", "Token " + "\x00" * 40, "Token \xff\xfe", "Token",
@@ -333,7 +377,7 @@ AUTHENTICATING = [("get", path, None) for name, (path, _) in READS.items() if na
 
 @pytest.mark.parametrize(("method", "path", "good"), AUTHENTICATING)
 def test_a_bad_token_is_a_401_and_changes_nothing(world, method, path, good, subtests):
-    path = path.format(game=world.game.pk)
+    path = world.at(path)
     body = json.dumps(good(world)).encode() if good else None
     before = everything()
     for header in BAD_TOKENS:
@@ -352,7 +396,14 @@ def test_a_garbage_if_none_match_is_ignored(world, tag):
 def test_every_endpoint_of_the_schema_meets_bad_input(world):
     schema = world.clients[None].get("/api/schema/?format=json").json()
     documented = {(method, path) for path, item in schema["paths"].items() for method in item}
-    covered = {(method, path.replace("{game}", "{id}")) for method, path, _, _ in WRITES.values()}
+    covered = {
+        (method, path.replace("{game}", "{id}").replace("{locked}", "{id}"))
+        for method, path, _, _ in WRITES.values()
+    }
+    covered = {
+        (method, path.replace("/bob/", "/{username}/").replace("/sid/", "/{username}/"))
+        for method, path in covered
+    }
     covered |= {("get", path.replace("{game}", "{id}")) for path, _ in READS.values()}
     assert documented - ELSEWHERE == covered
 

@@ -134,7 +134,9 @@ def migrate_forward():
 def stored(pk):
     from games.models import Game
 
-    return Game.objects.get(pk=pk).result
+    # Only the column this migration wrote: later migrations add others,
+    # which the schema as it stands after this one does not have yet.
+    return Game.objects.values_list("result", flat=True).get(pk=pk)
 
 
 TITLES = [

@@ -72,3 +72,26 @@ def test_the_clock_actions_are_events(page_as, mo, played):
     assert "duration" in bad.content.decode()
     clocks = Event.objects.filter(game=played, kind="clock").order_by("seq")
     assert [e.payload["clock"] for e in clocks] == ["pause", "resume", "extend"]
+
+
+def test_a_moderator_locks_replaces_and_unlocks_from_the_page(page_as, mo, charlie, played):
+    page = page_as(mo)
+    path = f"/games/{played.pk}/act/"
+    page.post(path, {"act": "lock", "reason": "a dispute"})
+    page.post(path, {"act": "replace_seat", "seat": "1", "username": "charlie", "reason": "left"})
+    page.post(path, {"act": "unlock", "reason": "settled"})
+    acts = Event.objects.filter(game=played, seq__gt=3).order_by("seq")
+    assert [(e.kind, e.actor, e.payload["reason"]) for e in acts] == [
+        ("clock", mo, "a dispute"), ("seat_replaced", mo, "left"), ("clock", mo, "settled"),
+    ]  # fmt: skip
+
+
+def test_an_act_from_the_page_by_a_player_or_without_a_reason_changes_nothing(
+    page_as, alice, mo, played
+):
+    path = f"/games/{played.pk}/act/"
+    refused = page_as(alice).post(path, {"act": "abort", "reason": "mine"}, follow=True)
+    assert "only moderators" in refused.content.decode()
+    page_as(mo).post(path, {"act": "abort", "reason": " "})
+    page_as(mo).post(path, {"act": "explode", "reason": "why not"})
+    assert Event.objects.filter(game=played).count() == played.seq

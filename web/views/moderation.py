@@ -1,5 +1,7 @@
 """The moderator's page of a game: the audit (every event, the chain check),
-undo with a reason, and the clock actions; each an event, through the service."""
+undo with a reason, the clock actions, and the acts on the game (lock,
+unlock, note, force a resignation, replace a seat's player, abort); each an
+event, through the service."""
 
 from __future__ import annotations
 
@@ -13,7 +15,11 @@ from games import clock as clock_options
 from games import narration, selectors
 from games.engines import base
 from games.errors import InvalidRequest
-from games.services.clocks import check_extend, check_pause, check_resume
+from games.services.abort import check_abort
+from games.services.clocks import check_extend, check_lock, check_pause, check_resume, check_unlock
+from games.services.notes import check_pin_note
+from games.services.replacement import check_replace_seat
+from games.services.seats import check_force_resign
 from games.services.undo import check_undo
 from web import pages
 from web.views.common import attempt, int_or_none, readable
@@ -79,4 +85,39 @@ def clock(request: HttpRequest, pk: int) -> HttpResponse:
         raise InvalidRequest(gettext_noop("the clock action is pause, resume or extend"))
 
     attempt(request, write, f"Clock: {action}.")
+    return redirect("web:moderate", pk=pk)
+
+
+# The acts of the page's "Act on the game" form, each given the game, the
+# moderator and the form; the service checks role, reason, seat and player.
+ACTS = {
+    "lock": lambda game, by, form: check_lock(game, by, reason=form.get("reason", "")),
+    "unlock": lambda game, by, form: check_unlock(game, by, reason=form.get("reason", "")),
+    "note": lambda game, by, form: check_pin_note(game, by, text=form.get("reason", "")),
+    "abort": lambda game, by, form: check_abort(game, by, reason=form.get("reason", "")),
+    "force_resign": lambda game, by, form: check_force_resign(
+        game, by, seat=int_or_none(form.get("seat")), reason=form.get("reason", "")
+    ),
+    "replace_seat": lambda game, by, form: check_replace_seat(
+        game,
+        by,
+        seat=int_or_none(form.get("seat")),
+        username=form.get("username", "").strip(),
+        reason=form.get("reason", ""),
+    ),
+}
+
+
+@login_required
+@require_POST
+def act(request: HttpRequest, pk: int) -> HttpResponse:
+    game = readable(lambda: selectors.game(pk))
+    chosen = request.POST.get("act", "")
+
+    def write():
+        if chosen not in ACTS:
+            raise InvalidRequest(gettext_noop("choose what to do"))
+        return ACTS[chosen](game, request.user, request.POST)
+
+    attempt(request, write, f"Done: {chosen.replace('_', ' ')}.")
     return redirect("web:moderate", pk=pk)
