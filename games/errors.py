@@ -67,6 +67,12 @@ class InvalidRequest(ServiceError):
     status = 400
 
 
+class ImportRefused(InvalidRequest):
+    """A game export that cannot be imported whole (nothing of it is written)."""
+
+    code = "import_refused"
+
+
 class NotFound(ServiceError):
     """No such game (or nothing else the request names)."""
 
@@ -99,6 +105,7 @@ __all__ = [
     "Forbidden",
     "GameNotActive",
     "IllegalAction",
+    "ImportRefused",
     "InvalidRequest",
     "NotASeat",
     "NotFound",

@@ -83,3 +83,21 @@ class ClockIn(serializers.Serializer):
 
 class VacationIn(serializers.Serializer):
     days = serializers.IntegerField(min_value=1, max_value=366)
+
+
+class ImportIn(serializers.Serializer):
+    document = serializers.DictField(help_text="a complete export (docs/export-format.md)")
+    map = serializers.DictField(
+        child=serializers.CharField(max_length=150), required=False, default=dict,
+        help_text="the export's account name: this server's account name",
+    )  # fmt: skip
+    placeholders = serializers.BooleanField(
+        required=False, default=False,
+        help_text="create an inactive account for each account not in map",
+    )  # fmt: skip
+
+
+class ImportedOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    seq = serializers.IntegerField()
+    title = serializers.CharField()

@@ -1,0 +1,95 @@
+"""Export, import into a database without the game, export again: the same
+game, event for event, hash for hash, state for state."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts.models import User
+from games import exchange, golden, store
+from games.models import Event, Game
+from games.services.common import engine_for
+from games.services.importing import IMPORTED
+from games.verification import game_problems
+from tests.conftest import make_user
+from tests.exchange.support import NAMES, ROUND_TRIPS, exported_elsewhere, import_it, recording
+
+
+@pytest.mark.parametrize("name", ROUND_TRIPS)
+def test_an_export_imported_into_an_empty_database_exports_the_same_game(db, name):
+    document = exported_elsewhere(name)
+    assert not Game.objects.exists() and not User.objects.exists()
+
+    game = import_it(document)
+
+    again = exchange.export(game, exchange.full_viewer(game))
+    count = len(document["events"])
+    assert again["events"][:count] == document["events"]
+    assert again["game"]["state_hash"] == document["game"]["state_hash"]
+    assert again["game"]["id"] == document["game"]["id"]
+    for key in ("status", "result", "options", "seed", "engine_version", "chain_version"):
+        assert again["game"][key] == document["game"][key]
+    assert again["seats"] == document["seats"]
+    assert again["commitment"]["salt"] == document["commitment"]["salt"]
+    played = recording(name)
+    state = store.load(game, engine_for(game), memo=False, use_snapshots=False).state
+    assert golden.state_hash(state) == played.final_hash
+    assert list(game_problems(game)) == []
+
+
+def test_the_import_is_recorded_in_a_final_sealed_note(db):
+    document = exported_elsewhere(ROUND_TRIPS[0])
+    game = import_it(document)
+    note = Event.objects.get(game=game, seq=game.seq)
+    assert note.kind == Event.Kind.NOTE and note.seq == len(document["events"]) + 1
+    assert note.payload["note"] == IMPORTED
+    assert note.payload["origin"]["head_hash"] == document["events"][-1]["hash"]
+    assert note.payload["origin"]["relinked"] is False
+    assert note.payload["accounts"] == {n: n for n in NAMES[:3]}
+
+
+def test_placeholder_accounts_are_inactive_and_cannot_log_in(db):
+    game = import_it(exported_elsewhere(ROUND_TRIPS[0]))
+    players = User.objects.filter(seats__game=game)
+    assert players.count() == 3
+    assert all(not user.is_active and not user.has_usable_password() for user in players)
+
+
+def test_mapped_accounts_play_the_seats_and_the_chain_is_relinked_under_their_ids(db):
+    document = exported_elsewhere(ROUND_TRIPS[0])
+    make_user("filler")  # the ids of the export's accounts are not theirs here
+    here = {name: make_user(f"{name}2") for name in NAMES[:3]}
+    game = import_it(
+        document, mapping={name: user.username for name, user in here.items()},
+        placeholders=False,
+    )  # fmt: skip
+    seated = dict(game.seats.values_list("index", "user__username"))
+    assert seated == {0: "alice2", 1: "bob2", 2: "carol2"}
+    events = list(Event.objects.filter(game=game).order_by("seq"))
+    assert events[0].payload["seats"] == [here[n].pk for n in NAMES[:3]]
+    assert events[-1].payload["origin"]["relinked"] is True
+    assert [e.hash for e in events[:-1]] != [e["hash"] for e in document["events"]]
+    assert list(game_problems(game)) == []
+    assert User.objects.filter(is_active=False).count() == 0
+
+
+def test_a_taken_game_id_gives_the_import_a_new_one(db):
+    document = exported_elsewhere(ROUND_TRIPS[0])
+    first = import_it(document)
+    for user in User.objects.all():
+        user.username += "-old"
+        user.save()
+    second = import_it(document)
+    assert second.pk != first.pk
+    assert list(game_problems(second)) == []
+
+
+def test_placeholders_keep_the_ids_that_are_free_and_the_others_get_new_ones(db):
+    document = exported_elsewhere(ROUND_TRIPS[0])
+    ids = {a["username"]: a["id"] for a in document["accounts"]}
+    make_user("squatter", id=min(ids.values()))
+    game = import_it(document)
+    here = dict(User.objects.filter(is_active=False).values_list("username", "pk"))
+    kept = {name for name, pk in here.items() if pk == ids[name]}
+    assert kept == set(ids) - {min(ids, key=ids.get)}
+    assert list(game_problems(game)) == []
