@@ -103,18 +103,21 @@ def test_an_export_larger_than_the_apis_usual_limit_is_accepted(mo, settings):
     assert answer.status_code == 201, answer.json()
 
 
-def test_the_command_imports_a_file_with_a_map_and_placeholders(document, tmp_path):
+def test_the_command_imports_a_file_with_a_map_and_placeholders(document, tmp_path, mo):
     make_user("alicia")
     path = tmp_path / "game.json"
     path.write_text(json.dumps(document))
     out = StringIO()
-    call_command("import_game", str(path), "--map", "alice=alicia", "--placeholders", stdout=out)
+    call_command(
+        "import_game", str(path), "--by", "mo", "--map", "alice=alicia", "--placeholders",
+        stdout=out,
+    )  # fmt: skip
     game = Game.objects.get()
     assert f"imported as game {game.pk}" in out.getvalue()
     seated = [seat.user for seat in Seat.objects.filter(game=game).order_by("index")]
     assert [(u.username, u.is_active) for u in seated] == [("alicia", True), ("bob", False)]
     note = Event.objects.get(game=game, seq=game.seq)
-    assert (note.source, note.actor) == ("system", None)
+    assert (note.source, note.actor) == ("moderator", mo)
 
 
 @pytest.mark.parametrize(
@@ -125,15 +128,19 @@ def test_the_command_imports_a_file_with_a_map_and_placeholders(document, tmp_pa
         (b"\xff", [], "not valid utf-8"),
         (b"{}", [], "not a Correo game export"),
         (b"{}", ["--map", "alice"], "--map takes OLD=NEW"),
+        (b"{}", ["--by", "nobody"], "no user named 'nobody'"),
+        (b"{}", ["--by", "alice"], "only moderators may import games"),
     ],
 )
 def test_the_command_says_what_is_wrong_and_writes_nothing(
-    db, tmp_path, content, arguments, message
+    alice, mo, tmp_path, content, arguments, message
 ):
     path = tmp_path / "game.json"
     if content is not None:
         path.write_bytes(content)
     before = rows()
+    if "--by" not in arguments:
+        arguments = ["--by", "mo", *arguments]
     with pytest.raises(CommandError, match=message):
         call_command("import_game", str(path), *arguments)
     assert rows() == before

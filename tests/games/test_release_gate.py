@@ -45,8 +45,7 @@ def broken(game: Game) -> Game:
 def everything() -> list:
     """Every row the gate could touch, as values."""
     return [
-        list(model.objects.order_by("pk").values_list())
-        for model in (Game, Seat, Event, Snapshot)
+        list(model.objects.order_by("pk").values_list()) for model in (Game, Seat, Event, Snapshot)
     ]
 
 

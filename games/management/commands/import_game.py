@@ -1,7 +1,7 @@
 """Import a game from a complete export file (docs/export-format.md).
 
-The operator at the server's shell acts as the server itself (source
-`system`), as the sweep does; moderators import through the API.
+The import is a moderator's act, recorded in the game's final note under the
+account `--by` names, as an import through the API is.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from rest_framework.exceptions import ParseError
 
 from config.parsers import decode, load_json
 from games.errors import ServiceError
-from games.models import Event
-from games.services.importing import do_import_game
+from games.services.importing import check_import_game
 
 
 class Command(BaseCommand):
@@ -26,6 +25,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path, help="the export (- for stdin)")
         parser.add_argument(
+            "--by", required=True, metavar="MODERATOR",
+            help="the moderator the import is recorded under",
+        )  # fmt: skip
+        parser.add_argument(
             "--map", action="append", default=[], metavar="OLD=NEW",
             help="play the export's account OLD as this server's account NEW (repeatable)",
         )  # fmt: skip
@@ -34,7 +37,12 @@ class Command(BaseCommand):
             help="create an inactive account for each account not mapped",
         )  # fmt: skip
 
-    def handle(self, *args, file: Path, map: list[str], placeholders: bool, **options):
+    def handle(self, *args, file: Path, by: str, map: list[str], placeholders: bool, **options):
+        from accounts.models import User
+
+        moderator = User.objects.filter(username=by).first()
+        if moderator is None:
+            raise CommandError(f"no user named {by!r}")
         mapping = {}
         for pair in map:
             old, sep, new = pair.partition("=")
@@ -44,10 +52,9 @@ class Command(BaseCommand):
         try:
             raw = file.read_bytes() if str(file) != "-" else self.stdin_bytes()
             document = load_json(decode(raw, "utf-8"))
-            game = do_import_game(
-                document, mapping=mapping, placeholders=placeholders, actor=None,
-                source=Event.Source.SYSTEM,
-            )  # fmt: skip
+            game = check_import_game(
+                moderator, document, mapping=mapping, placeholders=placeholders
+            )
         except OSError as error:
             raise CommandError(f"cannot read {file}: {error.strerror}") from None
         except ParseError as error:
