@@ -17,6 +17,7 @@ state the exporting server reached.  The write is games.services.importing.
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,9 +32,13 @@ from games.selectors import Viewer
 from games.services.common import derived_fields
 
 FORMAT = "correo-game"
+HEX = re.compile("[0-9a-f]*")
+UNSEALED = "unsealed"
 INT32 = 2**31 - 1
 INT64 = 2**63 - 1
 VERSION = 1
+# The game's facts the created event records (and nothing changes later).
+FIXED_AT_CREATION = ("title", "engine_version", "options", "clock", "public", "spectator_delay")
 GAME_FIELDS: dict[str, type] = {
     "id": int, "engine_version": int, "chain_version": int, "options": dict, "public": bool,
     "spectator_delay": int, "status": str, "seq": int, "seed": int, "state_hash": str,
@@ -196,6 +201,7 @@ def check(document: Any) -> Checked:
     salt = _check_setup(document, events)
     engine = base.get(game["title"])
     _check_named_accounts(engine, events, accounts)
+    _check_seats(document, events, accounts)
     status, derived = _check_replay(engine, game, events)
     return Checked(
         game=game, salt=salt, accounts=accounts, events=events, status=status,
@@ -294,7 +300,7 @@ def _event(item: Any, number: int, game: dict[str, Any], accounts: dict[int, str
     opening = _field(item, "opening", dict, where)
     seal = _field(item, "seal", dict, where)
     actor_id = opening.get("actor")
-    if actor_id is not None and actor_id not in accounts:
+    if actor_id is not None and (type(actor_id) is not int or actor_id not in accounts):
         raise _malformed(f"{where}.opening.actor names no account")
     try:
         event = Event(
@@ -327,8 +333,10 @@ def _fits(event: Event) -> bool:
         event.kind in Event.Kind.values
         and event.source in Event.Source.values
         and (event.seat is None or (type(event.seat) is int and 0 <= event.seat < 100))
-        and isinstance(event.nonce, str) and len(event.nonce) <= 32
-        and len(event.key_id) <= 16 and len(event.mac) <= 64
+        and isinstance(event.nonce, str)
+        and all(HEX.fullmatch(value) for value in
+                (event.nonce, event.key_id, event.mac, event.hash, event.prev_hash))
+        and len(event.nonce) <= 32 and len(event.key_id) <= 16 and len(event.mac) <= 64
         and len(event.hash) == 64 and len(event.prev_hash) == 64
     )  # fmt: skip
 
@@ -346,7 +354,12 @@ def _check_chain(events: list[Event], version: int) -> list[str]:
             raise refuse(
                 gettext_noop("the hash chain breaks at event %(seq)s (altered?)"), seq=event.seq
             )
-        if event.key_id not in chain.keyring()[1]:
+        if not (event.key_id and event.mac):
+            # Only a version-1 game has events older than seals.
+            if version >= 2:
+                raise _malformed(f"event {event.seq} carries no seal")
+            unchecked.add(UNSEALED)
+        elif event.key_id not in chain.keyring()[1]:
             unchecked.add(event.key_id)
         elif chain.seal_problem(event.hash, event.key_id, event.mac):
             raise refuse(
@@ -378,6 +391,20 @@ def _check_named_accounts(engine, events: list[Event], accounts: dict[int, str])
             raise _malformed(f"event {event.seq}'s seat or user")
 
 
+def _check_seats(document: dict[str, Any], events: list[Event], accounts: dict[int, str]) -> None:
+    """The seats listed are those the stream leaves: who holds each, in order."""
+    holders = list(events[0].payload["seats"])
+    for event in events:
+        if event.kind == Event.Kind.SEAT_REPLACED:
+            holders[event.payload["seat"]] = event.payload["user"]
+    listed = [
+        (_field(seat, "seat", int, "seats"), _field(seat, "username", str, "seats"))
+        for seat in _field(document, "seats", list, "document")
+    ]
+    if listed != [(index, accounts[user]) for index, user in enumerate(holders)]:
+        raise _malformed("seats differ from the players the stream seats")
+
+
 def _check_setup(document: dict[str, Any], events: list[Event]) -> str:
     """The created event opens the stream, and its setup is the one it committed to."""
     created = events[0]
@@ -388,6 +415,16 @@ def _check_setup(document: dict[str, Any], events: list[Event]) -> str:
         raise _malformed("the first event is not a created event with its setup")
     if commitment.commit(setup, salt) != created.payload.get("commitment"):
         raise refuse(gettext_noop("the setup does not match its commitment"))
+    for key in ("commitment", "setup"):
+        if base.canonical_json(shown.get(key)) != base.canonical_json(created.payload[key]):
+            raise _malformed(f"commitment.{key} differs from the created event")
+    heads = (
+        shown.get("created_event_hash"),
+        shown.get("head_hash"),
+        document["game"]["head_hash"],
+    )
+    if heads != (created.hash, events[-1].hash, events[-1].hash):
+        raise _malformed("the head hashes differ from the events'")
     return salt
 
 
@@ -396,9 +433,9 @@ def _check_replay(engine, game: dict[str, Any], events: list[Event]) -> tuple[st
     reached: with the same engine version as a matter of course, with
     another only if the states still agree."""
     created = events[0].payload
-    said = {key: game[key] for key in ("title", "engine_version", "options")}
-    if {key: created.get(key) for key in said} != said:
-        raise _malformed("game.title, engine_version or options differ from the created event")
+    said = {key: game.get(key) for key in FIXED_AT_CREATION}
+    if base.canonical_json({key: created.get(key) for key in said}) != base.canonical_json(said):
+        raise _malformed(f"game.{'/'.join(FIXED_AT_CREATION)} differ from the created event")
     undos = {e.seq: e.payload.get("to_seq") for e in events if e.kind == Event.Kind.UNDO}
     if not all(type(to) is int and 1 <= to < seq for seq, to in undos.items()):
         raise _malformed("an undo names no earlier event")
@@ -423,6 +460,9 @@ def _check_replay(engine, game: dict[str, Any], events: list[Event]) -> tuple[st
     if derived["status"] != game["status"]:
         raise refuse(gettext_noop("the replay ends %(replayed)s, the export says %(said)s"),
                      replayed=derived["status"], said=game["status"])  # fmt: skip
+    if base.canonical_json(derived["result"]) != base.canonical_json(game.get("result")):
+        raise refuse(gettext_noop("the replay gives another result than the export"))
+
     return derived["status"], derived
 
 

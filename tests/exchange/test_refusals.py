@@ -61,7 +61,13 @@ def resealed(document: dict) -> dict:
             exchange.shown_complete(event, game["chain_version"], accounts.get(event.actor_id))
         )
         prev = event.hash
-    return {**document, "events": shown}
+    heads = {"head_hash": shown[-1]["hash"]}
+    return {
+        **document,
+        "game": {**game, **heads},
+        "commitment": {**document["commitment"], **heads, "created_event_hash": shown[0]["hash"]},
+        "events": shown,
+    }
 
 
 def test_a_changed_byte_in_a_shown_payload_is_refused(document):
@@ -106,6 +112,8 @@ def test_a_document_cut_short_is_refused(document):
     del tampered["events"][-5:]
     assert "truncated" in refused(tampered)
     tampered["game"]["seq"] = len(tampered["events"])
+    assert "the head hashes differ from the events'" in refused(tampered)
+    tampered = resealed(tampered)
     assert "does not replay to the same state" in refused(tampered)
 
 
