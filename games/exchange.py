@@ -88,8 +88,10 @@ def export(game: Game, viewer: Viewer) -> dict[str, Any]:
 
 
 def complete_events(game: Game) -> list[dict[str, Any]]:
-    """Every event revealed (as the audit shows them), with its seal."""
-    rows = Event.objects.filter(game=game).select_related("actor").order_by("seq")
+    """Every event up to the row's head revealed (as the audit shows them),
+    with its seal; a move appended meanwhile waits for the next export."""
+    rows = Event.objects.filter(game=game, seq__lte=game.seq).select_related("actor")
+    rows = rows.order_by("seq")
     return [shown_complete(event, game.chain_version, _username(event.actor)) for event in rows]
 
 
@@ -148,11 +150,10 @@ def _accounts(game: Game, head: int) -> list[dict[str, Any]]:
     this server's id: the openings and the created event name them by id."""
     from accounts.models import User
 
-    ids: set[int] = set()
     rows = Event.objects.filter(game=game, seq__lte=head)
-    for kind, actor_id, payload in rows.values_list("kind", "actor_id", "payload"):
-        if actor_id is not None:
-            ids.add(actor_id)
+    ids = set(rows.exclude(actor=None).values_list("actor_id", flat=True).distinct())
+    naming = rows.filter(kind__in=(Event.Kind.CREATED, Event.Kind.SEAT_REPLACED))
+    for kind, payload in naming.values_list("kind", "payload"):
         ids.update(_payload_accounts(kind, payload))
     users = User.objects.filter(pk__in=ids).order_by("pk").values_list("pk", "username")
     return [{"id": pk, "username": username} for pk, username in users]
@@ -180,14 +181,9 @@ class Checked:
     salt: str
     accounts: dict[int, str]  # id on the exporting server: username
     events: list[Event]
-    status: str
     derived: dict[str, Any]
     paused: bool
     unchecked_keys: list[str] = field(default_factory=list)
-
-
-def refuse(template: str, **params: object) -> ImportRefused:
-    return ImportRefused(template, **params)
 
 
 def check(document: Any) -> Checked:
@@ -198,28 +194,30 @@ def check(document: Any) -> Checked:
     accounts = _accounts_section(document)
     events = _events(document, game, accounts)
     unchecked = _check_chain(events, game["chain_version"])
-    salt = _check_setup(document, events)
     engine = base.get(game["title"])
-    _check_named_accounts(engine, events, accounts)
+    _check_created(engine, game, events, accounts)
+    salt = _check_setup(document, events)
+    _check_heads(document, events)
     _check_seats(document, events, accounts)
-    status, derived = _check_replay(engine, game, events)
+    derived = _check_replay(engine, game, events)
     return Checked(
-        game=game, salt=salt, accounts=accounts, events=events, status=status,
-        derived=derived, paused=_paused(events), unchecked_keys=unchecked,
+        game=game, salt=salt, accounts=accounts, events=events, derived=derived,
+        paused=_paused(events), unchecked_keys=unchecked,
     )  # fmt: skip
 
 
 def _check_header(document: Any) -> None:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise refuse(gettext_noop("this is not a Correo game export (format %(format)s)"),
-                     format=FORMAT)  # fmt: skip
+        raise ImportRefused(
+            gettext_noop("this is not a Correo game export (format %(format)s)"), format=FORMAT
+        )
     if document.get("version") != VERSION:
-        raise refuse(
+        raise ImportRefused(
             gettext_noop("export format version %(version)s is not supported (only %(known)s)"),
             version=str(document.get("version"))[:20], known=VERSION,
         )  # fmt: skip
     if document.get("complete") is not True:
-        raise refuse(
+        raise ImportRefused(
             gettext_noop(
                 "this export was made for %(viewer)s of a running game and lacks what that "
                 "view hides; import one made by a moderator or after the game ended"
@@ -229,7 +227,7 @@ def _check_header(document: Any) -> None:
 
 
 def _malformed(where: str) -> ImportRefused:
-    return refuse(gettext_noop("the export is malformed: %(where)s"), where=where)
+    return ImportRefused(gettext_noop("the export is malformed: %(where)s"), where=where)
 
 
 def _field(container: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -249,7 +247,7 @@ def _game_section(document: dict[str, Any]) -> dict[str, Any]:
     try:
         base.get(title)
     except KeyError:
-        raise refuse(
+        raise ImportRefused(
             gettext_noop("this server has no title %(title)r"), title=title[:40]
         ) from None
     for key, kind in GAME_FIELDS.items():
@@ -283,7 +281,7 @@ def _events(
     if not shown:
         raise _malformed("events is empty")
     if len(shown) != game["seq"]:
-        raise refuse(
+        raise ImportRefused(
             gettext_noop("the export is truncated: the game is at seq %(seq)s, it holds "
                          "%(count)s events"),
             seq=game["seq"], count=len(shown),
@@ -319,7 +317,7 @@ def _event(item: Any, number: int, game: dict[str, Any], accounts: dict[int, str
     if event.created_at.tzinfo is None or not _fits(event):
         raise _malformed(where)
     if base.canonical_json(again) != base.canonical_json(item):
-        raise refuse(
+        raise ImportRefused(
             gettext_noop("event %(seq)s does not match its own opening (altered?)"),
             seq=event.seq,
         )
@@ -349,9 +347,11 @@ def _check_chain(events: list[Event], version: int) -> list[str]:
     unchecked: set[str] = set()
     for expected, event in enumerate(events, start=1):
         if event.seq != expected:
-            raise refuse(gettext_noop("event %(seq)s is missing or out of order"), seq=expected)
+            raise ImportRefused(
+                gettext_noop("event %(seq)s is missing or out of order"), seq=expected
+            )
         if event.prev_hash != prev or chain.compute_hash(event, version) != event.hash:
-            raise refuse(
+            raise ImportRefused(
                 gettext_noop("the hash chain breaks at event %(seq)s (altered?)"), seq=event.seq
             )
         if not (event.key_id and event.mac):
@@ -362,7 +362,7 @@ def _check_chain(events: list[Event], version: int) -> list[str]:
         elif event.key_id not in chain.keyring()[1]:
             unchecked.add(event.key_id)
         elif chain.seal_problem(event.hash, event.key_id, event.mac):
-            raise refuse(
+            raise ImportRefused(
                 gettext_noop("the seal of event %(seq)s does not match (altered?)"),
                 seq=event.seq,
             )
@@ -370,24 +370,30 @@ def _check_chain(events: list[Event], version: int) -> list[str]:
     return sorted(unchecked)
 
 
-def _check_named_accounts(engine, events: list[Event], accounts: dict[int, str]) -> None:
-    """The payloads that name accounts (the seats; a seat's new player)
-    name accounts of the document, in a shape the checks can read."""
-    seats = events[0].payload.get("seats")
+def _check_created(engine, game: dict[str, Any], events: list[Event], accounts) -> None:
+    """The stream opens with its created event, which records the game's
+    fixed facts as the document gives them, and the payloads naming
+    accounts (the seats; a seat's new player) name accounts of the document."""
+    created = events[0]
+    if created.kind != Event.Kind.CREATED or "setup" not in created.payload:
+        raise _malformed("the first event is not a created event with its setup")
+    said = {key: game.get(key) for key in FIXED_AT_CREATION}
+    recorded = {key: created.payload.get(key) for key in FIXED_AT_CREATION}
+    if base.canonical_json(recorded) != base.canonical_json(said):
+        raise _malformed(f"game.{'/'.join(FIXED_AT_CREATION)} differ from the created event")
+    seats = created.payload.get("seats")
     if (
         not isinstance(seats, list)
-        or not engine.MIN_PLAYERS <= len(seats) <= engine.MAX_PLAYERS
-        or len(set(map(str, seats))) != len(seats)
         or not all(type(pk) is int and pk in accounts for pk in seats)
+        or not engine.MIN_PLAYERS <= len(set(seats)) == len(seats) <= engine.MAX_PLAYERS
     ):
         raise _malformed("the created event's seats")
     for event in events:
         if event.kind != Event.Kind.SEAT_REPLACED:
             continue
         seat, user = event.payload.get("seat"), event.payload.get("user")
-        if type(seat) is not int or not 0 <= seat < len(seats) or type(user) is not int:
-            raise _malformed(f"event {event.seq}'s seat or user")
-        if user not in accounts:
+        if not (type(seat) is int and 0 <= seat < len(seats) and type(user) is int
+                and user in accounts):  # fmt: skip
             raise _malformed(f"event {event.seq}'s seat or user")
 
 
@@ -406,36 +412,36 @@ def _check_seats(document: dict[str, Any], events: list[Event], accounts: dict[i
 
 
 def _check_setup(document: dict[str, Any], events: list[Event]) -> str:
-    """The created event opens the stream, and its setup is the one it committed to."""
-    created = events[0]
+    """The created event's setup is the one it committed to under the salt,
+    and the document's commitment record repeats them."""
+    created = events[0].payload
     shown = _field(document, "commitment", dict, "document")
     salt = _field(shown, "salt", str, "commitment")
-    setup = created.payload.get("setup")
-    if created.kind != Event.Kind.CREATED or setup is None or len(salt) > 64:
-        raise _malformed("the first event is not a created event with its setup")
-    if commitment.commit(setup, salt) != created.payload.get("commitment"):
-        raise refuse(gettext_noop("the setup does not match its commitment"))
+    if len(salt) > 64 or commitment.commit(created["setup"], salt) != created.get("commitment"):
+        raise ImportRefused(gettext_noop("the setup does not match its commitment"))
     for key in ("commitment", "setup"):
-        if base.canonical_json(shown.get(key)) != base.canonical_json(created.payload[key]):
+        if base.canonical_json(shown.get(key)) != base.canonical_json(created[key]):
             raise _malformed(f"commitment.{key} differs from the created event")
-    heads = (
-        shown.get("created_event_hash"),
-        shown.get("head_hash"),
-        document["game"]["head_hash"],
-    )
-    if heads != (created.hash, events[-1].hash, events[-1].hash):
-        raise _malformed("the head hashes differ from the events'")
     return salt
 
 
-def _check_replay(engine, game: dict[str, Any], events: list[Event]) -> tuple[str, dict]:
+def _check_heads(document: dict[str, Any], events: list[Event]) -> None:
+    """The hashes the document repeats are its events'."""
+    shown = document["commitment"]
+    heads = (
+        shown.get("created_event_hash"),
+        shown.get("head_hash"),
+        document["game"].get("head_hash"),
+    )
+    if heads != (events[0].hash, events[-1].hash, events[-1].hash):
+        raise _malformed("the head hashes differ from the events'")
+
+
+def _check_replay(engine, game: dict[str, Any], events: list[Event]) -> dict[str, Any]:
     """Today's engine replays the stream to the state the exporting server
     reached: with the same engine version as a matter of course, with
     another only if the states still agree."""
     created = events[0].payload
-    said = {key: game.get(key) for key in FIXED_AT_CREATION}
-    if base.canonical_json({key: created.get(key) for key in said}) != base.canonical_json(said):
-        raise _malformed(f"game.{'/'.join(FIXED_AT_CREATION)} differ from the created event")
     undos = {e.seq: e.payload.get("to_seq") for e in events if e.kind == Event.Kind.UNDO}
     if not all(type(to) is int and 1 <= to < seq for seq, to in undos.items()):
         raise _malformed("an undo names no earlier event")
@@ -445,7 +451,7 @@ def _check_replay(engine, game: dict[str, Any], events: list[Event]) -> tuple[st
              replay.ENGINE_KINDS]  # fmt: skip
     replayed = golden.replay_steps(engine, created["setup"], steps, {})
     if replayed.failed is not None or golden.state_hash(replayed.state) != game["state_hash"]:
-        raise refuse(
+        raise ImportRefused(
             gettext_noop(
                 "the game does not replay to the same state with this server's %(title)s "
                 "(engine version %(here)s; the export was made with %(there)s)"
@@ -458,12 +464,13 @@ def _check_replay(engine, game: dict[str, Any], events: list[Event]) -> tuple[st
         if aborted else derived_fields(engine, replayed.state)
     )  # fmt: skip
     if derived["status"] != game["status"]:
-        raise refuse(gettext_noop("the replay ends %(replayed)s, the export says %(said)s"),
-                     replayed=derived["status"], said=game["status"])  # fmt: skip
+        raise ImportRefused(
+            gettext_noop("the replay ends %(replayed)s, the export says %(said)s"),
+            replayed=derived["status"], said=game["status"],
+        )  # fmt: skip
     if base.canonical_json(derived["result"]) != base.canonical_json(game.get("result")):
-        raise refuse(gettext_noop("the replay gives another result than the export"))
-
-    return derived["status"], derived
+        raise ImportRefused(gettext_noop("the replay gives another result than the export"))
+    return derived
 
 
 def _paused(events: list[Event]) -> bool:

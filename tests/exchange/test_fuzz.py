@@ -1,6 +1,6 @@
 """Whatever a document holds, an import answers with a refusal or a game,
 never a crash: values of a real export replaced, one at a time, by values
-of other types and sizes."""
+of other types and sizes, or removed."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from games.errors import InvalidRequest
 from games.models import Event, Game, Seat
 from tests.exchange.support import exported_elsewhere, import_it
 
-ODD_VALUES = [None, True, 0, -1, 2**63, 1.5, "", "x" * 300, [], [1], {}, {"a": 1}, "🂡"]
+REMOVED = object()
+ODD_VALUES = [None, True, 0, -1, 2**63, 1.5, "", "x" * 300, [], [1], {}, {"a": 1}, "🂡", REMOVED]
 # What an import does not check (docs/export-format.md): the seed is kept as
 # given, nothing depends on it once the setup is resolved; the rest is not read.
 NOT_READ = {
@@ -34,11 +35,15 @@ def paths(value, prefix=()):
 
 
 def replaced(document, path, value):
+    """A copy of `document` with `value` at `path` (REMOVED: without it)."""
     changed = copy.deepcopy(document)
     container = changed
     for key in path[:-1]:
         container = container[key]
-    container[path[-1]] = value
+    if value is REMOVED:
+        del container[path[-1]]
+    else:
+        container[path[-1]] = value
     return changed
 
 
