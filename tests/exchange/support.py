@@ -17,9 +17,10 @@ from games.services.seats import do_resign
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
-# One whole game of each title that plays end to end, with a resignation
-# among them (Point City's 3p-seed2, The Estates' 3p rounds-3 seed2).
+# One whole game of each title, with a resignation among them (Havana's
+# 4p-seed2, Point City's 3p-seed2, The Estates' 3p rounds-3 seed2).
 ROUND_TRIPS = [
+    "18cuba/2p-difficulty-challenging-seed1.json",
     "havana/3p-seed1.json",
     "havana/4p-seed2.json",
     "pointcity/3p-seed2.json",

@@ -236,3 +236,22 @@ def test_a_failure_after_the_accounts_were_made_leaves_no_account(document, monk
 
     monkeypatch.setattr(importing.verification, "game_problems", broken)
     assert refused(document) == "the final check failed"
+
+
+def test_a_map_giving_two_accounts_of_the_export_one_account_here_is_refused(document):
+    make_user("zed")
+    message = refused(document, mapping={"alice": "zed", "bob": "zed"})
+    assert message == "map gives one account here for two in the export"
+
+
+def test_a_name_this_server_cannot_hold_needs_a_map(document):
+    renamed = copy.deepcopy(document)
+    renamed["accounts"][0]["username"] = "alice smith"
+    renamed["seats"][0]["username"] = "alice smith"
+    for event in renamed["events"]:
+        if event["actor"] == "alice":
+            event["actor"] = "alice smith"
+    assert "alice smith cannot be an account name here" in refused(renamed)
+    make_user("alice")
+    game = import_it(renamed, mapping={"alice smith": "alice"})
+    assert game.seats.get(index=0).user.username == "alice"
