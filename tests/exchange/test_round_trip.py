@@ -32,6 +32,8 @@ from tests.exchange.support import (
 from tests.support.play import random_move
 from tests.support.tamper import triggers_disabled
 
+HAVANA_FOR_3 = "havana/3p-seed1.json"
+
 
 @pytest.mark.parametrize("name", ROUND_TRIPS)
 def test_an_export_imported_into_an_empty_database_exports_the_same_game(db, name):
@@ -56,7 +58,7 @@ def test_an_export_imported_into_an_empty_database_exports_the_same_game(db, nam
 
 
 def test_the_import_is_recorded_in_a_final_sealed_note(db):
-    document = exported_elsewhere(ROUND_TRIPS[0])
+    document = exported_elsewhere(HAVANA_FOR_3)
     game = import_it(document)
     note = Event.objects.get(game=game, seq=game.seq)
     assert note.kind == Event.Kind.NOTE and note.seq == len(document["events"]) + 1
@@ -67,14 +69,14 @@ def test_the_import_is_recorded_in_a_final_sealed_note(db):
 
 
 def test_placeholder_accounts_are_inactive_and_cannot_log_in(db):
-    game = import_it(exported_elsewhere(ROUND_TRIPS[0]))
+    game = import_it(exported_elsewhere(HAVANA_FOR_3))
     players = User.objects.filter(seats__game=game)
     assert players.count() == 3
     assert all(not user.is_active and not user.has_usable_password() for user in players)
 
 
 def test_mapped_accounts_play_the_seats_and_the_chain_is_relinked_under_their_ids(db):
-    document = exported_elsewhere(ROUND_TRIPS[0])
+    document = exported_elsewhere(HAVANA_FOR_3)
     make_user("filler")  # the ids of the export's accounts are not theirs here
     here = {name: make_user(f"{name}2") for name in NAMES[:3]}
     game = import_it(
@@ -92,7 +94,7 @@ def test_mapped_accounts_play_the_seats_and_the_chain_is_relinked_under_their_id
 
 
 def test_a_taken_game_id_gives_the_import_a_new_one(db):
-    document = exported_elsewhere(ROUND_TRIPS[0])
+    document = exported_elsewhere(HAVANA_FOR_3)
     first = import_it(document)
     for user in User.objects.all():
         user.username += "-old"
@@ -103,7 +105,7 @@ def test_a_taken_game_id_gives_the_import_a_new_one(db):
 
 
 def test_placeholders_keep_the_ids_that_are_free_and_the_others_get_new_ones(db):
-    document = exported_elsewhere(ROUND_TRIPS[0])
+    document = exported_elsewhere(HAVANA_FOR_3)
     ids = {a["username"]: a["id"] for a in document["accounts"]}
     make_user("squatter", id=min(ids.values()))
     game = import_it(document)
