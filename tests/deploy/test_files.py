@@ -86,6 +86,7 @@ def test_the_nginx_site_terminates_tls_limits_bodies_and_hides_metrics():
     assert re.search(r"client_max_body_size \d+m;", text)
     assert "location /static/" in text
     assert "location = /metrics { return 404; }" in text
+    assert re.search(r"location = /api/games/import/ \{\s+client_max_body_size 16m;", text)
     assert "proxy_pass http://correo_web" in text
     assert "X-Request-ID $request_id" in (DEPLOY / "nginx" / "correo-proxy.conf").read_text()
 
