@@ -18,6 +18,7 @@ import math
 import re
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import DataAndFiles, get_encoding
@@ -132,6 +133,22 @@ class JSONParser(parsers.JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         encoding = get_encoding(parser_context or {})
         return load_json(decode(stream.read(), encoding))
+
+
+class ImportParser(parsers.BaseParser):
+    """JSON up to CORREO_IMPORT_MAX_BYTES: a game export outgrows the usual
+    body limit (DATA_UPLOAD_MAX_MEMORY_SIZE).  Not a JSONParser: DRF reads
+    the whole body under that limit for those before they parse."""
+
+    media_type = "application/json"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.CORREO_IMPORT_MAX_BYTES
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if len(raw) > limit:
+            raise RequestDataTooBig(f"an import takes at most {limit} bytes")
+        encoding = get_encoding(parser_context or {})
+        return load_json(decode(raw, encoding))
 
 
 class FormParser(parsers.FormParser):

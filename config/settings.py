@@ -193,6 +193,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=1_0
 # JSON bodies nested deeper than this are refused before they are decoded
 # (config/parsers.py); the deepest body a client sends today has 3 levels.
 CORREO_JSON_MAX_DEPTH = env.int("CORREO_JSON_MAX_DEPTH", default=32)
+# A game export posted to /api/games/import/ (games.exchange): a whole game
+# of The Estates for five is half a megabyte, a long 18Cuba game a few.
+CORREO_IMPORT_MAX_BYTES = env.int("CORREO_IMPORT_MAX_BYTES", default=16_000_000)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -88,6 +88,12 @@ class InvalidRequest(ServiceError):
     status = 400
 
 
+class ImportRefused(InvalidRequest):
+    """A game export that cannot be imported whole (nothing of it is written)."""
+
+    code = "import_refused"
+
+
 class NotFound(ServiceError):
     """No such game (or nothing else the request names)."""
 
@@ -122,6 +128,7 @@ __all__ = [
     "GameLocked",
     "GameNotActive",
     "IllegalAction",
+    "ImportRefused",
     "InvalidRequest",
     "NotASeat",
     "NotFound",

@@ -261,11 +261,13 @@ def _actor_problem(event: Row, holders: list[int]) -> str | None:
     return None
 
 
-def all_problems(chunk: int = CHUNK) -> Iterator[tuple[Game, str]]:
-    """Every problem of every game, reading `chunk` games at a time."""
+def all_problems(chunk: int = CHUNK, status: str | None = None) -> Iterator[tuple[Game, str]]:
+    """Every problem of every game (of one `status`: the release gate checks
+    the active ones), reading `chunk` games at a time."""
     last = 0
+    chosen = Game.objects.all() if status is None else Game.objects.filter(status=status)
     while True:
-        games = list(Game.objects.filter(pk__gt=last).order_by("pk")[:chunk])
+        games = list(chosen.filter(pk__gt=last).order_by("pk")[:chunk])
         if not games:
             return
         last = games[-1].pk

@@ -141,3 +141,21 @@ class SuspensionOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
     lifted_at = serializers.DateTimeField(allow_null=True)
     lifted_by = serializers.CharField(allow_null=True)
+
+
+class ImportIn(serializers.Serializer):
+    document = serializers.DictField(help_text="a complete export (docs/export-format.md)")
+    map = serializers.DictField(
+        child=serializers.CharField(max_length=150), required=False, default=dict,
+        help_text="the export's account name: this server's account name",
+    )  # fmt: skip
+    placeholders = serializers.BooleanField(
+        required=False, default=False,
+        help_text="create an inactive account for each account not in map",
+    )  # fmt: skip
+
+
+class ImportedOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    seq = serializers.IntegerField()
+    title = serializers.CharField()

@@ -70,4 +70,6 @@ urlpatterns = [
     ),
     path("vacation/", views.VacationView.as_view(), name="vacation"),
     path("games/<int:pk>/verify/", game_view(views.VerifyView), name="game-verify"),
+    path("games/<int:pk>/export/", game_view(views.ExportView), name="game-export"),
+    path("games/import/", views.ImportView.as_view(), name="games-import"),
 ]

@@ -8,14 +8,16 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.parsers import ImportParser
 from games import clock as clock_options
-from games import selectors, vacation
+from games import exchange, selectors, vacation
 from games.api import schema
 from games.api import serializers as s
 from games.engines import base
 from games.models import Game
 from games.services.clocks import check_extend, check_pause, check_resume
 from games.services.creation import check_create_game
+from games.services.importing import check_import_game
 from games.services.moves import check_submit_action_by_id
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from games.services.undo import check_undo
@@ -269,3 +271,38 @@ class VacationView(APIView):
         data = s.validated(s.VacationIn, request.data)
         check_start_vacation(request.user, days=data["days"])
         return Response(vacation.budget(request.user), status=status.HTTP_201_CREATED)
+
+
+class ExportView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="The whole game as one JSON document, as the requester may see it",
+        description="docs/export-format.md: complete for moderators and after the end; "
+        "a player of a running game gets exactly what the events API shows them.",
+        responses={200: dict},
+    )
+    def get(self, request, pk: int):
+        game = game_or_404(pk)
+        return Response(exchange.export(game, selectors.viewer_of(game, request.user)))
+
+
+class ImportView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    # Exports outgrow the API's usual body limit; this one has its own.
+    parser_classes = [ImportParser]
+
+    @extend_schema(
+        summary="Moderators: import a game from a complete export",
+        request=s.ImportIn,
+        responses={201: s.ImportedOut},
+    )
+    def post(self, request):
+        data = s.validated(s.ImportIn, request.data)
+        game = check_import_game(
+            request.user, data["document"], mapping=data["map"],
+            placeholders=data["placeholders"],
+        )  # fmt: skip
+        return Response(
+            {"id": game.pk, "seq": game.seq, "title": game.title}, status=status.HTTP_201_CREATED
+        )

@@ -23,7 +23,7 @@ def test_the_schema_documents_every_endpoint_of_the_contract(client):
         "/api/auth/register/", "/api/auth/token/", "/api/titles/", "/api/games/",
         "/api/games/{id}/", "/api/games/{id}/actions/", "/api/games/{id}/events/",
         "/api/games/{id}/audit/", "/api/games/{id}/undo/", "/api/games/{id}/takeback/",
-        "/api/games/{id}/verify/",
+        "/api/games/{id}/verify/", "/api/games/{id}/export/", "/api/games/import/",
     ]:  # fmt: skip
         assert path in paths, path
     assert client.get("/api/docs/").status_code == 200

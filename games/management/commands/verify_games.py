@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand
+import contextlib
 
+from django.core.management.base import BaseCommand, CommandError
+
+from games import gate
+from games.models import Game
 from games.services.queue import check_flag_broken
 from games.verification import all_problems
 
@@ -13,24 +17,31 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--flag",
-            action="store_true",
+            "--status", choices=Game.Status.values,
+            help="check only the games of this status (the release gate checks active ones)",
+        )  # fmt: skip
+        parser.add_argument(
+            "--read-only", action="store_true",
+            help="open the database session read-only (the release gate: nothing is written)",
+        )  # fmt: skip
+        parser.add_argument(
+            "--flag", action="store_true",
             help="file a moderator queue item for each failing game (without it the command "
             "only reads: the release gate relies on that)",
-        )
+        )  # fmt: skip
 
-    def handle(self, *args, **options):
-        problems = 0
-        failing: dict[int, tuple] = {}
-        for game, problem in all_problems():
-            problems += 1
-            self.stdout.write(f"game {game.pk} ({game.title}): {problem}")
-            failing.setdefault(game.pk, (game, []))[1].append(problem)
-        if options["flag"]:
-            filed = sum(
-                check_flag_broken(game, found) is not None for game, found in failing.values()
-            )
-            self.stdout.write(f"{filed} queue item(s) filed")
+    def handle(self, *args, status=None, read_only=False, flag=False, **options):
+        if read_only and flag:
+            raise CommandError("--flag writes queue items; it cannot run --read-only")
+        failing: dict[int, tuple[Game, list[str]]] = {}
+        with gate.read_only() if read_only else contextlib.nullcontext():
+            for game, problem in all_problems(status=status):
+                self.stdout.write(f"game {game.pk} ({game.title}): {problem}")
+                failing.setdefault(game.pk, (game, []))[1].append(problem)
+        if flag:
+            filed = [check_flag_broken(game, found) for game, found in failing.values()]
+            self.stdout.write(f"{sum(item is not None for item in filed)} queue item(s) filed")
+        problems = sum(len(found) for _, found in failing.values())
         if problems:
             self.stderr.write(f"{problems} problem(s) found")
             raise SystemExit(1)

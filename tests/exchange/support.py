@@ -1,0 +1,88 @@
+"""Stored games to export: golden games played through the service."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.db import transaction
+
+from games import exchange, golden, store
+from games.engines.base import canonical_json
+from games.models import Event, Game
+from games.services.creation import do_create_game
+from games.services.importing import do_import_game
+from games.services.moves import do_submit_action
+from games.services.seats import do_resign
+
+NAMES = ["alice", "bob", "carol", "dave", "erin"]
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+# One whole game of each title, with a resignation among them (Havana's
+# 4p-seed2, Point City's 3p-seed2, The Estates' 3p rounds-3 seed2).
+ROUND_TRIPS = [
+    "18cuba/2p-difficulty-challenging-seed1.json",
+    "havana/3p-seed1.json",
+    "havana/4p-seed2.json",
+    "pointcity/3p-seed2.json",
+    "pointcity/1p-solo_level-1-seed1.json",
+    "estates/3p-edition-the-estates-rounds-3-seed2.json",
+]
+
+
+def recording(name: str) -> golden.Recording:
+    return golden.Recording.from_json(json.loads((GOLDEN / name).read_text()))
+
+
+def play(name: str, users: list, *, steps: int | None = None) -> Game:
+    """The golden game `name` played through the service by `users` (its
+    first `steps` steps, or all of it)."""
+    played = recording(name)
+    game = do_create_game(
+        title=played.title, players=users[: played.players], options=played.options,
+        seed=played.seed, creator=users[0],
+    )  # fmt: skip
+    created = Event.objects.get(game=game, seq=1)
+    assert canonical_json(created.payload["setup"]) == canonical_json(played.setup)
+    for kind, seat, action in played.steps[:steps]:
+        game.refresh_from_db()
+        if kind == "resign":
+            do_resign(game, seat, actor=users[seat], source=Event.Source.API)
+            continue
+        by_timer = kind == "timeout"
+        do_submit_action(
+            game, seat, actor=None if by_timer else users[seat], action=action, text=None,
+            expected_seq=game.seq, source=Event.Source.TIMER if by_timer else Event.Source.API,
+            kind=kind,
+        )  # fmt: skip
+    game.refresh_from_db()
+    return game
+
+
+def forgotten(make):
+    """What `make()` returns, with every row it wrote rolled back: the
+    database is as empty of it as before (an import "elsewhere")."""
+    with transaction.atomic():
+        made = make()
+        transaction.set_rollback(True)
+    return made
+
+
+def exported_elsewhere(name: str, *, steps: int | None = None) -> dict:
+    """A complete export of the golden game `name`, from a database that is
+    then rolled back: the import that follows starts with no game and no players."""
+    from tests.conftest import make_user
+
+    def make():
+        game = play(name, [make_user(n) for n in NAMES], steps=steps)
+        return exchange.export(game, exchange.full_viewer(game))
+
+    document = forgotten(make)
+    store.forget_all()
+    return document
+
+
+def import_it(document: dict, **options) -> Game:
+    """The command's import: placeholders for every account unless mapped."""
+    options.setdefault("mapping", {})
+    options.setdefault("placeholders", True)
+    return do_import_game(document, actor=None, source=Event.Source.SYSTEM, **options)
