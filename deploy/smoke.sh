@@ -174,6 +174,8 @@ SMOKE_BASE_URL="http://127.0.0.1:$WEB_PORT" SMOKE_MAILDIR="$WORK/mail" SMOKE_SMT
     timeout "$PLAY_TIMEOUT" "$PY" deploy/smoke/play.py
 
 timeout 300 "$PY" manage.py verify_games
+# The release gate as a deployment runs it (deploy/README.md, "Releases").
+timeout 300 "$PY" manage.py verify_games --status active --read-only
 # Every line web, worker and beat wrote is JSON with both ids; game requests name their game.
 "$PY" - "$WORK"/logs/{web,worker,beat}.log <<'EOF'
 import json, re, sys
