@@ -32,6 +32,14 @@ class User(AbstractUser):
         max_length=500,
         help_text="Optional: notifications are also POSTed here as JSON (for chat tools).",
     )
+    # The built-in player this account is (accounts.bots), blank for a person.
+    bot = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        choices=[("random", "random bot"), ("greedy", "greedy bot")],
+        help_text="Blank for a person; else the built-in bot that plays this account's seats.",
+    )
     language = models.CharField(
         max_length=8,
         choices=settings.LANGUAGES,
