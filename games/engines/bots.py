@@ -69,3 +69,27 @@ def _best(
     values: list[Any] = [score(state, seat, a, engine.apply(state, seat, a)) for a in actions]
     best = max(values)
     return rng.choice([i for i, value in enumerate(values) if value == best])
+
+
+def play_out(
+    engine: Engine, kinds: list[str], seed: int, max_moves: int = 10_000
+) -> dict[str, Any]:
+    """A whole game of bots, `kinds[seat]` at each seat, from setup `seed`:
+    its result.  The benchmark and the tests pit the bots against each other
+    with it; the server plays bots one move at a time (games.bot_turns)."""
+    state = engine.setup(len(kinds), engine.resolve_options({}), seed)
+    rng = random.Random(seed)
+    for _ in range(max_moves):
+        result = engine.result(state)
+        if result is not None:
+            return dict(result)
+        seat = min(engine.to_act(state))
+        _, action = choose(engine, state, seat, kinds[seat], rng.getrandbits(64))
+        state = engine.apply(state, seat, action)
+    raise RuntimeError(f"{engine.NAME}: no end after {max_moves} moves (seed {seed})")
+
+
+def greedy_share(result: dict[str, Any], seat: int) -> float:
+    """How much of the win went to `seat`: 1 alone, a share when tied, else 0."""
+    winners = result["winners"]
+    return 1 / len(winners) if seat in winners else 0.0
