@@ -71,9 +71,7 @@ def _best(
     return rng.choice([i for i, value in enumerate(values) if value == best])
 
 
-def play_out(
-    engine: Any, kinds: list[str], seed: int, max_moves: int = 10_000
-) -> dict[str, Any]:
+def play_out(engine: Any, kinds: list[str], seed: int, max_moves: int = 10_000) -> dict[str, Any]:
     """A whole game of bots, `kinds[seat]` at each seat, from setup `seed`:
     its result.  The benchmark and the tests pit the bots against each other
     with it; the server plays bots one move at a time (games.bot_turns).
