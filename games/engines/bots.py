@@ -8,7 +8,7 @@ seed always give the same choice, so a replay of a bot's move can be checked.
 `random` is uniform over the legal actions.  `greedy` tries each legal action
 and keeps the one with the best immediate gain by the title's own score
 (`games/engines/<title>/bot.py`, `score(before, seat, action, after)`), ties
-broken by the seed.  A title without such a module has no greedy bot.
+broken by the seed.  A title without such a module has no bots.
 
 The seed is derived by the caller from something a viewer cannot invert
 (games.bots: an HMAC of the game's secret seed); here it is just a number.
@@ -41,8 +41,10 @@ def greedy_score(engine: Engine) -> Score | None:
 
 
 def kinds_for(engine: Engine) -> tuple[str, ...]:
-    """The bots that can play this title."""
-    return KINDS if greedy_score(engine) is not None else ("random",)
+    """The bots that may sit at this title's games: both where the title has
+    its bot module, none elsewhere.  A title opts in once it plays end to end
+    (18Cuba does not yet; a random bot there would only find its gaps)."""
+    return KINDS if greedy_score(engine) is not None else ()
 
 
 def choose(engine: Engine, state: State, seat: int, kind: str, seed: int) -> tuple[int, Action]:
