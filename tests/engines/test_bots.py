@@ -104,11 +104,11 @@ def test_a_point_city_draw_is_scored_without_looking_at_the_cards_it_brings():
 
 def test_an_unknown_bot_or_a_title_without_greedy_is_refused():
     engine, state, seat = mid_game("havana")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown bot"):
         bots.choose(engine, state, seat, "clever", 1)
     cuba = base.get("18cuba")
     cuba_state = cuba.setup(3, cuba.resolve_options({}), 1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="has no greedy bot"):
         bots.choose(cuba, cuba_state, min(cuba.to_act(cuba_state)), "greedy", 1)
 
 
