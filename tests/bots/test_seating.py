@@ -33,8 +33,8 @@ def snapshot(game: Game) -> tuple:
 
 
 def test_a_player_starts_a_game_against_bots_from_the_api(alice):
-    response = post(alice, "/api/games/", {"title": "havana",
-                                           "players": ["alice", "bot:greedy", "bot:random"]})  # fmt: skip
+    players = ["alice", "bot:greedy", "bot:random"]
+    response = post(alice, "/api/games/", {"title": "havana", "players": players})
     assert response.status_code == 201, response.json()
     body = response.json()
     assert [p["username"] for p in body["players"]] == ["alice", "bot:greedy:1", "bot:random:2"]
@@ -46,8 +46,8 @@ def test_a_player_starts_a_game_against_bots_from_the_api(alice):
 
 
 def test_two_bots_of_one_kind_sit_under_two_accounts(alice):
-    response = post(alice, "/api/games/", {"title": "estates",
-                                           "players": ["bot:random", "alice", "bot:random"]})  # fmt: skip
+    players = ["bot:random", "alice", "bot:random"]
+    response = post(alice, "/api/games/", {"title": "estates", "players": players})
     assert response.status_code == 201
     names = [p["username"] for p in response.json()["players"]]
     assert names == ["bot:random:0", "alice", "bot:random:2"]
