@@ -3,8 +3,8 @@
 Every command (API, web, email, timer, moderator, the sweep) changes a game
 through these modules, and only they append to a stream (`store.append`; a
 test holds every other module to that).  One module per concern: `creation`,
-`moves`, `seats`, `undo`, `takeback`, `clocks`, `vacation`; `common` holds
-what they share.
+`moves`, `seats`, `undo`, `takeback`, `clocks`, `vacation`, `bots` (a bot's
+move, a seat handed to a bot); `common` holds what they share.
 
 Naming, as zulip's actions do it:
 
