@@ -1,76 +1,29 @@
-"""Bots at the table: seating them, their moves, and a seat handed to one.
+"""Bots' acts: a bot's move, and a seat handed to a bot.
 
 A bot plays under an account of its own (accounts.bots) and moves through
 `moves.do_submit_action` like a player, with source `bot` and the bot's
 account as the actor; its event's payload also records how it chose
 (`"bot": {"kind", "seed", "choice"}`, `choice` the index into the seat's
-legal actions), so anyone who may see the move can check it by replay
-(`games.engines.bots.choose` with that seed on the state before it).
-
-The seed is an HMAC of the seq and seat under the game's secret seed and
-salt: fresh for every move, the same on every replay, and no help in
-recovering the secret (which also shuffled the game's hidden orders).
+legal actions, `seed` from games.bots.seed_for), so anyone who may see the
+move can check it by replay (`games.engines.bots.choose` with that seed on
+the state before it).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from accounts import bots as accounts
-from games import selectors, store
+from games import bot_seats as seats
+from games import store
 from games.engines import bots as engine_bots
-from games.engines.base import Engine
 from games.errors import InvalidRequest, StaleSeq
 from games.models import Event, Game, Seat
 from games.services.common import engine_for, require_active, require_moderator
 from games.services.moves import do_submit_action
-
-SEED_HEX_DIGITS = 16
-
-
-def seat_holders(engine: Engine, players: list) -> list:
-    """`players` with each bot entry (accounts.bots.Wanted) replaced by the
-    account that bot plays its seat under; a title without that bot refuses."""
-    available = engine_bots.kinds_for(engine)
-    holders = []
-    for seat, player in enumerate(players):
-        if isinstance(player, accounts.Wanted):
-            if player.kind not in available:
-                raise InvalidRequest(
-                    gettext_noop("%(title)s has no %(kind)s bot"),
-                    title=engine.TITLE, kind=player.kind,
-                )  # fmt: skip
-            player = accounts.account(player.kind, seat)
-        holders.append(player)
-    return holders
-
-
-def bot_seats(players: list) -> list[int]:
-    """The seats of `players` (users) that bots play."""
-    return [seat for seat, user in enumerate(players) if accounts.is_bot(user)]
-
-
-def seed_for(game: Game, seq: int, seat: int) -> str:
-    """The seed of the bot's move after event `seq`, as hex digits."""
-    key = f"correo-bot:{game.seed}:{game.salt}".encode()
-    digest = hmac.new(key, f"{seq}:{seat}".encode(), hashlib.sha256).hexdigest()
-    return digest[:SEED_HEX_DIGITS]
-
-
-def bot_to_act(game: Game) -> selectors.Player | None:
-    """The first seat to act that a bot holds, with its account, or None."""
-    due = sorted(set(game.to_act or []) & set(game.bot_seats or []))
-    if not due:
-        return None
-    for player in selectors.players(game.pk, due):
-        if accounts.is_bot(player.user) and player.status == Seat.Status.ACTIVE:
-            return player
-    return None
 
 
 def do_bot_move(game_id: int, seq: int) -> Event | None:
@@ -80,12 +33,12 @@ def do_bot_move(game_id: int, seq: int) -> Event | None:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.seq != seq or game.status != Game.Status.ACTIVE:
         return None
-    player = bot_to_act(game)
+    player = seats.bot_to_act(game)
     if player is None:
         return None
     engine = engine_for(game)
     state = store.load(game, engine).state
-    seed = seed_for(game, seq, player.index)
+    seed = seats.seed_for(game, seq, player.index)
     kind = player.user.bot
     choice, action = engine_bots.choose(engine, state, player.index, kind, int(seed, 16))
     try:

@@ -10,10 +10,10 @@ from django.utils.translation import gettext_noop
 
 from games import chain, commitment, store
 from games import clock as clock_options
+from games.bot_seats import bot_seats, seat_holders
 from games.engines import base
 from games.errors import Forbidden, InvalidRequest
 from games.models import Event, Game, Seat
-from games.services.bots import bot_seats, seat_holders
 from games.services.common import derived_fields
 
 

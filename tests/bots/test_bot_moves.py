@@ -11,7 +11,7 @@ import pytest
 
 from accounts import bots as accounts
 from accounts.bots import Wanted
-from games import bot_turns, store
+from games import bot_seats, bot_turns, store
 from games.engines import bots as engine_bots
 from games.models import Event, Game
 from games.payloads import public_payload
@@ -64,7 +64,7 @@ def test_a_bots_event_records_its_kind_seed_and_the_index_of_its_choice(alice):
     event = bot_events(game)[0]
     record = event.payload["bot"]
     assert record["kind"] == "greedy"
-    assert record["seed"] == bots.seed_for(game, event.seq - 1, event.seat)
+    assert record["seed"] == bot_seats.seed_for(game, event.seq - 1, event.seat)
     assert len(record["seed"]) == 16 and int(record["seed"], 16) >= 0
     engine = engine_for(game)
     before = store.load(game, engine, head=event.seq - 1).state
@@ -90,9 +90,18 @@ def test_replaying_a_bots_seed_on_the_state_before_gives_the_same_choice(title):
 def test_the_seed_depends_on_the_game_seq_and_seat_and_not_only_on_the_public_facts(db):
     one = Game(pk=1, seed=99, salt="a" * 32)
     other_secret = Game(pk=1, seed=98, salt="a" * 32)
-    assert bots.seed_for(one, 5, 0) == bots.seed_for(one, 5, 0)
-    assert len({bots.seed_for(one, 5, 0), bots.seed_for(one, 6, 0), bots.seed_for(one, 5, 1)}) == 3
-    assert bots.seed_for(one, 5, 0) != bots.seed_for(other_secret, 5, 0)
+    assert bot_seats.seed_for(one, 5, 0) == bot_seats.seed_for(one, 5, 0)
+    assert (
+        len(
+            {
+                bot_seats.seed_for(one, 5, 0),
+                bot_seats.seed_for(one, 6, 0),
+                bot_seats.seed_for(one, 5, 1),
+            }
+        )
+        == 3
+    )
+    assert bot_seats.seed_for(one, 5, 0) != bot_seats.seed_for(other_secret, 5, 0)
 
 
 @whole_games

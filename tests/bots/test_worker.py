@@ -9,8 +9,8 @@ import random
 import pytest
 
 from accounts.bots import Wanted
+from games import bot_seats
 from games.models import Event, Game
-from games.services import bots
 from games.services.creation import do_create_game
 from games.verification import game_problems
 from tests.bots.play import BOT_TITLES, person_moves, play_to_the_end
@@ -77,6 +77,6 @@ def test_a_persons_move_while_the_bots_task_waits_leaves_one_bot_move(bot_worker
     assert len(moves) == 1
     # the task of seq 1 found the game moved on; the one queued after alice's move played
     assert moves[0].seq == 3
-    assert moves[0].payload["bot"]["seed"] == bots.seed_for(game, 2, 1)
+    assert moves[0].payload["bot"]["seed"] == bot_seats.seed_for(game, 2, 1)
     game.refresh_from_db()
     assert list(game_problems(game)) == []
