@@ -44,6 +44,7 @@ import hashlib
 import hmac
 import secrets
 from functools import cache
+from json.encoder import encode_basestring  # what canonical_json does to a str
 from typing import Any
 
 from django.conf import settings
@@ -60,6 +61,8 @@ SEAL_PREFIX = "correo-chain-seal:"
 
 def timestamp(moment: datetime.datetime) -> str:
     """An event's time as hashed and as shown: ISO 8601 in UTC."""
+    if moment.tzinfo is datetime.UTC:  # as read back: no conversion to make
+        return moment.isoformat()
     return moment.astimezone(datetime.UTC).isoformat()
 
 
@@ -114,8 +117,48 @@ def compute_hash(event, version: int) -> str:
     """The hash `event` must carry under the game's rule."""
     if version == 1:
         return sha256({"prev": event.prev_hash, "event": _v1_fields(event)})
-    sealed = sealed_fields(event, public_payload(event), commitment(event))
-    return sha256({"prev": event.prev_hash, "event": sealed})
+    return _v2_hash(event)
+
+
+def _v2_hash(event) -> str:
+    """`sha256({"prev": ..., "event": sealed_fields(...)})`, written out.
+
+    Every append and every event `verify_games` reads pays this, and the
+    payload is the only part worth serialising: it is serialised once and
+    shared by the opening and, when nothing of it is hidden, the public part,
+    while the scalars around it are spelled in place, in the sorted order
+    `canonical_json` gives them.  tests/games/test_chain.py holds it to the
+    definition above for arbitrary events.
+    """
+    payload = event.payload
+    payload_json = canonical_json(payload)
+    if event.kind == "created" or "public" in payload:
+        public_json = canonical_json(public_payload(event))
+    else:
+        public_json = payload_json
+    opening_json = (
+        f'{{"actor":{_scalar(event.actor_id)},"nonce":{_scalar(event.nonce)},'
+        f'"payload":{payload_json}}}'
+    )
+    commitment_ = hashlib.sha256(opening_json.encode()).hexdigest()
+    sealed_json = (
+        f'{{"event":{{"commitment":"{commitment_}",'
+        f'"created_at":{_scalar(timestamp(event.created_at))},"game":{_scalar(event.game_id)},'
+        f'"kind":{_scalar(event.kind)},"payload":{public_json},"seat":{_scalar(event.seat)},'
+        f'"seq":{_scalar(event.seq)},"source":{_scalar(event.source)}}},'
+        f'"prev":{_scalar(event.prev_hash)}}}'
+    )
+    return hashlib.sha256(sealed_json.encode()).hexdigest()
+
+
+def _scalar(value: str | int | None) -> str:
+    """One column's canonical JSON (a str, an int or None)."""
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if kind is int:
+        return str(value)
+    return "null" if value is None else canonical_json(value)
 
 
 def link(event, prev_hash: str, version: int) -> None:
@@ -146,7 +189,16 @@ def keyring() -> tuple[str, dict[str, bytes]]:
 
 
 def _mac(key: bytes, hash_: str) -> str:
-    return hmac.new(key, (SEAL_PREFIX + hash_).encode(), hashlib.sha256).hexdigest()
+    mac = _keyed(key).copy()
+    mac.update(hash_.encode())
+    return mac.hexdigest()
+
+
+@cache
+def _keyed(key: bytes):
+    """HMAC under `key` with the prefix already fed: a copy of it costs less
+    than setting up the key for every event of a verification."""
+    return hmac.new(key, SEAL_PREFIX.encode(), hashlib.sha256)
 
 
 def seal(hash_: str) -> tuple[str, str]:
@@ -154,11 +206,14 @@ def seal(hash_: str) -> tuple[str, str]:
     return current, _mac(keys[current], hash_)
 
 
-def seal_problem(hash_: str, key_id_: str, mac: str) -> str | None:
-    """Why a seal does not vouch for `hash_`, if it does not."""
+def seal_problem(
+    hash_: str, key_id_: str, mac: str, keys: dict[str, bytes] | None = None
+) -> str | None:
+    """Why a seal does not vouch for `hash_`, if it does not (`keys`: the
+    keyring's, read once by a caller checking many seals)."""
     if not mac:
         return "not sealed"
-    key = keyring()[1].get(key_id_)
+    key = (keyring()[1] if keys is None else keys).get(key_id_)
     if key is None:
         return f"sealed with key {key_id_!r}, which this server lacks"
     if not hmac.compare_digest(_mac(key, hash_), mac):
@@ -180,6 +235,7 @@ def problems(events: list, version: int, legacy_seal=None) -> list[str]:
     """
     found = []
     prev_hash = GENESIS_HASH
+    keys = keyring()[1]
     for expected_seq, event in enumerate(events, start=1):
         if event.seq != expected_seq:
             found.append(f"seq {expected_seq} missing (found {event.seq})")
@@ -189,7 +245,7 @@ def problems(events: list, version: int, legacy_seal=None) -> list[str]:
         if compute_hash(event, version) != event.hash:
             found.append(f"seq {event.seq}: hash does not match its content (altered?)")
         covered = legacy_seal is not None and event.seq <= legacy_seal.seq and not event.mac
-        problem = None if covered else seal_problem(event.hash, event.key_id, event.mac)
+        problem = None if covered else seal_problem(event.hash, event.key_id, event.mac, keys)
         if problem:
             found.append(f"seq {event.seq}: {problem}")
         prev_hash = event.hash

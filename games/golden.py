@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import replay
-from games.engines.base import Action, Engine, IllegalAction, State, canonical_json
+from games.engines.base import Action, Engine, IllegalAction, State, canonical_json, clone
 
 # How often a recording keeps the state's hash, in steps: a difference is
 # then reported near the step that caused it, not only at the end.
@@ -87,6 +87,11 @@ def apply_step(engine: Engine, state: State, step: Step) -> State:
     return replay.apply_event(engine, state, kind, seat, {"action": action})
 
 
+def hash_agrees(state: State, expected: Any) -> bool:
+    """A recording's checkpoint: the state's hash."""
+    return state_hash(state) == expected
+
+
 @dataclass
 class Replayed:
     """What folding a game's steps gave: the final state (None when a step
@@ -102,25 +107,29 @@ def replay_steps(
     engine: Engine,
     setup: State,
     steps: Iterable[Step],
-    checkpoints: dict[int, str],
+    checkpoints: dict[int, Any],
     *,
     first_only: bool = True,
+    agrees: Callable[[State, Any], bool] = hash_agrees,
 ) -> Replayed:
-    """Fold ``steps`` from ``setup``, hashing the state at every checkpoint.
+    """Fold ``steps`` from ``setup``, checking the state at every checkpoint
+    (``agrees(state, checkpoint)``; a recording keeps the state's hash).
 
     With ``first_only`` the fold stops at the first differing checkpoint: the
     differences after it follow from it.  Any error of the engine is caught
     and returned: a game that no longer replays is a finding, not a crash.
+    The fold changes one private copy of ``setup`` in place: a copy per step
+    was a fifth of what ``verify_games`` spends on a stream.
     """
-    state = setup
+    state = engine.copy_state(setup) if hasattr(engine, "copy_state") else clone(setup)
     differing: list[int] = []
-    for number, step in enumerate(steps, 1):
+    for number, (kind, seat, action) in enumerate(steps, 1):
         try:
-            state = apply_step(engine, state, step)
+            state = replay.advance(engine, state, kind, seat, {"action": action})
         except Exception as exc:
             return Replayed(None, (number, exc), differing)
         expected = checkpoints.get(number)
-        if expected is not None and state_hash(state) != expected:
+        if expected is not None and not agrees(state, expected):
             differing.append(number)
             if first_only:
                 return Replayed(state, None, differing)

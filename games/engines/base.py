@@ -192,6 +192,24 @@ class EngineBase:
 
     def apply(self, state: State, seat: int, action: Action) -> State:
         """Validate and apply; never mutates ``state``; raises IllegalAction."""
+        match = self.legal_match(state, seat, action)
+        new = self.copy_state(state)
+        self.play(new, seat, match)
+        return new
+
+    def advance(self, state: State, seat: int, action: Action) -> State:
+        """``apply`` for a caller that owns ``state`` (a replay folding
+        thousands of steps): the template plays on ``state`` itself instead of
+        a copy and returns it; a title with an ``apply`` of its own gives
+        what that returns.  A refused action leaves ``state`` as it was."""
+        if type(self).apply is not EngineBase.apply:
+            return self.apply(state, seat, action)
+        self.play(state, seat, self.legal_match(state, seat, action))
+        return state
+
+    def legal_match(self, state: State, seat: int, action: Action) -> Action:
+        """The engine's own copy of ``action`` if it is legal now; else the
+        refusal, worded for the player."""
         if self.is_over(state):
             raise self.refusal(self.GAME_OVER)
         if type(seat) is not int or seat not in self.to_act(state):
@@ -216,9 +234,7 @@ class EngineBase:
                 raise self.refusal(self.NOT_JSON) from exc
             reason = self.why_not(state, seat, action)
             raise reason if isinstance(reason, IllegalAction) else IllegalAction(reason)
-        new = self.copy_state(state)
-        self.play(new, seat, match)
-        return new
+        return match
 
     # -- the parts a title supplies to the template ------------------------
 
@@ -418,9 +434,27 @@ def same_json(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+# json.dumps builds an encoder, and the encoder its C core, on every call:
+# for a small payload that was two thirds of the cost.  The C core is built
+# once here with the same options (JSONEncoder.iterencode shows them), except
+# the check for circular data, which JSON never is (it would recurse until
+# Python's limit instead).
+_make_c_encoder = getattr(json.encoder, "c_make_encoder", None)  # absent in pure-Python builds
+_C_CANONICAL = (
+    None
+    if _make_c_encoder is None
+    else _make_c_encoder(
+        None, _CANONICAL.default, json.encoder.encode_basestring, None, ":", ",", True, False, True
+    )
+)
+
+
 def canonical_json(value: Any) -> str:
     """The one serialisation used for hashing and byte-for-byte comparisons."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    if _C_CANONICAL is None:
+        return _CANONICAL.encode(value)
+    return "".join(_C_CANONICAL(value, 0))
 
 
 _registry: dict[str, Engine] = {}

@@ -9,7 +9,7 @@ published game): 5 gray cubes stand in for 1 coloured cube of any colour and
 
 from __future__ import annotations
 
-from itertools import product
+from itertools import chain, product
 from typing import Any
 
 from ..base import State
@@ -128,13 +128,21 @@ def ever_buyable(state: State, bid: int, left: dict[str, int] | None = None) -> 
     """
     cost = state["buildings"][str(bid)]["cost"]
     left = _circulating(state) if left is None else left
-    short = sum(max(0, cost.get(c, 0) - left[c]) for c in data.COLOURED)
-    spare = sum(max(0, left[c] - cost.get(c, 0)) for c in data.COLOURED)
+    short = spare = 0  # coloured cubes missing, and those left over
+    for colour in data.COLOURED:
+        over = left[colour] - cost.get(colour, 0)
+        if over < 0:
+            short -= over
+        else:
+            spare += over
     short += max(0, cost.get("any_colored", 0) - spare)
     return left["gray"] >= cost.get("gray", 0) + SWAP * short
 
 
 def nothing_left_to_build(state: State) -> bool:
-    remaining = [bid for row in state["rows"] for bid in row] + state["pile"]
-    left = _circulating(state)  # asked after every move: once, not per building
+    # Asked after every move, and nearly always the first open building
+    # answers it: the cubes left are counted once, the buildings looked at
+    # one by one instead of listed first.
+    left = _circulating(state)
+    remaining = chain(*state["rows"], state["pile"])
     return not any(ever_buyable(state, bid, left) for bid in remaining)

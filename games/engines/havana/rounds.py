@@ -48,6 +48,23 @@ def choose_actions(state: State, seat: int) -> list[Action]:
     return [{"type": "choose", "cards": arrange(list(pair))} for pair in combinations(hand, 2)]
 
 
+def choose_candidates(state: State, seat: int, cards: Any) -> list[Action]:
+    """The one choice of `choose_actions` that holds the two `cards`, if
+    any: listing every pair of a full hand cost more than the rest of the
+    move."""
+    if not isinstance(cards, list) or len(cards) != 2:
+        return []
+    first, second = cards
+    hand = state["seats"][seat]["hand"]
+    for i, card in enumerate(hand):
+        if card in (first, second):
+            other = second if card == first else first
+            if other in hand[i + 1 :]:
+                return [{"type": "choose", "cards": arrange([card, other])}]
+            return []
+    return []
+
+
 def replace_actions(state: State, seat: int) -> list[Action]:
     own = state["seats"][seat]
     return [
@@ -84,6 +101,8 @@ def candidates(state: State, seat: int, action: Action) -> list[Action]:
     than listing every purchase plan of every open building.
     """
     kind = action.get("type")
+    if state["phase"] == "choose" and kind == "choose" and seat in to_act(state):
+        return choose_candidates(state, seat, action.get("cards"))
     if state["phase"] != "actions" or seat not in to_act(state):
         return legal(state, seat)
     if state["buying"]:
@@ -184,12 +203,13 @@ def maybe_reveal(state: State) -> None:
 
 def check_end(state: State) -> None:
     """Immediate end at the VP target, or when no building can ever be bought."""
-    for s in active_seats(state):
+    seats = active_seats(state)
+    for s in seats:
         if state["seats"][s]["vp"] >= state["target"]:
             state["end"] = {"reason": "target", "winners": [s]}
     if state["end"] is None and buying.nothing_left_to_build(state):
-        best = max(state["seats"][s]["vp"] for s in active_seats(state))
-        winners = [s for s in active_seats(state) if state["seats"][s]["vp"] == best]
+        best = max(state["seats"][s]["vp"] for s in seats)
+        winners = [s for s in seats if state["seats"][s]["vp"] == best]
         state["end"] = {"reason": "exhausted", "winners": winners}
     if state["end"] is not None:
         state["phase"] = "over"

@@ -90,3 +90,19 @@ def test_hand_is_refilled_with_the_discards_when_two_or_fewer_cards_remain():
     assert sizes == [10, 9, 8, 7, 6, 5, 4, 3, 11, 10]
     seat = state["seats"][VANESSA]
     assert len(seat["hand"]) + len(seat["discard"]) + len(seat["cards"]) == 13
+
+
+def test_a_choice_is_checked_against_the_one_pair_it_names_exactly_as_against_all():
+    """Phase 0 validates a choice without listing all 78 pairs; whatever is
+    posted, it is accepted or refused exactly as the full list would have it."""
+    from games.engines.havana import rounds
+
+    state = ENGINE.setup(3, {}, seed=2)
+    hand = state["seats"][VANESSA]["hand"]
+    posted = [[a, b] for a in hand for b in hand]
+    posted += [["0"], ["0", "7", "8"], "07", None, ["0", 7], ["x", "0"], [True, "0"], [["0"], "7"]]
+    options = rounds.choose_actions(state, VANESSA)
+    for cards in posted:
+        action = {"type": "choose", "cards": cards}
+        legal = [a for a in options if a == action]
+        assert [a for a in rounds.candidates(state, VANESSA, action) if a == action] == legal
