@@ -22,6 +22,7 @@ from games.verification import game_problems
 from notifications import outbox
 from notifications.models import Notification
 from tests.bots.play import BOT_TITLES, person_moves, play_to_the_end
+from tests.support.waiting import wait_until
 
 whole_games = pytest.mark.django_db(transaction=True)
 
@@ -182,3 +183,14 @@ def test_the_sweep_queues_the_move_of_a_bot_left_waiting(alice, monkeypatch):
     late = now + timedelta(seconds=bot_turns.OVERDUE_SECONDS + 1)
     assert bot_turns.sweep(late) == 1
     assert queued == [(game.pk, 1)]
+
+
+@whole_games
+def test_without_a_broker_a_bot_waits_out_the_pace_in_a_timer_thread(settings, alice):
+    # The embedded default: Celery eager, a pace above 0.
+    settings.CORREO_BOT_PACE_SECONDS = 0.3
+    game = do_create_game(title="havana", players=[alice, Wanted("random")], seed=2)
+    assert bot_events(game) == []  # not at once
+    wait_until(lambda: bool(bot_events(game)), timeout=10)
+    created, answer = Event.objects.get(game=game, seq=1), bot_events(game)[0]
+    assert (answer.created_at - created.created_at).total_seconds() >= 0.3
