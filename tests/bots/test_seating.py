@@ -196,3 +196,11 @@ def test_a_finished_game_hands_no_seat_to_a_bot(mo):
     assert response.status_code == 409
     assert response.json()["error"] == "game_not_active"
     assert snapshot(game) == before
+
+
+def test_the_events_a_player_reads_hide_how_a_bot_chose_face_down(alice):
+    response = post(alice, "/api/games/", {"title": "havana", "players": ["alice", "bot:greedy"]})
+    game_id = response.json()["id"]
+    events = client_for(alice).get(f"/api/games/{game_id}/events/").json()["events"]
+    bots_choice = next(e for e in events if e["source"] == "bot")
+    assert bots_choice["payload"] == {"action": {"type": "choose"}, "bot": {"kind": "greedy"}}
