@@ -204,3 +204,34 @@ def test_the_events_a_player_reads_hide_how_a_bot_chose_face_down(alice):
     events = client_for(alice).get(f"/api/games/{game_id}/events/").json()["events"]
     bots_choice = next(e for e in events if e["source"] == "bot")
     assert bots_choice["payload"] == {"action": {"type": "choose"}, "bot": {"kind": "greedy"}}
+
+
+def test_a_moderator_hands_a_seat_to_a_bot_from_the_moderation_page(table, mo, client):
+    client.force_login(mo)
+    page = client.get(f"/games/{table.pk}/moderate/").content.decode()
+    assert 'data-action="hand-to-bot"' in page
+    client.post(f"/games/{table.pk}/hand-to-bot/",
+                {"seat": "0", "kind": "random", "reason": "alice vanished"})  # fmt: skip
+    replaced = Event.objects.get(game=table, kind=Event.Kind.SEAT_REPLACED)
+    assert replaced.payload["reason"] == "alice vanished" and replaced.actor == mo
+    assert Seat.objects.get(game=table, index=0).user.username == "bot:random:0"
+
+
+def test_the_moderation_page_refuses_a_player_and_a_missing_reason_changing_nothing(
+    table, alice, mo, client
+):
+    before = snapshot(table)
+    client.force_login(alice)
+    client.post(f"/games/{table.pk}/hand-to-bot/", {"seat": "0", "kind": "random", "reason": "x"})
+    client.force_login(mo)
+    answer = client.post(f"/games/{table.pk}/hand-to-bot/",
+                         {"seat": "0", "kind": "random", "reason": " "}, follow=True)  # fmt: skip
+    assert "needs a reason" in answer.content.decode()
+    assert snapshot(table) == before
+
+
+def test_the_moderation_page_offers_no_bot_for_a_title_without_bots(mo, alice, bob, carol, client):
+    game = do_create_game(title="18cuba", players=[alice, bob, carol], seed=1)
+    client.force_login(mo)
+    page = client.get(f"/games/{game.pk}/moderate/").content.decode()
+    assert 'data-action="hand-to-bot"' not in page

@@ -1,5 +1,6 @@
 """The moderator's page of a game: the audit (every event, the chain check),
-undo with a reason, and the clock actions; each an event, through the service."""
+undo with a reason, the clock actions and handing a seat to a bot; each an
+event, through the service."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import clock as clock_options
 from games import narration, selectors
-from games.engines import base
+from games.engines import base, bots
 from games.errors import InvalidRequest
+from games.services.bots import check_hand_to_bot
 from games.services.clocks import check_extend, check_pause, check_resume
 from games.services.undo import check_undo
 from web import pages
@@ -39,7 +41,14 @@ def moderate(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "web/moderate.html",
-        {"game": game, "engine": engine, "audit": audit, "events": events, "names": who},
+        {
+            "game": game,
+            "engine": engine,
+            "audit": audit,
+            "events": events,
+            "names": who,
+            "bots": bots.kinds_for(engine),
+        },
     )
 
 
@@ -79,4 +88,22 @@ def clock(request: HttpRequest, pk: int) -> HttpResponse:
         raise InvalidRequest(gettext_noop("the clock action is pause, resume or extend"))
 
     attempt(request, write, f"Clock: {action}.")
+    return redirect("web:moderate", pk=pk)
+
+
+@login_required
+@require_POST
+def hand_to_bot(request: HttpRequest, pk: int) -> HttpResponse:
+    game = readable(lambda: selectors.game(pk))
+    seat = int_or_none(request.POST.get("seat"))
+
+    def write():
+        if seat is None:
+            raise InvalidRequest(gettext_noop("seat must be a seat number"))
+        return check_hand_to_bot(
+            game, request.user, seat=seat, kind=request.POST.get("kind"),
+            reason=request.POST.get("reason", ""),
+        )  # fmt: skip
+
+    attempt(request, write, f"Seat {seat} is played by a bot now.")
     return redirect("web:moderate", pk=pk)
