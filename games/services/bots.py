@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from accounts import bots as accounts
@@ -24,6 +23,7 @@ from games.errors import InvalidRequest, StaleSeq
 from games.models import Event, Game, Seat
 from games.services.common import engine_for, require_active, require_moderator
 from games.services.moves import do_submit_action
+from games.services.replacement import do_replace_seat
 
 
 def do_bot_move(game_id: int, seq: int) -> Event | None:
@@ -64,9 +64,9 @@ def check_hand_to_bot(game: Game, moderator, *, seat: Any, kind: Any, reason: An
 
 
 def do_hand_to_bot(game: Game, seat: int, kind: str, *, actor, reason: str) -> Event:
-    """`seat` is played by bot `kind` from now on: a `seat_replaced` event
-    (payload seat, user, reason, and the bot and the player it replaced),
-    the seat row's new player and the game's bot seats, in one append."""
+    """`seat` is played by bot `kind` from now on: the seat handed over as a
+    moderator hands it to a person (`replacement.do_replace_seat`), the
+    event naming the bot's kind."""
     game.refresh_from_db()
     require_active(game)
     engine = engine_for(game)
@@ -82,16 +82,7 @@ def do_hand_to_bot(game: Game, seat: int, kind: str, *, actor, reason: str) -> E
     if held.user.bot == kind:
         raise InvalidRequest(gettext_noop("a %(kind)s bot already plays seat %(seat)s"),
                              kind=kind, seat=seat)  # fmt: skip
-    bot = accounts.account(kind, seat)
-    payload = {"seat": seat, "user": bot.pk, "reason": reason, "bot": kind,
-               "replaced": held.user.pk}  # fmt: skip
-    loaded = store.load(game, engine)
-    seats = sorted({*game.bot_seats, seat})
-    with transaction.atomic():
-        event = store.append(
-            game, expected_seq=game.seq, kind=Event.Kind.SEAT_REPLACED,
-            source=Event.Source.MODERATOR, payload=payload, seat=seat, actor=actor,
-            head_hash=loaded.head_hash, derived={"bot_seats": seats},
-        )  # fmt: skip
-        Seat.objects.filter(pk=held.pk).update(user=bot)
-    return event
+    return do_replace_seat(
+        game, seat, accounts.account(kind, seat), actor=actor, reason=reason,
+        source=Event.Source.MODERATOR, bot=kind,
+    )  # fmt: skip

@@ -145,8 +145,9 @@ def test_a_moderator_hands_a_vanished_players_seat_to_a_bot_which_moves_at_once(
     bot = User.objects.get(username="bot:greedy:0")
     assert replaced.kind == Event.Kind.SEAT_REPLACED
     assert replaced.source == Event.Source.MODERATOR and replaced.actor == mo
-    assert replaced.payload == {"seat": 0, "user": bot.pk, "reason": "alice vanished",
-                                "bot": "greedy", "replaced": alice.pk}  # fmt: skip
+    assert replaced.payload == {"seat": 0, "user": bot.pk, "username": "bot:greedy:0",
+                                "previous": alice.pk, "previous_username": "alice",
+                                "reason": "alice vanished", "bot": "greedy"}  # fmt: skip
     assert Seat.objects.get(game=table, index=0).user == bot
     table.refresh_from_db()
     assert table.bot_seats == [0]
@@ -154,6 +155,30 @@ def test_a_moderator_hands_a_vanished_players_seat_to_a_bot_which_moves_at_once(
     assert following.source == Event.Source.BOT and following.seat == 0
     assert following.actor == bot
     assert list(game_problems(table)) == []
+
+
+def test_a_person_given_a_bots_seat_takes_it_from_the_bot(table, mo, alice, charlie):
+    post(mo, f"/api/games/{table.pk}/hand-to-bot/",
+         {"seat": 0, "kind": "greedy", "reason": "alice vanished"})  # fmt: skip
+    table.refresh_from_db()
+    response = post(mo, f"/api/games/{table.pk}/replace-seat/",
+                    {"seat": 0, "username": "charlie", "reason": "she is back"})  # fmt: skip
+    assert response.status_code == 201
+    table.refresh_from_db()
+    assert table.bot_seats == []
+    assert Seat.objects.get(game=table, index=0).user == charlie
+    assert list(game_problems(table)) == []
+
+
+def test_a_bots_account_cannot_be_given_a_seat_as_a_person(table, mo):
+    bot = accounts.account("greedy", 1)
+    before = table.seq
+    response = post(mo, f"/api/games/{table.pk}/replace-seat/",
+                    {"seat": 0, "username": bot.username, "reason": "why not"})  # fmt: skip
+    assert response.status_code == 400
+    assert "is a bot" in response.json()["detail"]
+    table.refresh_from_db()
+    assert table.seq == before
 
 
 @pytest.mark.parametrize(
