@@ -44,13 +44,24 @@ def names_a_bot(entry: str) -> bool:
     return entry.startswith(PREFIX)
 
 
-def account(kind: str, seat: int) -> User:
-    """The account bot `kind` plays seat `seat` under, made on first use."""
+def seat_of_account(username: str) -> tuple[str, int] | None:
+    """The kind and seat a bot account's name gives ("bot:greedy:2" ->
+    ("greedy", 2)), or None for any other name: an imported game's bots are
+    this server's accounts of the same kind and seat."""
+    kind, _, seat = username.removeprefix(PREFIX).partition(":")
+    if not username.startswith(PREFIX) or kind not in KINDS or not seat.isdecimal():
+        return None
+    return kind, int(seat)
+
+
+def account(kind: str, seat: int, pk: int | None = None) -> User:
+    """The account bot `kind` plays seat `seat` under, made on first use
+    (with id `pk` if given: an import keeps the ids of the export)."""
     if kind not in KINDS:
         raise ValueError(f"unknown bot {kind!r}")
     user, created = User.objects.get_or_create(
         username=f"{PREFIX}{kind}:{seat}",
-        defaults={"bot": kind, "email": "", "notify_mode": User.NotifyMode.OFF},
+        defaults={"pk": pk, "bot": kind, "email": "", "notify_mode": User.NotifyMode.OFF},
     )
     if created:
         user.set_unusable_password()
