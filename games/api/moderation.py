@@ -4,6 +4,9 @@ the service (games.services)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.response import Response
@@ -28,81 +31,43 @@ class ModeratorAct(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
 
-class ReplaceSeatView(ModeratorAct):
-    @extend_schema(
-        summary="Moderators: give a seat to another player (its clock and view go with it)",
-        request=s.ReplaceSeatIn,
-        responses={201: s.SeqOut},
-    )
-    def post(self, request, pk: int):
-        game = selectors.game(pk)
-        data = s.validated(s.ReplaceSeatIn, request.data)
-        return _created(check_replace_seat(
-            game, request.user, seat=data["seat"], username=data["username"],
-            reason=data["reason"],
-        ))  # fmt: skip
+def game_act(summary: str, body: type, act: Callable[..., Any]) -> type[ModeratorAct]:
+    """The view of one moderator's act on a game: `body` validated, then
+    `act(game, moderator, **body)` (a service's check_*); 201 with the
+    event's seq."""
+
+    class GameAct(ModeratorAct):
+        @extend_schema(summary=summary, request=body, responses={201: s.SeqOut})
+        def post(self, request, pk: int):
+            game = selectors.game(pk)
+            return _created(act(game, request.user, **s.validated(body, request.data)))
+
+    return GameAct
 
 
-class ForceResignView(ModeratorAct):
-    @extend_schema(
-        summary="Moderators: resign a seat for its player",
-        request=s.SeatReasonIn,
-        responses={201: s.SeqOut},
-    )
-    def post(self, request, pk: int):
-        game = selectors.game(pk)
-        data = s.validated(s.SeatReasonIn, request.data)
-        return _created(
-            check_force_resign(game, request.user, seat=data["seat"], reason=data["reason"])
-        )
-
-
-class AbortView(ModeratorAct):
-    @extend_schema(
-        summary="Moderators: abort a running game; the reason is shown to its players",
-        request=s.ReasonIn,
-        responses={201: s.SeqOut},
-    )
-    def post(self, request, pk: int):
-        game = selectors.game(pk)
-        data = s.validated(s.ReasonIn, request.data)
-        return _created(check_abort(game, request.user, reason=data["reason"]))
-
-
-class NoteView(ModeratorAct):
-    @extend_schema(
-        summary="Moderators: pin a note to a game (shown in its events and on its page)",
-        request=s.NoteIn,
-        responses={201: s.SeqOut},
-    )
-    def post(self, request, pk: int):
-        game = selectors.game(pk)
-        data = s.validated(s.NoteIn, request.data)
-        return _created(check_pin_note(game, request.user, text=data["text"]))
-
-
-class LockView(ModeratorAct):
-    @extend_schema(
-        summary="Moderators: lock a game while a dispute is open (no moves; clocks paused)",
-        request=s.ReasonIn,
-        responses={201: s.SeqOut},
-    )
-    def post(self, request, pk: int):
-        game = selectors.game(pk)
-        data = s.validated(s.ReasonIn, request.data)
-        return _created(check_lock(game, request.user, reason=data["reason"]))
-
-
-class UnlockView(ModeratorAct):
-    @extend_schema(
-        summary="Moderators: unlock a game (the clocks the lock stopped run again)",
-        request=s.ReasonIn,
-        responses={201: s.SeqOut},
-    )
-    def post(self, request, pk: int):
-        game = selectors.game(pk)
-        data = s.validated(s.ReasonIn, request.data)
-        return _created(check_unlock(game, request.user, reason=data["reason"]))
+ReplaceSeatView = game_act(
+    "Moderators: give a seat to another player (its clock and view go with it)",
+    s.ReplaceSeatIn, check_replace_seat,
+)  # fmt: skip
+ForceResignView = game_act(
+    "Moderators: resign a seat for its player", s.SeatReasonIn, check_force_resign
+)
+AbortView = game_act(
+    "Moderators: abort a running game; the reason is shown to its players",
+    s.ReasonIn, check_abort,
+)  # fmt: skip
+NoteView = game_act(
+    "Moderators: pin a note to a game (shown in its events and on its page)",
+    s.NoteIn, check_pin_note,
+)  # fmt: skip
+LockView = game_act(
+    "Moderators: lock a game while a dispute is open (no moves; clocks paused)",
+    s.ReasonIn, check_lock,
+)  # fmt: skip
+UnlockView = game_act(
+    "Moderators: unlock a game (the clocks the lock stopped run again)",
+    s.ReasonIn, check_unlock,
+)  # fmt: skip
 
 
 class ReportView(APIView):
