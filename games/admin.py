@@ -60,6 +60,20 @@ def act_on_each(modeladmin, request, queryset, act: Callable) -> None:
         modeladmin.message_user(request, f"done for {done} of {len(queryset)}")
 
 
+def game_action(description: str, act: Callable, **fields: str):
+    """An admin action doing `act(game, moderator, **{arg: the action bar's
+    field})` (a service's check_*) on each chosen game."""
+
+    @admin.action(description=description)
+    def action(modeladmin, request, queryset):
+        def one(game, data):
+            return act(game, request.user, **{arg: data.get(key) for arg, key in fields.items()})
+
+        act_on_each(modeladmin, request, queryset, one)
+
+    return action
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "title", "status", "seq", "locked", "paused", "flagged", "updated_at")
@@ -78,58 +92,21 @@ class GameAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
 
-    @admin.action(description="Lock (reason)")
-    def lock(self, request, queryset):
-        act_on_each(
-            self,
-            request,
-            queryset,
-            lambda game, d: check_lock(game, request.user, reason=d.get("reason")),
-        )
-
-    @admin.action(description="Unlock (reason)")
-    def unlock(self, request, queryset):
-        act_on_each(
-            self,
-            request,
-            queryset,
-            lambda game, d: check_unlock(game, request.user, reason=d.get("reason")),
-        )
-
-    @admin.action(description="Abort (reason)")
-    def abort(self, request, queryset):
-        act_on_each(
-            self,
-            request,
-            queryset,
-            lambda game, d: check_abort(game, request.user, reason=d.get("reason")),
-        )
-
-    @admin.action(description="Pin a note (reason = the note)")
-    def pin_note(self, request, queryset):
-        act_on_each(
-            self,
-            request,
-            queryset,
-            lambda game, d: check_pin_note(game, request.user, text=d.get("reason")),
-        )
-
-    @admin.action(description="Force resignation (seat, reason)")
-    def force_resign(self, request, queryset):
-        act_on_each(self, request, queryset, lambda game, d: check_force_resign(
-            game, request.user, seat=d.get("seat"), reason=d.get("reason")))  # fmt: skip
-
-    @admin.action(description="Replace a seat's player (seat, username, reason)")
-    def replace_seat(self, request, queryset):
-        act_on_each(self, request, queryset, lambda game, d: check_replace_seat(
-            game, request.user, seat=d.get("seat"), username=d.get("username"),
-            reason=d.get("reason")))  # fmt: skip
-
-    @admin.action(description="Hand a seat to a bot (seat, bot, reason)")
-    def hand_to_bot(self, request, queryset):
-        act_on_each(self, request, queryset, lambda game, d: check_hand_to_bot(
-            game, request.user, seat=d.get("seat"), kind=d.get("bot"),
-            reason=d.get("reason")))  # fmt: skip
+    lock = game_action("Lock (reason)", check_lock, reason="reason")
+    unlock = game_action("Unlock (reason)", check_unlock, reason="reason")
+    abort = game_action("Abort (reason)", check_abort, reason="reason")
+    pin_note = game_action("Pin a note (reason = the note)", check_pin_note, text="reason")
+    force_resign = game_action(
+        "Force resignation (seat, reason)", check_force_resign, seat="seat", reason="reason"
+    )
+    replace_seat = game_action(
+        "Replace a seat's player (seat, username, reason)", check_replace_seat,
+        seat="seat", username="username", reason="reason",
+    )  # fmt: skip
+    hand_to_bot = game_action(
+        "Hand a seat to a bot (seat, bot, reason)", check_hand_to_bot,
+        seat="seat", kind="bot", reason="reason",
+    )  # fmt: skip
 
     @admin.action(description="Export (one game, as JSON)")
     def export(self, request, queryset):
