@@ -204,7 +204,7 @@ def check(document: Any) -> Checked:
     _check_heads(document, events)
     _check_seats(document, events, accounts)
     derived = _check_replay(engine, game, events)
-    paused, locked = clock_marks(events)
+    paused, locked = selectors.clock_marks(e.payload for e in events if e.kind == Event.Kind.CLOCK)
     return Checked(
         game=game, salt=salt, accounts=accounts, events=events, derived=derived,
         paused=paused, locked=locked, unchecked_keys=unchecked,
@@ -403,7 +403,8 @@ def _check_created(engine, game: dict[str, Any], events: list[Event], accounts) 
             raise _malformed(f"event {event.seq}'s seat or user")
         # Who had the seat is the stream's to say: a payload naming another
         # account would be relinked here as someone who never held it.
-        if event.payload.get("previous", holders[seat]) != holders[seat]:
+        previous = event.payload.get("previous", holders[seat])
+        if type(previous) is not int or previous != holders[seat]:
             raise _malformed(f"event {event.seq}'s previous player did not hold the seat")
         holders[seat] = user
 
@@ -500,22 +501,3 @@ def _abort_reason(live: list[Event]) -> str | None:
         if event.kind == Event.Kind.RESIGN and event.payload.get("aborts"):
             return ""
     return None
-
-
-def clock_marks(events: list[Event]) -> tuple[bool, bool]:
-    """Whether the clocks stood still, and whether a moderator held the game
-    locked, at the end of `events` (every one: an undo takes back moves,
-    not pauses or locks).  A lock stops running clocks without a pause
-    event (its `pauses` says it did), and its unlock restarts only those."""
-    paused = locked = lock_paused = False
-    for event in events:
-        mark = event.payload.get("clock") if event.kind == Event.Kind.CLOCK else None
-        if mark in ("pause", "resume"):
-            paused = mark == "pause"
-        elif mark == "lock":
-            locked, lock_paused = True, bool(event.payload.get("pauses"))
-            paused = paused or lock_paused
-        elif mark == "unlock":
-            paused = paused and not lock_paused
-            locked = lock_paused = False
-    return paused, locked

@@ -144,23 +144,6 @@ def test_a_game_paused_before_its_lock_imports_still_paused_after_the_unlock(db)
     assert game.deadline is None
 
 
-def test_a_lock_that_stopped_the_clocks_is_told_from_one_of_a_paused_game(db):
-    """The fold of the clock events, step by step, as games.services.clocks acts."""
-
-    def marks(*payloads):
-        return exchange.clock_marks([Event(kind=Event.Kind.CLOCK, payload=p) for p in payloads])
-
-    lock, unlock = {"clock": "lock", "pauses": True}, {"clock": "unlock"}
-    lock_paused = {"clock": "lock", "pauses": False}
-    pause, resume = {"clock": "pause"}, {"clock": "resume"}
-    assert marks(lock) == (True, True)
-    assert marks(lock, unlock) == (False, False)
-    assert marks(pause, lock_paused) == (True, True)
-    assert marks(pause, lock_paused, unlock) == (True, False)
-    assert marks(lock, unlock, pause) == (True, False)
-    assert marks(pause, resume, lock, unlock, {"clock": "extend"}) == (False, False)
-
-
 # --- notes ----------------------------------------------------------------------
 
 
