@@ -193,18 +193,11 @@ def _write(checked: exchange.Checked, users: dict, actor, source: str) -> Game:
     game.refresh_from_db()
     _seat(game, events)
     if game.clock:
-        _start_clocks(game, now)
-    return game
-
-
-def _start_clocks(game: Game, now) -> None:
-    """The clocks start afresh here: the time the game spent in transit is
-    nobody's.  A paused (or locked) game keeps them stopped, each seat to
-    act holding a full move for when they restart."""
-    if game.paused:
-        Seat.objects.filter(game=game, to_act=True).update(remaining=game.clock["per_move"])
-    else:
+        # The clocks start afresh here: the time the game spent in transit
+        # is nobody's.  A paused (or locked) game's stay stopped: when they
+        # restart, the resume's own event gives each seat to act a full move.
         deadlines.refresh(game, None, now)
+    return game
 
 
 def _relinked(events: list[Event], game: Game, ids: dict[int, int]) -> list[Event]:

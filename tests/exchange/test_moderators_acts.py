@@ -18,7 +18,7 @@ from games import exchange, selectors
 from games.errors import GameLocked
 from games.models import Event, Game, ModerationItem, Seat
 from games.services.abort import check_abort
-from games.services.clocks import check_lock, check_pause, check_unlock, do_pause
+from games.services.clocks import check_lock, check_pause, check_resume, check_unlock, do_pause
 from games.services.notes import check_pin_note
 from games.services.queue import check_report
 from games.services.replacement import check_replace_seat
@@ -127,6 +127,16 @@ def test_unlocking_an_imported_locked_game_gives_the_seat_to_act_a_full_move(db)
     assert game.deadline == seat.deadline and seat.remaining is None
     moves(game, 2, seed=3)
     assert list(game_problems(game)) == []
+
+
+def test_resuming_an_imported_paused_game_gives_the_seat_to_act_a_full_move(db):
+    game = import_it(duel_exported_elsewhere(
+        lambda game, players, moderator: (moves(game, 1), check_pause(game, moderator, reason="x"))
+    ))  # fmt: skip
+    before = timezone.now()
+    check_resume(game, make_user("judge", is_moderator=True), reason="back")
+    seat = Seat.objects.get(game=game, to_act=True)
+    assert before + TWO_DAYS <= seat.deadline <= timezone.now() + TWO_DAYS
 
 
 def test_a_game_paused_before_its_lock_imports_still_paused_after_the_unlock(db):
@@ -252,6 +262,20 @@ def test_an_aborted_game_imports_aborted_with_its_reason(db):
     assert row_facts(game) == origin
     assert (game.status, game.abort_reason, game.to_act) == ("aborted", "a bug in the rules", [])
     assert not Seat.objects.filter(game=game, to_act=True).exists() and game.deadline is None
+
+
+def test_a_game_aborted_while_locked_imports_aborted_and_locked_as_it_stood(db):
+    origin: dict = {}
+
+    def act(game, players, moderator):
+        moves(game, 2)
+        check_lock(game, moderator, reason="a dispute")
+        check_abort(game, moderator, reason="cheating")
+        origin_row(origin)(game)
+
+    game = round_trip(duel_exported_elsewhere(act))
+    assert row_facts(game) == origin
+    assert (game.status, game.abort_reason, game.locked) == ("aborted", "cheating", True)
 
 
 def test_an_aborted_then_undone_game_imports_active_without_a_reason(db):
