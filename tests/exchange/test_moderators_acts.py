@@ -41,16 +41,6 @@ GAME_FACTS = ("id", "title", "engine_version", "chain_version", "options", "cloc
 ROW_FACTS = ("status", "to_act", "result", "abort_reason", "paused", "locked")
 
 
-def origin_row(into: dict):
-    """An act's last step: the exporting server's game row, kept in `into`."""
-
-    def record(game):
-        game.refresh_from_db()
-        into.update({name: getattr(game, name) for name in ROW_FACTS})
-
-    return record
-
-
 def round_trip(document: dict) -> Game:
     """Import into an empty database, export again: the same game, and
     verify_games finds nothing wrong."""
@@ -85,7 +75,7 @@ def test_a_lock_then_unlock_imports_unlocked_with_the_clocks_running(db):
         check_lock(game, moderator, reason="a dispute")
         check_unlock(game, moderator, reason="settled")
         moves(game, 1, seed=2)
-        origin_row(origin)(game)
+        origin.update(row_facts(game))  # the exporting server's row
 
     document = duel_exported_elsewhere(act)
     clocks = [e["payload"].get("clock") for e in document["events"] if e["kind"] == "clock"]
@@ -103,7 +93,7 @@ def test_a_game_exported_while_locked_imports_locked_with_its_clocks_stopped(db)
     def act(game, players, moderator):
         moves(game, 2)
         check_lock(game, moderator, reason="a dispute")
-        origin_row(origin)(game)
+        origin.update(row_facts(game))  # the exporting server's row
 
     game = round_trip(duel_exported_elsewhere(act))
     assert row_facts(game) == origin and origin["locked"] is True and origin["paused"] is True
@@ -147,7 +137,7 @@ def test_a_game_paused_before_its_lock_imports_still_paused_after_the_unlock(db)
         check_pause(game, moderator, reason="a holiday")
         check_lock(game, moderator, reason="a dispute")
         check_unlock(game, moderator, reason="settled")
-        origin_row(origin)(game)
+        origin.update(row_facts(game))  # the exporting server's row
 
     game = round_trip(duel_exported_elsewhere(act))
     assert row_facts(game) == origin and origin["paused"] is True and origin["locked"] is False
@@ -254,7 +244,7 @@ def test_an_aborted_game_imports_aborted_with_its_reason(db):
     def act(game, players, moderator):
         moves(game, 2)
         check_abort(game, moderator, reason="a bug in the rules")
-        origin_row(origin)(game)
+        origin.update(row_facts(game))  # the exporting server's row
 
     document = duel_exported_elsewhere(act)
     assert document["game"]["status"] == Game.Status.ABORTED
@@ -271,7 +261,7 @@ def test_a_game_aborted_while_locked_imports_aborted_and_locked_as_it_stood(db):
         moves(game, 2)
         check_lock(game, moderator, reason="a dispute")
         check_abort(game, moderator, reason="cheating")
-        origin_row(origin)(game)
+        origin.update(row_facts(game))  # the exporting server's row
 
     game = round_trip(duel_exported_elsewhere(act))
     assert row_facts(game) == origin
@@ -287,7 +277,7 @@ def test_an_aborted_then_undone_game_imports_active_without_a_reason(db):
         before = game.seq
         check_abort(game, moderator, reason="a mistake")
         check_undo(game, moderator, to_seq=before, reason="aborted the wrong game")
-        origin_row(origin)(game)
+        origin.update(row_facts(game))  # the exporting server's row
 
     document = duel_exported_elsewhere(act)
     assert [e["kind"] for e in document["events"][-2:]] == ["abort", "undo"]
