@@ -37,6 +37,14 @@ class User(AbstractUser):
     suspended = models.BooleanField(
         default=False, help_text="Suspended by a moderator: no login, no API, no mail."
     )
+    # The built-in player this account is (accounts.bots), blank for a person.
+    bot = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        choices=[("random", "random bot"), ("greedy", "greedy bot")],
+        help_text="Blank for a person; else the built-in bot that plays this account's seats.",
+    )
     language = models.CharField(
         max_length=8,
         choices=settings.LANGUAGES,

@@ -266,6 +266,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "games.tasks.sweep_deadlines",
         "schedule": env.float("CORREO_SWEEP_INTERVAL", default=60.0),
     },
+    # A bot whose move was not queued (the broker was down) moves after all.
+    "sweep-bots": {
+        "task": "games.tasks.sweep_bots",
+        "schedule": env.float("CORREO_SWEEP_INTERVAL", default=60.0),
+    },
 }
 
 # Neither a move nor a read needs Redis (config.outage): every socket to it
@@ -355,6 +360,12 @@ CORREO_TIMEOUT_BATCH = env.int("CORREO_TIMEOUT_BATCH", default=50)
 CORREO_TIMEOUT_RETRY_SECONDS = env.int("CORREO_TIMEOUT_RETRY_SECONDS", default=3600)
 # Without a broker (the embedded default) `manage.py runserver` sweeps itself.
 CORREO_EMBEDDED_SWEEP = env.bool("CORREO_EMBEDDED_SWEEP", default=not REDIS_URL)
+
+# Bots (games.bot_turns): a bot moves no sooner than this after the move it
+# answers, so that people at the table can follow; its tasks go to this queue
+# ("": Celery's default).
+CORREO_BOT_PACE_SECONDS = env.float("CORREO_BOT_PACE_SECONDS", default=5.0)
+CORREO_BOT_QUEUE = env.str("CORREO_BOT_QUEUE", default="")
 
 # Titles outside games.engines ("module:attribute" of an engine object), e.g.
 # the test suite's small engine for worker processes started by the tests.

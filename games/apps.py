@@ -10,7 +10,10 @@ class GamesConfig(AppConfig):
 
         from django.conf import settings
 
-        from games import deadlines  # noqa: F401 - registers its append listener
+        from games import (
+            bot_turns,  # noqa: F401 - registers its committed listener
+            deadlines,  # noqa: F401 - registers its append listener
+        )
         from games.engines import base
 
         for path in settings.CORREO_EXTRA_ENGINES:

@@ -40,6 +40,9 @@ class Game(models.Model):
     # Clock options (games.clock.ClockConfig as JSON); null: no clock.
     clock = JSONTextField(null=True, blank=True)
     paused = models.BooleanField(default=False)
+    # The seats whose players are bots (accounts.bots), so that a move in a
+    # game without bots costs no look-up of whether a bot must answer it.
+    bot_seats = JSONTextField(default=list)
     # Set when a timeout under the `moderator` policy needs a moderator.
     flagged = models.BooleanField(default=False, db_index=True)
     # A moderator's lock while a dispute is open: no moves, clocks paused.
@@ -131,6 +134,7 @@ class Event(models.Model):
         TIMER = "timer"
         MODERATOR = "moderator"
         SYSTEM = "system"
+        BOT = "bot"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()

@@ -30,11 +30,16 @@ def full_payload(event) -> dict[str, Any]:
 
 
 def public_payload(event) -> dict[str, Any]:
-    """The payload as every viewer may see it."""
+    """The payload as every viewer may see it.  Where the action has a
+    public form, a bot's record of its choice (games.services.bots) is cut
+    to the bot's kind: its seed and the index it chose would narrow down
+    the hidden part."""
     payload = dict(event.payload)
     public = payload.pop("public", None)
     if event.kind == "created":
         payload.pop("setup", None)
     elif public is not None:
         payload["action"] = public
+        if "bot" in payload:
+            payload["bot"] = {"kind": payload["bot"]["kind"]}
     return payload

@@ -51,15 +51,28 @@ def games_for(user, *, mine: bool = False, to_act: bool = False) -> QuerySet[Gam
 
 
 def users_in_order(usernames: list[str]) -> list:
-    """The active users of these names, in the order given (a game's seats)."""
+    """The active users of these names, in the order given (a game's seats);
+    an entry `bot:random` or `bot:greedy` asks for a bot (accounts.bots)."""
+    from accounts import bots
     from accounts.models import User
 
-    found = User.objects.filter(username__in=usernames, is_active=True, suspended=False)
-    users = {u.username: u for u in found}
-    missing = [name for name in usernames if name not in users]
+    unknown = [name for name in usernames if bots.names_a_bot(name) and not bots.kind_named(name)]
+    if unknown:
+        raise InvalidRequest(
+            gettext_noop("no such bot: %(names)s (bot:random or bot:greedy)"),
+            names=", ".join(unknown),
+        )
+    people = [name for name in usernames if not bots.names_a_bot(name)]
+    users = {
+        u.username: u
+        for u in User.objects.filter(username__in=people, is_active=True, suspended=False)
+    }
+    missing = [name for name in people if name not in users]
     if missing:
         raise InvalidRequest(gettext_noop("no such player: %(names)s"), names=", ".join(missing))
-    return [users[name] for name in usernames]
+    return [
+        bots.Wanted(kind) if (kind := bots.kind_named(name)) else users[name] for name in usernames
+    ]
 
 
 def account(username: str):

@@ -10,7 +10,8 @@ from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError, transaction
 
-from games import sweep, timeouts
+from games import bot_turns, sweep, timeouts
+from games.services import bots
 
 log = logging.getLogger(__name__)
 
@@ -60,3 +61,16 @@ def timeout_games(batch: list[list[int]], now: str) -> int:
 def timeout_game(game_id: int, seq: int, now: str) -> int:
     # Kept for messages queued by a release before batches.
     return len(timeouts.run_out(game_id, seq, datetime.datetime.fromisoformat(now)))
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def play_bot(game_id: int, seq: int) -> int | None:
+    """A bot's move after event `seq` (games.bot_turns queues it); the seq
+    of the move, or None when the game had moved on or no bot was to act."""
+    event = bots.do_bot_move(game_id, seq)
+    return None if event is None else event.seq
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def sweep_bots() -> int:
+    return bot_turns.sweep()

@@ -30,7 +30,8 @@ from games.engines.base import State
 from games.models import Event, Game, LegacySeal, Seat, Snapshot
 from games.services.common import derived_fields
 
-PLAYER_SOURCES = (Event.Source.API, Event.Source.EMAIL, Event.Source.WEB)
+# A bot's move is by the bot's account, which holds the seat (accounts.bots).
+PLAYER_SOURCES = (Event.Source.API, Event.Source.EMAIL, Event.Source.WEB, Event.Source.BOT)
 MACHINE_SOURCES = (Event.Source.TIMER, Event.Source.SYSTEM)
 CHUNK = 200
 # A Row's columns before its payload, which is read as text (stored()).

@@ -85,6 +85,8 @@ def build(
     and has no webhook."""
     if kind not in Notification.Kind.values:
         raise ValueError(f"unknown notification kind {kind!r}")
+    if getattr(user, "bot", ""):
+        return None  # a bot reads no mail (accounts.bots)
     if key is None:
         key = f"{game.pk if game else '-'}:{seq if seq is not None else '-'}:{kind}:{user.pk}"
     if seat is None and game is not None:

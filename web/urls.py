@@ -36,6 +36,7 @@ urlpatterns = [
     path("games/<game:pk>/undo/", moderation.undo, name="undo"),
     path("games/<game:pk>/clock/", moderation.clock, name="clock"),
     path("games/<game:pk>/act/", moderation.act, name="moderate-act"),
+    path("games/<game:pk>/hand-to-bot/", moderation.hand_to_bot, name="hand_to_bot"),
     path("accounts/signup/", auth_throttled(account.signup), name="signup"),
     path("settings/", account.settings_page, name="settings"),
     path("settings/vacation/", account.start_vacation, name="vacation"),

@@ -20,7 +20,10 @@ def validated(serializer_class: type[serializers.Serializer], data) -> dict:
 class CreateGameIn(serializers.Serializer):
     title = serializers.CharField(max_length=32)
     players = serializers.ListField(
-        child=serializers.CharField(max_length=150), min_length=1, max_length=8
+        child=serializers.CharField(max_length=150),
+        min_length=1,
+        max_length=8,
+        help_text="usernames in seat order; bot:random or bot:greedy seats a bot",
     )
     options = serializers.DictField(required=False, default=dict)
     clock = serializers.DictField(required=False, allow_null=True, default=None)
@@ -43,6 +46,12 @@ class SubmitIn(serializers.Serializer):
 
 class UndoIn(serializers.Serializer):
     to_seq = serializers.IntegerField(min_value=1)
+    reason = serializers.CharField(max_length=500)
+
+
+class HandToBotIn(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=32)
+    kind = serializers.ChoiceField(choices=["random", "greedy"])
     reason = serializers.CharField(max_length=500)
 
 

@@ -34,6 +34,7 @@ urlpatterns = [
     path("games/<int:pk>/events/", game_view(views.EventsView), name="game-events"),
     path("games/<int:pk>/audit/", game_view(views.AuditView), name="game-audit"),
     path("games/<int:pk>/undo/", game_view(views.UndoView), name="game-undo"),
+    path("games/<int:pk>/hand-to-bot/", game_view(views.HandToBotView), name="game-hand-to-bot"),
     path("games/<int:pk>/takeback/", game_view(views.TakebackView), name="game-takeback"),
     path("games/<int:pk>/clock/", game_view(views.ClockView), name="game-clock"),
     path(

@@ -13,8 +13,9 @@ from games import clock as clock_options
 from games import exchange, selectors, vacation
 from games.api import schema
 from games.api import serializers as s
-from games.engines import base
+from games.engines import base, bots
 from games.models import Game
+from games.services.bots import check_hand_to_bot
 from games.services.clocks import check_extend, check_pause, check_resume
 from games.services.creation import check_create_game
 from games.services.importing import check_import_game
@@ -54,6 +55,7 @@ class TitlesView(APIView):
                 "options": engine.OPTIONS,
                 "version": engine.VERSION,
                 "provisional_data": bool(getattr(engine, "PROVISIONAL_DATA", False)),
+                "bots": list(bots.kinds_for(engine)),
             }
             for name, engine in sorted(base.available().items())
         ]
@@ -191,6 +193,23 @@ class UndoView(APIView):
         game = game_or_404(pk)
         data = s.validated(s.UndoIn, request.data)
         event = check_undo(game, request.user, to_seq=data["to_seq"], reason=data["reason"])
+        return Response({"seq": event.seq}, status=status.HTTP_201_CREATED)
+
+
+class HandToBotView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Moderators: a bot takes over a seat whose player has vanished",
+        request=s.HandToBotIn,
+        responses={201: s.SeqOut},
+    )
+    def post(self, request, pk: int):
+        game = game_or_404(pk)
+        data = s.validated(s.HandToBotIn, request.data)
+        event = check_hand_to_bot(
+            game, request.user, seat=data["seat"], kind=data["kind"], reason=data["reason"]
+        )
         return Response({"seq": event.seq}, status=status.HTTP_201_CREATED)
 
 

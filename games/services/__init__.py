@@ -4,8 +4,9 @@ Every command (API, web, email, timer, moderator, the sweep) changes a game
 through these modules, and only they append to a stream (`store.append`; a
 test holds every other module to that).  One module per concern: `creation`,
 `moves`, `seats`, `undo`, `takeback`, `clocks` (with a moderator's lock),
-`vacation`, and the moderators' `replacement`, `abort`, `notes`,
-`suspension` and `queue`; `common` holds what they share.
+`vacation`, `bots` (a bot's move, a seat handed to a bot), and the
+moderators' `replacement`, `abort`, `notes`, `suspension` and `queue`;
+`common` holds what they share.
 
 Naming, as zulip's actions do it:
 

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_noop
 
 from games import chain, commitment, store
 from games import clock as clock_options
+from games.bot_seats import bot_seats, seat_holders
 from games.engines import base
 from games.errors import Forbidden, InvalidRequest
 from games.models import Event, Game, Seat
@@ -48,7 +49,8 @@ def do_create_game(
     spectator_delay: int = 0,
     clock: dict[str, Any] | None = None,
 ) -> Game:
-    """Create and start a game; `players` are users in seat order."""
+    """Create and start a game; `players` are users in seat order, or bots
+    wanted (accounts.bots.Wanted) for the seats bots play."""
     try:
         engine = base.get(title)
     except KeyError:
@@ -59,6 +61,7 @@ def do_create_game(
             title=engine.TITLE, least=engine.MIN_PLAYERS, most=engine.MAX_PLAYERS,
             count=len(players),
         )  # fmt: skip
+    players = seat_holders(engine, players)
     if len({user.pk for user in players}) != len(players):
         raise InvalidRequest(gettext_noop("each player may hold only one seat"))
     if not isinstance(options, dict | None):
@@ -85,6 +88,7 @@ def do_create_game(
             public=public,
             spectator_delay=spectator_delay,
             clock=clock_config,
+            bot_seats=bot_seats(players),
         )
         Seat.objects.bulk_create(
             Seat(game=game, index=i, user=user) for i, user in enumerate(players)

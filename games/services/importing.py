@@ -28,6 +28,8 @@ from django.db import DataError, IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from accounts import bots
+from accounts.models import User
 from games import chain, deadlines, exchange, verification
 from games.errors import ImportRefused, InvalidRequest
 from games.models import Event, Game, Seat
@@ -80,7 +82,6 @@ def _check_mapping(mapping: dict[str, str]) -> None:
 
 def _accounts(named: dict[int, str], mapping: dict[str, str], placeholders: bool) -> dict:
     """The account here of each account the export names (by its id there)."""
-    from accounts.models import User
 
     stray = sorted(set(mapping) - set(named.values()))
     if stray:
@@ -95,7 +96,15 @@ def _accounts(named: dict[int, str], mapping: dict[str, str], placeholders: bool
             gettext_noop("no account here to map to: %(names)s"), names=", ".join(missing)
         )
     found = {pk: targets[mapping[name]] for pk, name in named.items() if name in mapping}
-    unmapped = {pk: name for pk, name in named.items() if name not in mapping}
+    # A bot is played by this server's account of its kind and seat, never
+    # by a placeholder (which would be a person nobody plays).
+    robots = {pk: bots.seat_of_account(name) for pk, name in named.items() if name not in mapping}
+    free = _free_ids(User, [pk for pk, seated in robots.items() if seated])
+    for pk, seated in robots.items():
+        if seated is not None:
+            found[pk] = bots.account(*seated, pk=pk if pk in free else None)
+    _after_explicit_ids(User, free & {user.pk for user in found.values()})
+    unmapped = {pk: name for pk, name in named.items() if pk not in found}
     if unmapped and not placeholders:
         raise ImportRefused(
             gettext_noop(
@@ -109,7 +118,6 @@ def _accounts(named: dict[int, str], mapping: dict[str, str], placeholders: bool
 
 def _placeholders(unmapped: dict[int, str]) -> dict:
     """An inactive account per name, keeping the export's id where it is free."""
-    from accounts.models import User
 
     taken = sorted(User.objects.filter(username__in=unmapped.values()).values_list(
         "username", flat=True
@@ -265,3 +273,8 @@ def _seat(game: Game, events: list[Event]) -> None:
         for index, user in enumerate(holders)
     )
     sync_seat_statuses(game)
+    played_by_bots = set(User.objects.filter(pk__in=holders).exclude(bot="").values_list(
+        "pk", flat=True
+    ))  # fmt: skip
+    game.bot_seats = [index for index, user in enumerate(holders) if user in played_by_bots]
+    Game.objects.filter(pk=game.pk).update(bot_seats=game.bot_seats)

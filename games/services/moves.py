@@ -80,9 +80,11 @@ def do_submit_action(
     expected_seq: int,
     source: str,
     kind: str,
+    extra: dict[str, Any] | None = None,
 ) -> Event:
     """Validate and append one action of `seat`: a player's move, or the
-    timer's (`kind` timeout) when the seat's clock ran out."""
+    timer's (`kind` timeout) when the seat's clock ran out.  `extra` goes
+    into the payload beside the action (a bot's record of its choice)."""
     if expected_seq != game.seq:
         game.refresh_from_db()  # the row may be older than what the client saw
     require_active(game)
@@ -105,7 +107,7 @@ def do_submit_action(
         expected_seq=expected_seq,
         kind=kind,
         source=source,
-        payload=action_payload(engine, loaded.state, seat, action),
+        payload={**action_payload(engine, loaded.state, seat, action), **(extra or {})},
         seat=seat,
         actor=actor,
         head_hash=loaded.head_hash,

@@ -38,6 +38,10 @@ def check_replace_seat(game: Game, moderator, *, seat, username, reason) -> Even
     active_seat_row(game, seat)
     if user is None or not user.is_active or user.suspended:
         raise InvalidRequest(gettext_noop("no such player: %(names)s"), names=str(username)[:150])
+    if user.bot:
+        raise InvalidRequest(
+            gettext_noop("%(name)s is a bot: hand the seat to a bot instead"), name=user.username
+        )
     if Seat.objects.filter(game=game, user=user).exists():
         raise InvalidRequest(
             gettext_noop("%(name)s already plays in this game"), name=user.username
@@ -47,19 +51,27 @@ def check_replace_seat(game: Game, moderator, *, seat, username, reason) -> Even
     )
 
 
-def do_replace_seat(game: Game, seat: int, user, *, actor, reason: str, source: str) -> Event:
-    """`user` takes `seat` over, from the current head on."""
+def do_replace_seat(
+    game: Game, seat: int, user, *, actor, reason: str, source: str, bot: str = ""
+) -> Event:
+    """`user` takes `seat` over, from the current head on; `bot` names the
+    kind when the new player is a bot (games.services.bots), which the
+    game's bot seats then follow."""
     with transaction.atomic():
         row = Seat.objects.select_for_update().select_related("user").get(game=game, index=seat)
         previous = row.user
         # The seat changes hands before the event is appended, so the append's
         # listeners (deadlines, the outbox) already see the new player.
         Seat.objects.filter(pk=row.pk).update(user=user, timeouts=0)
+        payload = {
+            "seat": seat, "user": user.pk, "username": user.username,
+            "previous": previous.pk, "previous_username": previous.username, "reason": reason,
+        }  # fmt: skip
+        if bot:
+            payload["bot"] = bot
+        others = [index for index in game.bot_seats if index != seat]
         return store.append(
             game, expected_seq=game.seq, kind=Event.Kind.SEAT_REPLACED, source=source,
-            seat=seat, actor=actor, head_hash=game.head_hash, payload={
-                "seat": seat, "user": user.pk, "username": user.username,
-                "previous": previous.pk, "previous_username": previous.username,
-                "reason": reason,
-            },
+            seat=seat, actor=actor, head_hash=game.head_hash, payload=payload,
+            derived={"bot_seats": sorted([*others, seat]) if bot else others},
         )  # fmt: skip

@@ -47,6 +47,8 @@ WRITES = {
              lambda w: {"seq": 2, "action": {"type": "commit", "card": w.bobs_card}}),
     "undo": ("post", "/api/games/{game}/undo/", "mo",
              lambda w: {"to_seq": 1, "reason": "a slip of the hand"}),
+    "hand_to_bot": ("post", "/api/games/{game}/hand-to-bot/", "mo",
+                    lambda w: {"seat": 1, "kind": "random", "reason": "bob vanished"}),
     "takeback": ("post", "/api/games/{game}/takeback/", "alice", lambda w: {"seq": 2}),
     "clock": ("post", "/api/games/{game}/clock/", "mo",
               lambda w: {"action": "pause", "reason": "a dispute"}),

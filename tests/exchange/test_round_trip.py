@@ -4,6 +4,7 @@ game, event for event, hash for hash, state for state."""
 from __future__ import annotations
 
 import datetime
+import random
 from io import StringIO
 
 import pytest
@@ -11,21 +12,25 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
+from accounts.bots import Wanted
 from accounts.models import User
 from games import exchange, golden, store
 from games.errors import ImportRefused
 from games.models import Event, Game, Seat
 from games.services.clocks import check_pause
 from games.services.common import engine_for
+from games.services.creation import do_create_game
 from games.services.importing import IMPORTED
 from games.services.undo import check_undo
 from games.verification import game_problems
+from tests.bots.play import person_moves
 from tests.conftest import make_user
 from tests.exchange.support import (
     NAMES,
     ROUND_TRIPS,
     duel_exported_elsewhere,
     exported_elsewhere,
+    forgotten,
     import_it,
     moves,
     recording,
@@ -188,3 +193,28 @@ def test_a_version_2_event_without_a_seal_is_refused(db):
     with pytest.raises(ImportRefused, match="event 2 carries no seal"):
         import_it(document)
     assert not Game.objects.exists()
+
+
+def test_a_game_with_bots_imports_with_this_servers_bots_in_their_seats(db):
+    """A bot is no person to map: the import seats this server's account of
+    the same kind and seat, and the game's bots play on from there."""
+
+    def played():
+        ann = make_user("ann")
+        game = do_create_game(title="havana", players=[ann, Wanted("greedy")], seed=4)
+        person_moves(game, ann, random.Random(5))
+        game.refresh_from_db()
+        return exchange.export(game, exchange.full_viewer(game))
+
+    document = forgotten(played)
+    store.forget_all()
+    assert not User.objects.exists()
+
+    game = import_it(document, placeholders=True)
+
+    bot = Seat.objects.get(game=game, index=1).user
+    assert (bot.username, bot.bot, bot.is_active) == ("bot:greedy:1", "greedy", True)
+    assert game.bot_seats == [1]
+    assert list(game_problems(game)) == []
+    again = exchange.export(game, exchange.full_viewer(game))
+    assert again["events"][: len(document["events"])] == document["events"]

@@ -3,11 +3,16 @@ moderator's act is an event; staff who are not moderators are refused."""
 
 from __future__ import annotations
 
-import pytest
+import json
 
-from games.models import Event, ModerationItem
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from games import exchange
+from games.models import Event, Game, ModerationItem
 from games.services.creation import do_create_game
 from games.services.queue import check_report
+from games.verification import game_problems
 from tests.conftest import make_user
 
 
@@ -64,3 +69,51 @@ def test_a_moderator_takes_and_closes_an_item_and_suspends_from_the_admin(
     alice.refresh_from_db()
     assert alice.suspended and alice.suspensions.get().suspended_by == staff_mo
     assert ModerationItem.objects.count() == 1
+
+
+def test_a_moderator_hands_a_seat_to_a_bot_from_the_admin(client, staff_mo, alice, bob):
+    game = do_create_game(title="havana", players=[alice, bob], seed=2)
+    act(client, staff_mo, "games/game", "hand_to_bot", game.pk, seat=1, bot="greedy",
+        reason="bob vanished")  # fmt: skip
+    handed = Event.objects.get(game=game, seq=2)
+    assert (handed.kind, handed.actor, handed.payload["bot"]) == (
+        "seat_replaced", staff_mo, "greedy",
+    )  # fmt: skip
+    assert game.seats.get(index=1).user.username == "bot:greedy:1"
+
+
+def test_the_admin_exports_a_game_and_imports_it_back_as_a_new_game(client, staff_mo, game):
+    client.force_login(staff_mo)
+    response = client.post("/admin/games/game/",
+                           {"action": "export", "_selected_action": [game.pk]})  # fmt: skip
+    assert response["Content-Disposition"] == f'attachment; filename="game-{game.pk}.json"'
+    document = json.loads(response.content)
+    assert document["format"] == "correo-game"
+    upload = SimpleUploadedFile("game.json", response.content, "application/json")
+    page = client.post("/admin/games/game/import/",
+                       {"document": upload, "mapping": "alice=alice\nbob=bob"})  # fmt: skip
+    imported = Game.objects.exclude(pk=game.pk).get()
+    assert page.status_code == 302 and page.url.endswith(f"/games/game/{imported.pk}/change/")
+    assert list(game_problems(imported)) == []
+
+
+def test_a_garbled_upload_is_refused_on_the_admins_import_page_and_writes_nothing(
+    client, staff_mo, game
+):
+    client.force_login(staff_mo)
+    upload = SimpleUploadedFile("game.json", b'{"format": "correo-game", "ver', "application/json")
+    page = client.post("/admin/games/game/import/", {"document": upload, "mapping": "x"})
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "not a JSON document" in text and "one old=new per line" in text
+    assert Game.objects.count() == 1
+
+
+def test_staff_who_are_not_moderators_cannot_import_from_the_admin(client, game):
+    staff = make_user("staff", is_staff=True, is_superuser=True)
+    client.force_login(staff)
+    document = json.dumps(exchange.export(game, exchange.full_viewer(game))).encode()
+    upload = SimpleUploadedFile("game.json", document, "application/json")
+    page = client.post("/admin/games/game/import/", {"document": upload, "placeholders": "on"})
+    assert "only moderators may import games" in page.content.decode()
+    assert Game.objects.count() == 1

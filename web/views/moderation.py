@@ -1,7 +1,7 @@
 """The moderator's page of a game: the audit (every event, the chain check),
-undo with a reason, the clock actions, and the acts on the game (lock,
-unlock, note, force a resignation, replace a seat's player, abort); each an
-event, through the service."""
+undo with a reason, the clock actions, handing a seat to a bot and the
+acts on the game (lock, unlock, note, force a resignation, replace a
+seat's player, abort); each an event, through the service."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import clock as clock_options
 from games import narration, selectors
-from games.engines import base
+from games.engines import base, bots
 from games.errors import InvalidRequest
 from games.services.abort import check_abort
+from games.services.bots import check_hand_to_bot
 from games.services.clocks import check_extend, check_lock, check_pause, check_resume, check_unlock
 from games.services.notes import check_pin_note
 from games.services.replacement import check_replace_seat
@@ -45,7 +46,14 @@ def moderate(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "web/moderate.html",
-        {"game": game, "engine": engine, "audit": audit, "events": events, "names": who},
+        {
+            "game": game,
+            "engine": engine,
+            "audit": audit,
+            "events": events,
+            "names": who,
+            "bots": bots.kinds_for(engine),
+        },
     )
 
 
@@ -120,4 +128,22 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
         return ACTS[chosen](game, request.user, request.POST)
 
     attempt(request, write, f"Done: {chosen.replace('_', ' ')}.")
+    return redirect("web:moderate", pk=pk)
+
+
+@login_required
+@require_POST
+def hand_to_bot(request: HttpRequest, pk: int) -> HttpResponse:
+    game = readable(lambda: selectors.game(pk))
+    seat = int_or_none(request.POST.get("seat"))
+
+    def write():
+        if seat is None:
+            raise InvalidRequest(gettext_noop("seat must be a seat number"))
+        return check_hand_to_bot(
+            game, request.user, seat=seat, kind=request.POST.get("kind"),
+            reason=request.POST.get("reason", ""),
+        )  # fmt: skip
+
+    attempt(request, write, f"Seat {seat} is played by a bot now.")
     return redirect("web:moderate", pk=pk)

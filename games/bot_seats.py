@@ -1,0 +1,64 @@
+"""Bots at a game's seats: the accounts a new game seats for the bots
+asked for, which seats bots hold, which one is to act, and the seed of a
+bot's move.
+
+The seed is an HMAC of the seq and seat under the game's secret seed and
+salt: fresh for every move, the same on every replay, and no help in
+recovering the secret (which also shuffled the game's hidden orders).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from django.utils.translation import gettext_noop
+
+from accounts import bots as accounts
+from games import selectors
+from games.engines import bots as engine_bots
+from games.engines.base import Engine
+from games.errors import InvalidRequest
+from games.models import Game, Seat
+
+SEED_HEX_DIGITS = 16
+
+
+def seat_holders(engine: Engine, players: list) -> list:
+    """`players` with each bot entry (accounts.bots.Wanted) replaced by the
+    account that bot plays its seat under; a title without that bot refuses."""
+    available = engine_bots.kinds_for(engine)
+    holders = []
+    for seat, player in enumerate(players):
+        if isinstance(player, accounts.Wanted):
+            if player.kind not in available:
+                raise InvalidRequest(
+                    gettext_noop("%(title)s has no %(kind)s bot"),
+                    title=engine.TITLE, kind=player.kind,
+                )  # fmt: skip
+            player = accounts.account(player.kind, seat)
+        holders.append(player)
+    return holders
+
+
+def bot_seats(players: list) -> list[int]:
+    """The seats of `players` (users) that bots play."""
+    return [seat for seat, user in enumerate(players) if accounts.is_bot(user)]
+
+
+def seed_for(game: Game, seq: int, seat: int) -> str:
+    """The seed of the bot's move after event `seq`, as hex digits."""
+    key = f"correo-bot:{game.seed}:{game.salt}".encode()
+    digest = hmac.new(key, f"{seq}:{seat}".encode(), hashlib.sha256).hexdigest()
+    return digest[:SEED_HEX_DIGITS]
+
+
+def bot_to_act(game: Game) -> selectors.Player | None:
+    """The first seat to act that a bot holds, with its account, or None."""
+    due = sorted(set(game.to_act or []) & set(game.bot_seats or []))
+    if not due:
+        return None
+    for player in selectors.players(game.pk, due):
+        if accounts.is_bot(player.user) and player.status == Seat.Status.ACTIVE:
+            return player
+    return None
