@@ -18,6 +18,7 @@ from games import exchange, selectors
 from games.errors import GameLocked
 from games.models import Event, Game, ModerationItem, Seat
 from games.services.abort import check_abort
+from games.services.bots import check_hand_to_bot
 from games.services.clocks import check_lock, check_pause, check_resume, check_unlock, do_pause
 from games.services.notes import check_pin_note
 from games.services.queue import check_report
@@ -217,6 +218,18 @@ def test_a_replacement_naming_a_previous_player_who_did_not_hold_the_seat_is_ref
     alice = next(a["id"] for a in tampered["accounts"] if a["username"] == "alice")
     event["opening"]["payload"]["previous"] = alice
     assert "previous player did not hold the seat" in refused(resealed(tampered))
+
+
+def test_a_seat_handed_to_a_bot_round_trips_with_this_servers_bot_in_it(db):
+    def act(game, players, moderator):
+        check_hand_to_bot(game, moderator, seat=1, kind="random", reason="bob vanished")
+
+    game = round_trip(exported_elsewhere("havana/3p-seed1.json", steps=6, act=act))
+    bot = Seat.objects.get(game=game, index=1).user
+    assert (bot.username, game.bot_seats) == ("bot:random:1", [1])
+    event = Event.objects.get(game=game, kind=Event.Kind.SEAT_REPLACED)
+    bob = User.objects.get(username="bob")
+    assert (event.payload["user"], event.payload["previous"]) == (bot.pk, bob.pk)
 
 
 # --- forced resignation ---------------------------------------------------------
