@@ -43,6 +43,9 @@ GAME_FIELDS: dict[str, type] = {
     "id": int, "engine_version": int, "chain_version": int, "options": dict, "public": bool,
     "spectator_delay": int, "status": str, "seq": int, "seed": int, "state_hash": str,
 }  # fmt: skip
+# The keys of a seat replacement's payload that name accounts by id.
+REPLACEMENT_ACCOUNTS = ("user", "previous")
+ABORT_REASON_MAX = Game._meta.get_field("abort_reason").max_length
 EVENT_KEYS = frozenset(
     {"seq", "kind", "seat", "source", "created_at", "payload", "hash", "prev_hash",
      "commitment", "opening", "public_payload", "actor", "seal"}
@@ -161,11 +164,11 @@ def _accounts(game: Game, head: int) -> list[dict[str, Any]]:
 
 def _payload_accounts(kind: str, payload: dict[str, Any]) -> list[int]:
     """The account ids a stored payload names: the created event's seats, a
-    seat replacement's new player."""
+    seat replacement's new and previous player."""
     if kind == Event.Kind.CREATED:
         return list(payload.get("seats", []))
     if kind == Event.Kind.SEAT_REPLACED:
-        return [payload["user"]]
+        return [payload[key] for key in REPLACEMENT_ACCOUNTS if key in payload]
     return []
 
 
@@ -183,6 +186,7 @@ class Checked:
     events: list[Event]
     derived: dict[str, Any]
     paused: bool
+    locked: bool
     unchecked_keys: list[str] = field(default_factory=list)
 
 
@@ -200,9 +204,10 @@ def check(document: Any) -> Checked:
     _check_heads(document, events)
     _check_seats(document, events, accounts)
     derived = _check_replay(engine, game, events)
+    paused, locked = selectors.clock_marks(e.payload for e in events if e.kind == Event.Kind.CLOCK)
     return Checked(
         game=game, salt=salt, accounts=accounts, events=events, derived=derived,
-        paused=_paused(events), unchecked_keys=unchecked,
+        paused=paused, locked=locked, unchecked_keys=unchecked,
     )  # fmt: skip
 
 
@@ -388,6 +393,7 @@ def _check_created(engine, game: dict[str, Any], events: list[Event], accounts) 
         or not engine.MIN_PLAYERS <= len(set(seats)) == len(seats) <= engine.MAX_PLAYERS
     ):
         raise _malformed("the created event's seats")
+    holders = list(seats)
     for event in events:
         if event.kind != Event.Kind.SEAT_REPLACED:
             continue
@@ -395,6 +401,12 @@ def _check_created(engine, game: dict[str, Any], events: list[Event], accounts) 
         if not (type(seat) is int and 0 <= seat < len(seats) and type(user) is int
                 and user in accounts):  # fmt: skip
             raise _malformed(f"event {event.seq}'s seat or user")
+        # Who had the seat is the stream's to say: a payload naming another
+        # account would be relinked here as someone who never held it.
+        previous = event.payload.get("previous", holders[seat])
+        if type(previous) is not int or previous != holders[seat]:
+            raise _malformed(f"event {event.seq}'s previous player did not hold the seat")
+        holders[seat] = user
 
 
 def _check_seats(document: dict[str, Any], events: list[Event], accounts: dict[int, str]) -> None:
@@ -458,10 +470,12 @@ def _check_replay(engine, game: dict[str, Any], events: list[Event]) -> dict[str
             ),
             title=engine.TITLE, here=engine.VERSION, there=game["engine_version"],
         )  # fmt: skip
-    aborted = any(e.kind == Event.Kind.RESIGN and e.payload.get("aborts") for e in live)
+    abort_reason = _abort_reason(live)
     derived = (
-        {"to_act": [], "status": Game.Status.ABORTED, "result": None}
-        if aborted else derived_fields(engine, replayed.state)
+        {"to_act": [], "status": Game.Status.ABORTED, "result": None,
+         "abort_reason": abort_reason}
+        if abort_reason is not None
+        else {**derived_fields(engine, replayed.state), "abort_reason": ""}
     )  # fmt: skip
     if derived["status"] != game["status"]:
         raise ImportRefused(
@@ -473,9 +487,17 @@ def _check_replay(engine, game: dict[str, Any], events: list[Event]) -> dict[str
     return derived
 
 
-def _paused(events: list[Event]) -> bool:
-    """Whether the clocks stood still at the end: the last pause or resume says."""
-    for event in reversed(events):
-        if event.kind == Event.Kind.CLOCK and event.payload.get("clock") in ("pause", "resume"):
-            return event.payload["clock"] == "pause"
-    return False
+def _abort_reason(live: list[Event]) -> str | None:
+    """Why the live stream ended without a result, as games.services.undo
+    decides it: the first live moderator's abort gives its reason, a
+    resignation the game could not go on without gives none ("").  None:
+    nothing aborted the game."""
+    for event in live:
+        if event.kind == Event.Kind.ABORT:
+            reason = event.payload.get("reason")
+            if not isinstance(reason, str) or len(reason) > ABORT_REASON_MAX:
+                raise _malformed(f"event {event.seq}'s reason")
+            return reason
+        if event.kind == Event.Kind.RESIGN and event.payload.get("aborts"):
+            return ""
+    return None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -352,14 +352,15 @@ def _seen_at(game: Game, viewer: Viewer) -> dict[str, Any]:
         return {**seen, "head_hash": head_hash, "takeback": takeback.status(game)}
     event = Event.objects.only("hash", "created_at").get(game=game, seq=viewer.head)
     statuses = _statuses_at(game, viewer.head)
+    paused, locked = _clock_marks_at(game, viewer.head)
     playing = {seat for seat, status in statuses.items() if status == Seat.Status.ACTIVE}
     return {
         **seen,
         "head_hash": shown_hash(game, event.hash, reveal=False),
         "updated_at": event.created_at.isoformat(),
         "statuses": statuses,
-        "paused": _paused_at(game, viewer.head),
-        "locked": _locked_at(game, viewer.head),
+        "paused": paused,
+        "locked": locked,
         "takeback": takeback.status(game, head=viewer.head, playing=playing),
     }
 
@@ -378,22 +379,30 @@ def _statuses_at(game: Game, head: int) -> dict[int, str]:
     }  # fmt: skip
 
 
-def _paused_at(game: Game, head: int) -> bool:
-    """Whether the clocks stood still at `head`: the last pause or resume says."""
-    clocks = Event.objects.filter(game=game, kind=Event.Kind.CLOCK, seq__lte=head).order_by("-seq")
-    for payload in clocks.values_list("payload", flat=True):
-        if payload.get("clock") in ("pause", "resume"):
-            return payload["clock"] == "pause"
-    return False
+def _clock_marks_at(game: Game, head: int) -> tuple[bool, bool]:
+    """Whether the clocks stood still, and the game was locked, at `head`."""
+    clocks = Event.objects.filter(game=game, kind=Event.Kind.CLOCK, seq__lte=head).order_by("seq")
+    return clock_marks(clocks.values_list("payload", flat=True))
 
 
-def _locked_at(game: Game, head: int) -> bool:
-    """Whether a moderator held the game locked at `head`: the last lock or unlock says."""
-    clocks = Event.objects.filter(game=game, kind=Event.Kind.CLOCK, seq__lte=head).order_by("-seq")
-    for payload in clocks.values_list("payload", flat=True):
-        if payload.get("clock") in ("lock", "unlock"):
-            return payload["clock"] == "lock"
-    return False
+def clock_marks(payloads: Iterable[dict[str, Any]]) -> tuple[bool, bool]:
+    """Whether the clocks stood still, and whether a moderator held the game
+    locked, after these `clock` events' payloads (in stream order; all of
+    them: an undo takes back moves, not pauses or locks).  A lock stops
+    running clocks without a pause event (its `pauses` says it did), and its
+    unlock restarts only those (games.services.clocks)."""
+    paused = locked = lock_paused = False
+    for payload in payloads:
+        mark = payload.get("clock")
+        if mark in ("pause", "resume"):
+            paused = mark == "pause"
+        elif mark == "lock":
+            locked, lock_paused = True, bool(payload.get("pauses"))
+            paused = paused or lock_paused
+        elif mark == "unlock":
+            paused = paused and not lock_paused
+            locked = lock_paused = False
+    return paused, locked
 
 
 def pinned_notes(game: Game, head: int) -> list[dict[str, Any]]:

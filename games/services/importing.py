@@ -186,7 +186,7 @@ def _write(checked: exchange.Checked, users: dict, actor, source: str) -> Game:
         engine_version=origin["engine_version"], seed=origin["seed"], salt=checked.salt,
         chain_version=origin["chain_version"], public=origin["public"],
         spectator_delay=origin["spectator_delay"], clock=origin["clock"], paused=checked.paused,
-        created_by=users.get(first.actor_id), **checked.derived,
+        locked=checked.locked, created_by=users.get(first.actor_id), **checked.derived,
     )  # fmt: skip
     game.save(force_insert=True)
     _after_explicit_ids(Game, [game.pk] if keep_id else [])
@@ -202,7 +202,8 @@ def _write(checked: exchange.Checked, users: dict, actor, source: str) -> Game:
     _seat(game, events)
     if game.clock:
         # The clocks start afresh here: the time the game spent in transit
-        # is nobody's.
+        # is nobody's.  A paused (or locked) game's stay stopped: when they
+        # restart, the resume's own event gives each seat to act a full move.
         deadlines.refresh(game, None, now)
     return game
 
@@ -231,7 +232,8 @@ def _payload_here(event: Event, ids: dict[int, int]) -> dict[str, Any]:
     if event.kind == Event.Kind.CREATED:
         return {**event.payload, "seats": [ids[pk] for pk in event.payload["seats"]]}
     if event.kind == Event.Kind.SEAT_REPLACED:
-        return {**event.payload, "user": ids[event.payload["user"]]}
+        named = (key for key in exchange.REPLACEMENT_ACCOUNTS if key in event.payload)
+        return {**event.payload, **{key: ids[event.payload[key]] for key in named}}
     return event.payload
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 from django.db import transaction
@@ -14,6 +15,7 @@ from games.services.creation import do_create_game
 from games.services.importing import do_import_game
 from games.services.moves import do_submit_action
 from games.services.seats import do_resign
+from tests.support.play import random_move
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -67,13 +69,18 @@ def forgotten(make):
     return made
 
 
-def exported_elsewhere(name: str, *, steps: int | None = None) -> dict:
-    """A complete export of the golden game `name`, from a database that is
-    then rolled back: the import that follows starts with no game and no players."""
+def exported_elsewhere(name: str, *, steps: int | None = None, act=None) -> dict:
+    """A complete export of the golden game `name` (then `act(game, players,
+    moderator)`, if given), from a database that is then rolled back: the
+    import that follows starts with no game and no players."""
     from tests.conftest import make_user
 
     def make():
-        game = play(name, [make_user(n) for n in NAMES], steps=steps)
+        players = [make_user(n) for n in NAMES]
+        game = play(name, players, steps=steps)
+        if act is not None:
+            act(game, players, make_user("mo", is_moderator=True))
+            game.refresh_from_db()
         return exchange.export(game, exchange.full_viewer(game))
 
     document = forgotten(make)
@@ -86,3 +93,32 @@ def import_it(document: dict, **options) -> Game:
     options.setdefault("mapping", {})
     options.setdefault("placeholders", True)
     return do_import_game(document, actor=None, source=Event.Source.SYSTEM, **options)
+
+
+def duel_exported_elsewhere(act) -> dict:
+    """A complete export of a duel that `act(game, players, moderator)` plays,
+    from a database then rolled back."""
+
+    from tests.conftest import make_user
+
+    def make():
+        players = [make_user(name) for name in NAMES[:2]]
+        moderator = make_user("mo", is_moderator=True)
+        game = do_create_game(
+            title="duel", players=players, options={"rounds": 3}, seed=13,
+            clock={"per_move": "2d", "on_timeout": "auto"},
+        )  # fmt: skip
+        act(game, players, moderator)
+        game.refresh_from_db()
+        return exchange.export(game, exchange.full_viewer(game))
+
+    document = forgotten(make)
+    store.forget_all()
+    return document
+
+
+def moves(game, count: int, seed: int = 1) -> None:
+    rng = random.Random(seed)
+    for _ in range(count):
+        game.refresh_from_db()
+        random_move(game, rng)

@@ -28,12 +28,13 @@ from tests.conftest import make_user
 from tests.exchange.support import (
     NAMES,
     ROUND_TRIPS,
+    duel_exported_elsewhere,
     exported_elsewhere,
     forgotten,
     import_it,
+    moves,
     recording,
 )
-from tests.support.play import random_move
 from tests.support.tamper import triggers_disabled
 
 HAVANA_FOR_3 = "havana/3p-seed1.json"
@@ -119,33 +120,6 @@ def test_placeholders_keep_the_ids_that_are_free_and_the_others_get_new_ones(db)
     kept = {name for name, pk in here.items() if pk == ids[name]}
     assert kept == set(ids) - {min(ids, key=ids.get)}
     assert list(game_problems(game)) == []
-
-
-def duel_exported_elsewhere(act) -> dict:
-    """A complete export of a duel that `act(game, players, moderator)` plays,
-    from a database then rolled back."""
-
-    def make():
-        players = [make_user(name) for name in NAMES[:2]]
-        moderator = make_user("mo", is_moderator=True)
-        game = do_create_game(
-            title="duel", players=players, options={"rounds": 3}, seed=13,
-            clock={"per_move": "2d", "on_timeout": "auto"},
-        )  # fmt: skip
-        act(game, players, moderator)
-        game.refresh_from_db()
-        return exchange.export(game, exchange.full_viewer(game))
-
-    document = forgotten(make)
-    store.forget_all()
-    return document
-
-
-def moves(game, count: int, seed: int = 1) -> None:
-    rng = random.Random(seed)
-    for _ in range(count):
-        game.refresh_from_db()
-        random_move(game, rng)
 
 
 def test_undos_clock_acts_and_a_moderators_events_round_trip(db):

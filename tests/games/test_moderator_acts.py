@@ -11,8 +11,10 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from config.celery import app as celery_app
+from games import selectors
 from games.errors import Conflict, Forbidden, GameLocked, GameNotActive, InvalidRequest, NotASeat
 from games.models import Event, Game, Seat
+from games.selectors import Viewer
 from games.services.abort import check_abort
 from games.services.clocks import check_lock, check_resume, check_unlock
 from games.services.creation import do_create_game
@@ -307,6 +309,47 @@ def test_unlocking_keeps_a_pause_that_was_there_before_the_lock(alice, bob, mo):
     check_unlock(game, mo, reason="settled")
     game.refresh_from_db()
     assert game.paused and not game.locked
+
+
+def test_a_delayed_view_shows_the_lock_and_the_pause_it_made_as_they_stood(alice, bob, mo):
+    game = duel(alice, bob, on_timeout="auto")
+    locked_at = check_lock(game, mo, reason="a dispute").seq
+    unlocked_at = check_unlock(game, mo, reason="settled").seq
+    check_pin_note(game, mo, text="settled")
+    game.refresh_from_db()
+
+    def at(head):
+        view = selectors.game_detail(game, Viewer(seat=None, moderator=False, head=head,
+                                                  delayed=True))  # fmt: skip
+        return view["paused"], view["locked"]
+
+    assert (at(locked_at - 1), at(locked_at), at(unlocked_at)) == (
+        (False, False), (True, True), (False, False)
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("clocks", "paused_locked"),
+    [
+        (["lock"], (True, True)),
+        (["lock", "unlock"], (False, False)),
+        (["pause", "lock-kept"], (True, True)),
+        (["pause", "lock-kept", "unlock"], (True, False)),
+        (["lock", "unlock", "pause"], (True, False)),
+        (["pause", "resume", "lock", "unlock", "extend"], (False, False)),
+    ],
+)
+def test_the_clock_events_say_whether_a_game_is_paused_and_locked(clocks, paused_locked):
+    """As games.services.clocks acts: a lock of running clocks stops them
+    (`pauses`), its unlock restarts only those; a lock of a paused game
+    leaves the pause to outlast it."""
+    payloads = [
+        {"clock": "lock", "pauses": False} if clock == "lock-kept"
+        else {"clock": "lock", "pauses": True} if clock == "lock"
+        else {"clock": clock}
+        for clock in clocks
+    ]  # fmt: skip
+    assert selectors.clock_marks(payloads) == paused_locked
 
 
 def test_lock_twice_or_unlock_an_open_game_is_a_conflict(alice, bob, mo):
