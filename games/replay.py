@@ -55,16 +55,6 @@ def apply_event(engine: Engine, state: State, kind: str, seat: int | None, paylo
     return state
 
 
-def advance(engine: Engine, state: State, kind: str, seat: int | None, payload: dict) -> State:
-    """`apply_event` for a caller that owns `state`: an action changes it in
-    place where the engine can (no copy per step), so `state` must not be
-    shared; returns the state after the event."""
-    in_place = getattr(engine, "advance", None)
-    if in_place is not None and kind in ("action", "timeout"):
-        return in_place(state, seat, payload["action"])
-    return apply_event(engine, state, kind, seat, payload)
-
-
 def fold(engine: Engine, state: State, events: Iterable[Any]) -> State:
     """Apply events (objects with kind, seat, payload) in order."""
     for event in events:
