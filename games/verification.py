@@ -3,12 +3,12 @@ may be, streams replay with today's engines.
 
 `verify_games` checks every game, so it reads them in chunks: one query per
 table per CHUNK games, events as plain rows rather than model instances
-(the release gate runs it over the whole database before a release).  Its
-cost is in three parts of about equal weight: reading (payloads decoded
-once, snapshots left as text), the chain (one serialisation of each payload,
-`chain._v2_hash`) and the replay (the engines' checked moves, played on one
-private state: `golden.replay_steps`).  `make bench` (bench_verify) keeps
-the count.
+(the release gate runs it over the whole database before a release).  About
+half its time is the replay (the engines' checked moves, played on one
+private state: `golden.replay_steps`), a quarter the chain (one
+serialisation of each payload, `chain._v2_hash`), the rest reading
+(payloads decoded once, snapshots left as text); `make bench`
+(bench_verify) keeps the count.
 """
 
 from __future__ import annotations
