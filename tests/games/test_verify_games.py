@@ -10,6 +10,7 @@ from django.db import connection
 
 from games import chain
 from games.engines.base import canonical_json
+from games.models import Snapshot
 from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.services.undo import check_undo
@@ -119,3 +120,21 @@ def test_verify_games_finds_a_rule_change_that_the_snapshots_do_not_share(
     assert code == 1
     assert f"game {snapshotted.pk} (duel): snapshot at seq " in out
     assert "differs from a full replay" in out
+
+
+def test_verify_games_reports_a_payload_that_is_no_json_instead_of_failing(played, capsys):
+    tamper(played, 3, '{"action": ')
+    code, out = run_verify(capsys)
+    assert code == 1
+    assert f"game {played.pk} (duel): seq 3: the payload is not a JSON object" in out
+
+
+def test_a_snapshot_written_in_another_key_order_still_agrees(snapshotted, capsys):
+    """Snapshots are compared as written first; one whose keys stand in
+    another order (an older build wrote it) agrees by its canonical form."""
+    snapshot = snapshotted.snapshots.order_by("-seq").first()
+    reordered = dict(reversed(list(snapshot.state.items())))
+    Snapshot.objects.filter(pk=snapshot.pk).update(state=reordered)
+    stored = Snapshot.objects.get(pk=snapshot.pk).state
+    assert stored == snapshot.state and list(stored) != list(snapshot.state)
+    assert run_verify(capsys) == (0, "all games verified\n")
