@@ -4,9 +4,9 @@ private queues for the bots' moves and the mail)."""
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
+
+from tests.support.worker import private_queue, real_worker
 
 
 @pytest.fixture(autouse=True)
@@ -23,21 +23,6 @@ def eager_bots(settings):
 @pytest.fixture
 def bot_worker(eager_bots, settings):
     """A real Celery worker (thread, solo pool) on the real Redis."""
-    from celery.contrib.testing.worker import start_worker
-    from celery.signals import task_postrun
-    from django.db import connection
-
-    def close_connection(**kwargs):
-        connection.close()  # the worker thread's own: none is left open at teardown
-
-    task_postrun.connect(close_connection, weak=False)
-    app = eager_bots
-    app.conf.task_always_eager = False
-    queue = f"correo-test-{uuid.uuid4().hex[:10]}"
-    settings.CORREO_BOT_QUEUE = settings.NOTIFICATIONS_QUEUE = queue
-    with start_worker(
-        app, pool="solo", perform_ping_check=False, shutdown_timeout=10, queues=[queue],
-        loglevel="WARNING",
-    ) as controller:  # fmt: skip
+    settings.CORREO_BOT_QUEUE = settings.NOTIFICATIONS_QUEUE = private_queue()
+    with real_worker(eager_bots, settings.CORREO_BOT_QUEUE) as controller:
         yield controller
-    task_postrun.disconnect(close_connection)

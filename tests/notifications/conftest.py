@@ -19,6 +19,7 @@ from aiosmtpd.controller import Controller
 
 from games.services.creation import do_create_game
 from notifications.addresses import reply_address
+from tests.support.worker import private_queue, real_worker
 
 
 class Sink:
@@ -99,27 +100,9 @@ def mail_settings(settings):
 @pytest.fixture
 def worker(eager_celery, settings):
     """A real Celery worker (thread, solo pool) on the real Redis."""
-    from celery.contrib.testing.worker import start_worker
-    from celery.signals import task_postrun
-    from django.db import connection
-
-    def close_connection(**kwargs):
-        connection.close()  # the worker thread's own: none is left open at teardown
-
-    task_postrun.connect(close_connection, weak=False)
-    app = eager_celery
-    app.conf.task_always_eager = False
-    settings.NOTIFICATIONS_QUEUE = f"correo-test-{uuid.uuid4().hex[:10]}"
-    with start_worker(
-        app,
-        pool="solo",
-        perform_ping_check=False,
-        shutdown_timeout=10,
-        queues=[settings.NOTIFICATIONS_QUEUE],
-        loglevel="WARNING",
-    ) as controller:
+    settings.NOTIFICATIONS_QUEUE = private_queue()
+    with real_worker(eager_celery, settings.NOTIFICATIONS_QUEUE) as controller:
         yield controller
-    task_postrun.disconnect(close_connection)
 
 
 def new_duel(*players, rounds: int = 1):
