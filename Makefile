@@ -22,8 +22,12 @@ migrate: install
 run: migrate
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
+# The whole suite, one worker process per core; work-stealing keeps a core
+# busy while the other finishes a long walk.  TEST_WORKERS=0 runs it in this
+# process (for a debugger or -x).
+TEST_WORKERS ?= auto
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 # The catalogues of the mails (Django's) and of the titles' own words (one
 # per engine folder, read with the standard library's gettext: engines import

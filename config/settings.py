@@ -7,7 +7,9 @@ REDIS_URL and EMAIL_URL switches to the real services.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from celery.schedules import crontab
@@ -250,8 +252,27 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+
+def _redis_lane(url: str) -> str:
+    """The test suite runs in several processes at once (pytest-xdist), and
+    pytest-django gives each its own PostgreSQL database; each also takes its
+    own Redis database, the configured one plus the worker's number, so one
+    process's cache.clear() or counters never meet another's.  The processes
+    a test starts inherit the result in REDIS_URL and are not moved again."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not url or not worker.startswith("gw") or os.environ.get("CORREO_REDIS_LANE") == worker:
+        return url
+    parts = urlsplit(url)
+    database = int(parts.path.strip("/") or 0) + int(worker[2:])
+    if database > 15:
+        raise ImproperlyConfigured(f"no Redis database {database} for test worker {worker}")
+    url = urlunsplit(parts._replace(path=f"/{database}"))
+    os.environ["REDIS_URL"], os.environ["CORREO_REDIS_LANE"] = url, worker
+    return url
+
+
 # Redis is both broker and cache when configured; without it tasks run eagerly.
-REDIS_URL = env.str("REDIS_URL", default="")
+REDIS_URL = _redis_lane(env.str("REDIS_URL", default=""))
 # CELERY_BROKER_URL=amqp://... puts Celery on RabbitMQ; Redis stays the cache.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_RESULT_BACKEND = None

@@ -1,6 +1,6 @@
 """Setups by player count and difficulty (draft III.2, VI.3, VI.6 and the final
 summary table; where the draft contradicts itself the summary table wins, as
-`shared/gamedata/18cuba.md` records: 5 and 6 players start with 650, not the
+`docs/sources/gamedata/18cuba.md` records: 5 and 6 players start with 650, not the
 setup table's 480 and 400, and the bank holds 8,000, not 9,000)."""
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ COLOURS = {
 }
 # The action cards as cards.json prints them (the English edition).  A
 # language keeps a name unless the German edition's name is sourced in
-# ../shared/gamedata/havana.json (see README.md, "German").
+# docs/sources/gamedata/havana.json (see README.md, "German").
 CARD_NAMES = (
     N_("Siesta"),
     N_("Refreshment"),

@@ -112,7 +112,7 @@ def test_after_a_target_win_the_others_are_placed_by_vp_and_equal_vp_share_a_pla
 
 def test_the_setup_end_card_must_be_worth_1_to_3_vp_not_cost_1_to_3():
     """Rules §3: an end building "must have a cost of 1, 2, or 3"; the reviews
-    (shared/gamedata/havana.md) say worth 1, 2 or 3 VP.  Every card here costs
+    (docs/sources/gamedata/havana.md) say worth 1, 2 or 3 VP.  Every card here costs
     1 cube, and only card 20 is worth 3 VP or less: it must lie at an end."""
     cards = {str(i): {"vp": 5, "cost": {"gray": 1}, "architect": False} for i in range(1, 37)}
     cards["20"] = {"vp": 2, "cost": {"red": 2, "blue": 2, "gray": 5}, "architect": False}
