@@ -11,7 +11,9 @@ Reading checks everything before anything is written: the shape, every
 hash and link under the document's chain rule, every seal this server can
 check, every event's shown fields against its own opening, the setup
 against its commitment, and the replay with today's engine against the
-state the exporting server reached.  The write is games.services.importing.
+state the exporting server reached.  It also says which events no seal
+here vouches for; whether those may come in at all is the moderator's word
+(games.services.importing, which writes).
 """
 
 from __future__ import annotations
