@@ -141,7 +141,7 @@ def imported_lines(game: Game) -> list[str]:
         for old, new in record["accounts"].items() if old != new
     ]  # fmt: skip
     if record["imported_unverified"]:
-        seqs = ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in record["unverified"])
+        seqs = chain.runs_text([seq for a, b in record["unverified"] for seq in range(a, b + 1)])
         lines.append(
             f"imported unverified: the seals of events {seqs} could not be checked here; "
             "the game is marked so"
@@ -214,10 +214,10 @@ def _placeholders(unmapped: dict[int, str]) -> dict:
 
 def _placeholder_name(name: str) -> str:
     """The name a placeholder gets here: its own if a sign-up could take it
-    (accounts.rules decides, as it does for sign-ups: the form, letter case
-    and look-alikes of existing names), else a derived one that only says
-    where it came from.  A name taken exactly was refused before: that may
-    be the same person, whom the moderator maps."""
+    (accounts.rules decides, as for every sign-up: the form, another
+    account's name in other letters, whatever it refuses), else a derived
+    one that only says where it came from.  A name taken exactly was refused
+    before: that may be the same person, whom the moderator maps."""
     for candidate in (name, *_derived_names(name)):
         try:
             return rules.check_new_username(candidate)
