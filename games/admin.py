@@ -24,7 +24,7 @@ from games.models import Game, ModerationItem
 from games.services.abort import check_abort
 from games.services.bots import check_hand_to_bot
 from games.services.clocks import check_lock, check_unlock
-from games.services.importing import check_import_game
+from games.services.importing import check_import_game, imported_lines
 from games.services.notes import check_pin_note
 from games.services.queue import check_close, check_take
 from games.services.replacement import check_replace_seat
@@ -77,7 +77,7 @@ def game_action(description: str, act: Callable, **fields: str):
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "title", "status", "seq", "locked", "paused", "flagged", "updated_at")
-    list_filter = ("status", "locked", "flagged", "title")
+    list_filter = ("status", "locked", "flagged", "imported_unverified", "title")
     action_form = ModerationActionForm
     actions = ["lock", "unlock", "abort", "pin_note", "force_resign", "replace_seat",
                "hand_to_bot", "export"]  # fmt: skip
@@ -132,11 +132,13 @@ class GameAdmin(admin.ModelAdmin):
                     request.user, form.cleaned_data["document"],
                     mapping=form.cleaned_data["mapping"],
                     placeholders=form.cleaned_data["placeholders"],
+                    accept_unverified_seals=form.cleaned_data["accept_unverified_seals"],
                 )  # fmt: skip
             except ServiceError as error:
                 form.add_error(None, in_words(error))
             else:
-                self.message_user(request, f"imported as game {game.pk}")
+                for line in imported_lines(game):
+                    self.message_user(request, line)
                 return redirect("admin:games_game_change", game.pk)
         context = {**self.admin_site.each_context(request), "form": form,
                    "title": "Import a game", "opts": self.model._meta}  # fmt: skip
@@ -151,6 +153,12 @@ class ImportForm(forms.Form):
     )  # fmt: skip
     placeholders = forms.BooleanField(
         required=False, help_text="an inactive account for each account not mapped"
+    )
+    accept_unverified_seals = forms.BooleanField(
+        required=False,
+        help_text="also a document whose seals this server cannot check (another server's "
+        "key, or none): nothing then vouches for its events, and the game is marked "
+        "imported unverified for good",
     )
 
     def clean_document(self):

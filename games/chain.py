@@ -32,9 +32,18 @@ id.  The keys come from the environment (`CHAIN_KEY`, and retired ones in
 `CHAIN_KEYS_RETIRED` so older seals keep verifying), so someone who can
 rewrite rows and recompute the sha256 hashes still cannot forge the seals.
 Since each hash covers the whole chain before it, a good seal on an event
-vouches for every event up to it.  Games older than seals had their heads
-sealed by the upgrade (games.LegacySeal): only events up to that seal may go
-without one of their own.
+fixes every event up to it: none can be changed afterwards.  Games older than
+seals had their heads sealed by the upgrade (games.LegacySeal): only events
+up to that seal may go without one of their own.
+
+An event imported from a document whose seal this server could not check
+(another server's key, or none) is sealed here under another prefix,
+`"correo-chain-unverified-import:"`, on the moderator's explicit word: the
+seal fixes it from then on but says that nobody here vouched for where it
+came from, and no one without the key can turn it into an ordinary seal.
+That is also why a later event's good seal does not make an earlier one
+verified: whether an event was checked when it entered this server is its
+own seal's to say (games.exchange reads a document that way too).
 """
 
 from __future__ import annotations
@@ -57,6 +66,8 @@ GENESIS_HASH = "0" * 64
 CURRENT_VERSION = 2
 NONCE_BYTES = 16
 SEAL_PREFIX = "correo-chain-seal:"
+UNVERIFIED_PREFIX = "correo-chain-unverified-import:"
+UNVERIFIED_SEAL = "sealed as imported without a verified seal"
 
 
 def timestamp(moment: datetime.datetime) -> str:
@@ -188,22 +199,24 @@ def keyring() -> tuple[str, dict[str, bytes]]:
     return _keyring(settings.CHAIN_KEY, tuple(settings.CHAIN_KEYS_RETIRED))
 
 
-def _mac(key: bytes, hash_: str) -> str:
-    mac = _keyed(key).copy()
+def _mac(key: bytes, hash_: str, prefix: str = SEAL_PREFIX) -> str:
+    mac = _keyed(key, prefix).copy()
     mac.update(hash_.encode())
     return mac.hexdigest()
 
 
 @cache
-def _keyed(key: bytes):
+def _keyed(key: bytes, prefix: str):
     """HMAC under `key` with the prefix already fed: a copy of it costs less
     than setting up the key for every event of a verification."""
-    return hmac.new(key, SEAL_PREFIX.encode(), hashlib.sha256)
+    return hmac.new(key, prefix.encode(), hashlib.sha256)
 
 
-def seal(hash_: str) -> tuple[str, str]:
+def seal(hash_: str, *, unverified: bool = False) -> tuple[str, str]:
+    """This server's seal on `hash_`; `unverified`: an imported event that
+    nothing here could vouch for (see the module's docstring)."""
     current, keys = keyring()
-    return current, _mac(keys[current], hash_)
+    return current, _mac(keys[current], hash_, UNVERIFIED_PREFIX if unverified else SEAL_PREFIX)
 
 
 def seal_problem(
@@ -217,14 +230,44 @@ def seal_problem(
     if key is None:
         return f"sealed with key {key_id_!r}, which this server lacks"
     if not hmac.compare_digest(_mac(key, hash_), mac):
+        if hmac.compare_digest(_mac(key, hash_, UNVERIFIED_PREFIX), mac):
+            return UNVERIFIED_SEAL
         return "seal does not match (rewritten outside the server?)"
     return None
+
+
+def unverified_seqs(events: list) -> list[int]:
+    """The seqs whose own seal says they were imported unverified."""
+    keys = keyring()[1]
+    return [
+        event.seq for event in events
+        if seal_problem(event.hash, event.key_id, event.mac, keys) == UNVERIFIED_SEAL
+    ]  # fmt: skip
+
+
+def runs(seqs: list[int]) -> list[list[int]]:
+    """Seqs as runs of [first, last]: how an import's unverified events are
+    recorded, and the seqs of a report are said."""
+    found: list[list[int]] = []
+    for seq in sorted(set(seqs)):
+        if found and found[-1][1] == seq - 1:
+            found[-1][1] = seq
+        else:
+            found.append([seq, seq])
+    return found
+
+
+def runs_text(seqs: list[int]) -> str:
+    """Seqs as "1-40, 43", for a message."""
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs(seqs))
 
 
 # --- checking a stored chain ---------------------------------------------------------
 
 
-def problems(events: list, version: int, legacy_seal=None) -> list[str]:
+def problems(
+    events: list, version: int, legacy_seal=None, *, imported_unverified: bool = False
+) -> list[str]:
     """Every break in a game's stored chain: gaps, wrong links, altered
     events, missing or wrong seals.
 
@@ -232,10 +275,15 @@ def problems(events: list, version: int, legacy_seal=None) -> list[str]:
     sealed each one's head as it stood (`legacy_seal`, a games.LegacySeal);
     only the events up to it may lack a seal of their own.  Since a hash
     covers the whole chain before it, that one seal vouches for all of them.
+
+    Seals of an unverified import are accepted only in a game marked so
+    (`imported_unverified`), and such a mark needs them: a forger who clears
+    the mark, or strips those seals, is reported either way.
     """
     found = []
     prev_hash = GENESIS_HASH
     keys = keyring()[1]
+    unverified = 0
     for expected_seq, event in enumerate(events, start=1):
         if event.seq != expected_seq:
             found.append(f"seq {expected_seq} missing (found {event.seq})")
@@ -246,9 +294,14 @@ def problems(events: list, version: int, legacy_seal=None) -> list[str]:
             found.append(f"seq {event.seq}: hash does not match its content (altered?)")
         covered = legacy_seal is not None and event.seq <= legacy_seal.seq and not event.mac
         problem = None if covered else seal_problem(event.hash, event.key_id, event.mac, keys)
+        if problem == UNVERIFIED_SEAL:
+            unverified += 1
+            problem = None if imported_unverified else f"{problem}, in a game not marked so"
         if problem:
             found.append(f"seq {event.seq}: {problem}")
         prev_hash = event.hash
+    if imported_unverified and not unverified:
+        found.append("marked as imported unverified, but no event is sealed so")
     if legacy_seal is not None:
         found.extend(_legacy_seal_problems(events, legacy_seal))
     return found

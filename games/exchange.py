@@ -11,7 +11,9 @@ Reading checks everything before anything is written: the shape, every
 hash and link under the document's chain rule, every seal this server can
 check, every event's shown fields against its own opening, the setup
 against its commitment, and the replay with today's engine against the
-state the exporting server reached.  The write is games.services.importing.
+state the exporting server reached.  It also says which events no seal
+here vouches for; whether those may come in at all is the moderator's word
+(games.services.importing, which writes).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from games.services.common import derived_fields
 FORMAT = "correo-game"
 HEX = re.compile("[0-9a-f]*")
 UNSEALED = "unsealed"
+# An event this server (or one with its key) sealed as imported unverified.
+UNVERIFIED = "imported-unverified"
 INT32 = 2**31 - 1
 INT64 = 2**63 - 1
 VERSION = 1
@@ -188,6 +192,9 @@ class Checked:
     paused: bool
     locked: bool
     unchecked_keys: list[str] = field(default_factory=list)
+    # The events no seal this server can check vouches for, each by its own
+    # seal (games.chain: a later good seal fixes them, it does not vouch).
+    unverified: list[int] = field(default_factory=list)
 
 
 def check(document: Any) -> Checked:
@@ -197,7 +204,7 @@ def check(document: Any) -> Checked:
     game = _game_section(document)
     accounts = _accounts_section(document)
     events = _events(document, game, accounts)
-    unchecked = _check_chain(events, game["chain_version"])
+    unchecked, unverified = _check_chain(events, game["chain_version"])
     engine = base.get(game["title"])
     _check_created(engine, game, events, accounts)
     salt = _check_setup(document, events)
@@ -207,7 +214,7 @@ def check(document: Any) -> Checked:
     paused, locked = selectors.clock_marks(e.payload for e in events if e.kind == Event.Kind.CLOCK)
     return Checked(
         game=game, salt=salt, accounts=accounts, events=events, derived=derived,
-        paused=paused, locked=locked, unchecked_keys=unchecked,
+        paused=paused, locked=locked, unchecked_keys=unchecked, unverified=unverified,
     )  # fmt: skip
 
 
@@ -344,12 +351,20 @@ def _fits(event: Event) -> bool:
     )  # fmt: skip
 
 
-def _check_chain(events: list[Event], version: int) -> list[str]:
+def _check_chain(events: list[Event], version: int) -> tuple[list[str], list[int]]:
     """The chain as the exporting server wrote it: seqs gapless, each hash
     over its content and the one before.  Seals are checked where this
-    server holds their key; the ids of the keys it lacks are returned."""
+    server holds their key.  Returned: why some seals could not be checked
+    (the ids of the keys this server lacks, `unsealed`, `imported-unverified`)
+    and the seqs of those events.
+
+    Each event is vouched for by its own seal only.  A later good seal does
+    fix the content before it, but a seal's key_id and mac are outside the
+    hash: a forger who turned an unverified import's seals into a foreign
+    key's would otherwise have them vouched for by the next good seal."""
     prev = chain.GENESIS_HASH
     unchecked: set[str] = set()
+    unverified: list[int] = []
     for expected, event in enumerate(events, start=1):
         if event.seq != expected:
             raise ImportRefused(
@@ -359,20 +374,32 @@ def _check_chain(events: list[Event], version: int) -> list[str]:
             raise ImportRefused(
                 gettext_noop("the hash chain breaks at event %(seq)s (altered?)"), seq=event.seq
             )
-        if not (event.key_id and event.mac):
-            # Only a version-1 game has events older than seals.
-            if version >= 2:
-                raise _malformed(f"event {event.seq} carries no seal")
-            unchecked.add(UNSEALED)
-        elif event.key_id not in chain.keyring()[1]:
-            unchecked.add(event.key_id)
-        elif chain.seal_problem(event.hash, event.key_id, event.mac):
-            raise ImportRefused(
-                gettext_noop("the seal of event %(seq)s does not match (altered?)"),
-                seq=event.seq,
-            )
+        why = _unchecked_seal(event, version)
+        if why is not None:
+            unchecked.add(why)
+            unverified.append(event.seq)
         prev = event.hash
-    return sorted(unchecked)
+    return sorted(unchecked), unverified
+
+
+def _unchecked_seal(event: Event, version: int) -> str | None:
+    """Why this server cannot vouch for the event's seal, or None when it
+    does; a refusal when the seal is made with a key here and is wrong."""
+    if not (event.key_id and event.mac):
+        # Only a version-1 game has events older than seals.
+        if version >= 2:
+            raise _malformed(f"event {event.seq} carries no seal")
+        return UNSEALED
+    if event.key_id not in chain.keyring()[1]:
+        return event.key_id
+    problem = chain.seal_problem(event.hash, event.key_id, event.mac)
+    if problem == chain.UNVERIFIED_SEAL:
+        return UNVERIFIED
+    if problem:
+        raise ImportRefused(
+            gettext_noop("the seal of event %(seq)s does not match (altered?)"), seq=event.seq
+        )
+    return None
 
 
 def _check_created(engine, game: dict[str, Any], events: list[Event], accounts) -> None:

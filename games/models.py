@@ -49,6 +49,11 @@ class Game(models.Model):
     locked = models.BooleanField(default=False)
     # Why a moderator aborted the game, shown to its players ("" otherwise).
     abort_reason = models.CharField(max_length=500, blank=True, default="")
+    # Imported from an export whose seals this server could not check, on a
+    # moderator's explicit word (games.services.importing).  A copy of what
+    # the events' own seals say, for lists and pages: verify_games holds the
+    # two together, so clearing it hides nothing.
+    imported_unverified = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import hmac
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -11,7 +12,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_noop
 
-from games import commitment, provisional, replay, sql, store, visibility
+from games import chain, commitment, provisional, replay, sql, store, visibility
 from games.engines import base
 from games.errors import Forbidden, InvalidRequest, NotASeat, NotFound
 from games.memo import LRU
@@ -506,11 +507,16 @@ def audit(game: Game, viewer: Viewer) -> dict[str, Any]:
         raise Forbidden(gettext_noop("only moderators may audit a game"))
     rows = list(Event.objects.filter(game=game).select_related("actor").order_by("seq"))
     problems = store.chain_problems(game, rows)
+    checked = {
+        "version": game.chain_version, "valid": not problems, "problems": problems,
+        "imported_unverified": game.imported_unverified,
+        "unverified": chain.runs(chain.unverified_seqs(rows)) if game.imported_unverified else [],
+    }  # fmt: skip
     return {
         "id": game.pk,
         "seq": game.seq,
         "head_hash": game.head_hash,
-        "chain": {"version": game.chain_version, "valid": not problems, "problems": problems},
+        "chain": checked,
         "live": replay.live_ranges(game.seq, store.undo_map(game, game.seq)),
         "events": [
             {
@@ -562,6 +568,10 @@ def verification_of(game: Game, *, reveal: bool, head: int | None = None) -> dic
         "chain_version": game.chain_version,
         "how_to_verify_chain": HOW_TO_VERIFY_CHAIN,
         "revealed": reveal,
+        # Imported from a document whose seals nothing here could check
+        # (README, Tamper evidence): a fact of the game's origin, fixed at
+        # the import, so it tells a delayed spectator nothing new.
+        "imported_unverified": game.imported_unverified,
     }
     if reveal:
         setup = created.payload["setup"]
@@ -573,6 +583,36 @@ def verification_of(game: Game, *, reveal: bool, head: int | None = None) -> dic
     return info
 
 
-def verification(game: Game, viewer: Viewer) -> dict[str, Any]:
+def verification(
+    game: Game, viewer: Viewer, seen: tuple[int, str] | None = None
+) -> dict[str, Any]:
     reveal = game.status != Game.Status.ACTIVE or viewer.moderator
-    return verification_of(game, reveal=reveal, head=viewer.head)
+    info = verification_of(game, reveal=reveal, head=viewer.head)
+    if seen is not None:
+        info["seen"] = seen_in_chain(game, viewer, *seen, reveal=reveal)
+    return info
+
+
+def seen_in_chain(game: Game, viewer: Viewer, seq: int, hash_: str, *, reveal: bool):
+    """Whether a head the viewer was told of (a mail's seq and head hash) is
+    still the chain's at that seq: cutting events off the end and moving
+    the game row back leaves a chain whose seals all hold, and only those
+    who were shown the old head can tell.
+
+    Compared only with what this viewer may see: a delayed spectator's
+    question about a seq past their head is not answered (a "no" would
+    tell that the game has not got there, a "yes" what happened), and a
+    version-1 hash only with those who see everything (it would be a test
+    of every candidate for what the view hides)."""
+    answer: dict[str, Any] = {"seq": seq, "hash": hash_, "chain_hash": None}
+    if not reveal and game.chain_version < 2:
+        return {**answer, "status": "hidden"}
+    if seq > viewer.head:
+        # Players, moderators and undelayed spectators see up to the head:
+        # a seq past it is one the stream no longer holds.
+        return {**answer, "status": "beyond_view" if viewer.delayed else "not_in_chain"}
+    here = Event.objects.filter(game=game, seq=seq).values_list("hash", flat=True).first()
+    if here is None:  # a stream with a gap: verify_games says where
+        return {**answer, "status": "not_in_chain"}
+    same = hmac.compare_digest(here, hash_)
+    return {**answer, "chain_hash": here, "status": "in_chain" if same else "not_in_chain"}

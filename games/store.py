@@ -31,7 +31,9 @@ from games.models import Event, Game, LegacySeal, Seat, Snapshot
 def chain_problems(game: Game, events: list[Event]) -> list[str]:
     """Every break in a game's stored chain (games.chain.problems)."""
     legacy_seal = LegacySeal.objects.filter(game=game).first()
-    return chain.problems(events, game.chain_version, legacy_seal)
+    return chain.problems(
+        events, game.chain_version, legacy_seal, imported_unverified=game.imported_unverified
+    )
 
 
 @dataclass

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.apps import apps
 from django.db import connection
-from django.db.models import QuerySet, TextField
+from django.db.models import F, QuerySet, TextField
 from django.db.models.functions import Cast
 
 from games import chain, fields, golden, replay
@@ -67,6 +68,9 @@ class Stored:
     snapshots: list[tuple[int, int, str, str]] = field(default_factory=list)
     garbled: list[int] = field(default_factory=list)  # seqs whose payload is not a JSON object
     legacy_seal: LegacySeal | None = None
+    # The seqs of outbox rows past the game row's head (mails about events
+    # the stream no longer holds).
+    mailed_beyond: list[int] = field(default_factory=list)
 
 
 def stored(games: list[Game]) -> dict[int, Stored]:
@@ -78,6 +82,13 @@ def stored(games: list[Game]) -> dict[int, Stored]:
     """
     ids = [game.pk for game in games]
     found: dict[int, Stored] = defaultdict(Stored)
+    # Snapshots before events: a move that lands between the two reads then
+    # adds events, never a snapshot past the events read (trace_problems).
+    snapshots = Snapshot.objects.filter(game_id__in=ids).order_by("game_id", "seq")
+    for game_id, version, seq, event_hash, state in snapshots.values_list(
+        "game_id", "engine_version", "seq", "event_hash", _text("state")
+    ):
+        found[game_id].snapshots.append((version, seq, event_hash, state))
     events = Event.objects.filter(game_id__in=ids).order_by("game_id", "seq")
     for *columns, text in _values(events, *EVENT_FIELDS, _text("payload")):
         facts = found[columns[0]]
@@ -91,14 +102,23 @@ def stored(games: list[Game]) -> dict[int, Stored]:
         "game_id", "index", "user_id", "to_act"
     ):
         found[game_id].seats[index] = (user_id, to_act)
-    snapshots = Snapshot.objects.filter(game_id__in=ids).order_by("game_id", "seq")
-    for game_id, version, seq, event_hash, state in snapshots.values_list(
-        "game_id", "engine_version", "seq", "event_hash", _text("state")
-    ):
-        found[game_id].snapshots.append((version, seq, event_hash, state))
     for seal in LegacySeal.objects.filter(game_id__in=ids):
         found[seal.game_id].legacy_seal = seal
+    for game_id, seq in _mailed_beyond_the_head(ids):
+        found[game_id].mailed_beyond.append(seq)
     return found
+
+
+def _mailed_beyond_the_head(ids: list[int]) -> Iterable[tuple[int, int]]:
+    """The outbox rows of `games` naming a seq past the game row's head: none
+    unless events were cut off the end (a row is written with its event).
+    The outbox is the notifications app's: read by name, so that games
+    imports nothing of it, and skipped where it is not installed."""
+    if not apps.is_installed("notifications"):
+        return []
+    notification = apps.get_model("notifications", "Notification")
+    rows = notification.objects.filter(game_id__in=ids, seq__gt=F("game__seq"))
+    return rows.order_by("game_id", "seq").values_list("game_id", "seq").distinct()
 
 
 def _values(queryset: QuerySet, *columns: str | Cast) -> Iterable[tuple[Any, ...]]:
@@ -150,13 +170,17 @@ def game_problems(game: Game, facts: Stored | None = None) -> Iterator[str]:
     if facts.garbled:
         yield from (f"seq {seq}: the payload is not a JSON object" for seq in facts.garbled)
         return
-    yield from chain.problems(events, game.chain_version, facts.legacy_seal)
+    yield from chain.problems(
+        events, game.chain_version, facts.legacy_seal,
+        imported_unverified=game.imported_unverified,
+    )  # fmt: skip
     if not events:
         yield "no events"
         return
     yield from actor_problems(game, events, facts.seats)
     if (game.seq, game.head_hash) != (events[-1].seq, events[-1].hash):
         yield f"game row says head {game.seq}, the stream ends at {events[-1].seq}"
+    yield from trace_problems(events, facts)
     try:
         engine = base.get(game.title)
     except KeyError:
@@ -203,6 +227,27 @@ def _replay_problems(game: Game, engine, facts: Stored) -> Iterator[str]:
     flagged = sorted(index for index, (_, to_act) in facts.seats.items() if to_act)
     if flagged != derived["to_act"]:
         yield f"seats flagged to act {flagged} differ from the replay's {derived['to_act']}"
+
+
+def trace_problems(events: list[Row], facts: Stored) -> Iterator[str]:
+    """What the rest of the database remembers of the stream, against it.
+    Cutting the newest events off and moving the game row back leaves a
+    shorter chain whose every seal holds; but a snapshot and an outbox row
+    are written with their event, and stay: one past the head, or a
+    snapshot taken at a hash the chain no longer has at its seq, tells."""
+    hashes = {event.seq: event.hash for event in events}
+    head = events[-1].seq
+    for _, seq, event_hash, _ in facts.snapshots:
+        if seq > head:
+            yield f"a snapshot at seq {seq} lies past the head {head} (events cut off the end?)"
+        elif hashes.get(seq) != event_hash:
+            yield f"a snapshot at seq {seq} was taken at another event than the chain has there"
+    if facts.mailed_beyond:
+        yield (
+            f"notifications were written for seq {chain.runs_text(facts.mailed_beyond)}, past the "
+            f"head {head}: their mails told of events the stream no longer holds (cut off "
+            f"the end?)"
+        )
 
 
 def _step_numbers(on_path: list[Row], live: list[Row]) -> dict[int, tuple[int, str]]:
@@ -276,3 +321,16 @@ def all_problems(chunk: int = CHUNK, status: str | None = None) -> Iterator[tupl
         for game in games:
             for problem in game_problems(game, facts[game.pk]):
                 yield game, problem
+
+
+def unverified_imports(status: str | None = None) -> Iterator[tuple[Game, list[int]]]:
+    """The games imported unverified (of one `status`), each with the seqs
+    whose own seals say so: not a problem, the moderator accepted them, but
+    nothing here vouches for those events, and whoever relies on the
+    verification should know which they are."""
+    chosen = Game.objects.filter(imported_unverified=True)
+    if status is not None:
+        chosen = chosen.filter(status=status)
+    for game in chosen.order_by("pk").iterator():
+        rows = Event.objects.filter(game=game).order_by("seq").only("seq", "hash", "key_id", "mac")
+        yield game, chain.unverified_seqs(list(rows))

@@ -162,9 +162,42 @@ class ImportIn(serializers.Serializer):
         required=False, default=False,
         help_text="create an inactive account for each account not in map",
     )  # fmt: skip
+    accept_unverified_seals = serializers.BooleanField(
+        required=False, default=False,
+        help_text="import even events whose seals this server cannot check (another "
+        "server's key, or none); the game is then marked imported_unverified",
+    )  # fmt: skip
 
 
 class ImportedOut(serializers.Serializer):
     id = serializers.IntegerField()
     seq = serializers.IntegerField()
     title = serializers.CharField()
+    accounts = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="each account of the export: its account here (a placeholder whose name "
+        "a sign-up could not take gets a derived one)",
+    )  # fmt: skip
+    imported_unverified = serializers.BooleanField()
+    unverified = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="the runs [first, last] of events imported with unverified seals",
+    )  # fmt: skip
+
+
+# A mailed head: the seq and the head hash a mail (or any answer) carried.
+SEEN_PATTERN = r"^[1-9][0-9]{0,9}:[0-9a-fA-F]{64}\Z"
+
+
+class VerifyQuery(serializers.Serializer):
+    seen = serializers.RegexField(
+        SEEN_PATTERN, required=False, trim_whitespace=False,
+        help_text="SEQ:HASH, a head you were shown (a mail's seq and head hash): whether "
+        "the chain still has that hash at that seq",
+    )  # fmt: skip
+
+    def validate_seen(self, value: str) -> tuple[int, str]:
+        seq, _, hash_ = value.partition(":")
+        if int(seq) > 2**31 - 1:
+            raise serializers.ValidationError("the seq is out of range")
+        return int(seq), hash_.lower()

@@ -18,7 +18,7 @@ from games.models import Game
 from games.services.bots import check_hand_to_bot
 from games.services.clocks import check_extend, check_pause, check_resume
 from games.services.creation import check_create_game
-from games.services.importing import check_import_game
+from games.services.importing import check_import_game, import_record
 from games.services.moves import check_submit_action_by_id
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from games.services.undo import check_undo
@@ -244,11 +244,23 @@ class VerifyView(APIView):
 
     @extend_schema(
         summary="The setup commitment; after the end, the setup and salt to check it",
+        description="With `seen=SEQ:HASH` (a head a mail or an answer carried) the answer's "
+        "`seen` says whether the chain still has that hash at that seq: `in_chain`, "
+        "`not_in_chain`, `beyond_view` (a delayed spectator's seq past what they may see) "
+        "or `hidden` (a version-1 chain while its hashes are not shown to you).",
+        parameters=[
+            OpenApiParameter(
+                "seen", {"type": "string", "pattern": s.SEEN_PATTERN},
+                description="SEQ:HASH, e.g. 41:3f0c... (64 hex digits)",
+            ),
+        ],
         responses={200: dict},
-    )
+    )  # fmt: skip
     def get(self, request, pk: int):
         game = game_or_404(pk)
-        return Response(selectors.verification(game, selectors.viewer_of(game, request.user)))
+        viewer = selectors.viewer_of(game, request.user)
+        query = s.validated(s.VerifyQuery, request.query_params)
+        return Response(selectors.verification(game, viewer, query.get("seen")))
 
 
 class ClockView(APIView):
@@ -321,7 +333,9 @@ class ImportView(APIView):
         game = check_import_game(
             request.user, data["document"], mapping=data["map"],
             placeholders=data["placeholders"],
+            accept_unverified_seals=data["accept_unverified_seals"],
         )  # fmt: skip
         return Response(
-            {"id": game.pk, "seq": game.seq, "title": game.title}, status=status.HTTP_201_CREATED
+            {"id": game.pk, "seq": game.seq, "title": game.title, **import_record(game)},
+            status=status.HTTP_201_CREATED,
         )

@@ -12,23 +12,39 @@ are recomputed under this server's ids (a hash covers the game's id and,
 inside the commitment, the actor's) and sealed with this server's key: the
 exporting server's seals cannot verify here, so the document's own chain is
 checked first (games.exchange) and the import is recorded in a final `note`
-event, sealed here, that names the origin's game and head hash.  Where the
-ids are free here the game and its placeholder accounts keep them, so the
-hashes come out as the origin's (a server moved whole keeps its links and
-its chains).
+event, sealed here, that names the origin's game and head hash.
+
+A seal that cannot be checked here (another server's key, or none) vouches
+for nothing: anyone can compute sha256, so such a document may say anything,
+a moderator's note rewritten in another's name included.  It is refused
+unless the moderator accepts it in so many words (`accept_unverified_seals`);
+then its events are sealed as imported unverified (games.chain), never as
+this server's own, and the game is marked `imported_unverified`.
+
+The game and its placeholder accounts keep the document's ids only where
+this server's id sequences have already passed them and they are free, so
+the hashes come out as the origin's (a server moved whole, with its
+sequences advanced first, keeps its links and its chains).  Any other id is
+replaced by a new one: an id at or past a sequence would move the sequence
+(PostgreSQL: setval; SQLite: AUTOINCREMENT's high mark) up to it, and a
+document naming 2**63 - 1 would leave no id for any later game or sign-up.
+
+Placeholders take their names through accounts.rules.check_new_username, as
+a sign-up does; a name that fails there gets a derived one, and the note
+(and the answer) say whose account became which.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
-from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from accounts import bots
+from accounts import bots, rules
 from accounts.models import User
 from games import chain, deadlines, exchange, verification
 from games.errors import ImportRefused, InvalidRequest
@@ -36,23 +52,30 @@ from games.models import Event, Game, Seat
 from games.services.common import require_moderator, sync_seat_statuses
 
 IMPORTED = "imported"
+# How many derived names to try for one placeholder before giving up.
+DERIVED_TRIES = 20
 
 
-def check_import_game(user, document: Any, *, mapping: dict[str, str], placeholders: bool) -> Game:
+def check_import_game(
+    user, document: Any, *, mapping: dict[str, str], placeholders: bool,
+    accept_unverified_seals: bool = False,
+) -> Game:  # fmt: skip
     """A moderator's import of a complete export."""
     require_moderator(user, gettext_noop("only moderators may import games"))
     return do_import_game(
         document, mapping=mapping, placeholders=placeholders, actor=user,
-        source=Event.Source.MODERATOR,
+        source=Event.Source.MODERATOR, accept_unverified_seals=accept_unverified_seals,
     )  # fmt: skip
 
 
 def do_import_game(
-    document: Any, *, mapping: dict[str, str], placeholders: bool, actor, source: str
-) -> Game:
+    document: Any, *, mapping: dict[str, str], placeholders: bool, actor, source: str,
+    accept_unverified_seals: bool = False,
+) -> Game:  # fmt: skip
     """Check `document` whole, then write the game, or nothing at all."""
     _check_mapping(mapping)
     checked = exchange.check(document)
+    _check_seals(checked, accept_unverified_seals)
     try:
         with transaction.atomic():
             users = _accounts(checked.accounts, mapping, placeholders)
@@ -77,6 +100,55 @@ def _check_mapping(mapping: dict[str, str]) -> None:
         raise InvalidRequest(gettext_noop("map gives one account here for two in the export"))
 
 
+def _check_seals(checked: exchange.Checked, accepted: bool) -> None:
+    """Events whose seals nothing here can check come in only on the
+    moderator's explicit word."""
+    if checked.unverified and not accepted:
+        raise ImportRefused(
+            gettext_noop(
+                "the seals of events %(seqs)s cannot be checked here (%(why)s), so nothing "
+                "vouches that a server wrote them as they are; import it only if you trust "
+                "where the document comes from, accepting unverified seals (the game is then "
+                "marked imported unverified)"
+            ),
+            seqs=chain.runs_text(checked.unverified), why=", ".join(checked.unchecked_keys),
+        )  # fmt: skip
+
+
+def import_record(game: Game) -> dict[str, Any]:
+    """What the import's note recorded (the doors report it): the accounts
+    mapped, whether the game was imported unverified."""
+    note = (
+        Event.objects.filter(game=game, kind=Event.Kind.NOTE).order_by("-seq").values_list(
+            "payload", flat=True
+        )
+    )  # fmt: skip
+    payload = next((p for p in note if p.get("note") == IMPORTED), {})
+    return {
+        "accounts": payload.get("accounts", {}),
+        "imported_unverified": game.imported_unverified,
+        "unverified": payload.get("origin", {}).get("unverified", []),
+    }
+
+
+def imported_lines(game: Game) -> list[str]:
+    """The import's outcome in words, for the command and the admin page:
+    the game, each account renamed, and whether it came in unverified."""
+    record = import_record(game)
+    lines = [f"imported as game {game.pk} ({game.title}, seq {game.seq})"]
+    lines += [
+        f"account {old!r} of the export is {new!r} here"
+        for old, new in record["accounts"].items() if old != new
+    ]  # fmt: skip
+    if record["imported_unverified"]:
+        seqs = chain.runs_text([seq for a, b in record["unverified"] for seq in range(a, b + 1)])
+        lines.append(
+            f"imported unverified: the seals of events {seqs} could not be checked here; "
+            "the game is marked so"
+        )
+    return lines
+
+
 # --- accounts ---------------------------------------------------------------------
 
 
@@ -99,11 +171,10 @@ def _accounts(named: dict[int, str], mapping: dict[str, str], placeholders: bool
     # A bot is played by this server's account of its kind and seat, never
     # by a placeholder (which would be a person nobody plays).
     robots = {pk: bots.seat_of_account(name) for pk, name in named.items() if name not in mapping}
-    free = _free_ids(User, [pk for pk, seated in robots.items() if seated])
+    kept = _keepable(User, [pk for pk, seated in robots.items() if seated])
     for pk, seated in robots.items():
         if seated is not None:
-            found[pk] = bots.account(*seated, pk=pk if pk in free else None)
-    _after_explicit_ids(User, free & {user.pk for user in found.values()})
+            found[pk] = bots.account(*seated, pk=pk if pk in kept else None)
     unmapped = {pk: name for pk, name in named.items() if pk not in found}
     if unmapped and not placeholders:
         raise ImportRefused(
@@ -117,7 +188,8 @@ def _accounts(named: dict[int, str], mapping: dict[str, str], placeholders: bool
 
 
 def _placeholders(unmapped: dict[int, str]) -> dict:
-    """An inactive account per name, keeping the export's id where it is free."""
+    """An inactive account per name, keeping the export's id where the
+    table's sequence has passed it and it is free (_keepable)."""
 
     taken = sorted(User.objects.filter(username__in=unmapped.values()).values_list(
         "username", flat=True
@@ -127,51 +199,77 @@ def _placeholders(unmapped: dict[int, str]) -> dict:
             gettext_noop("accounts %(names)s exist here: map them (name=name) to use them"),
             names=", ".join(taken),
         )
-    free = _free_ids(User, unmapped)
+    kept = _keepable(User, unmapped)
     created = {}
-    # Those keeping their ids first: a new id handed out before could be one of theirs.
-    for pk, name in sorted(unmapped.items(), key=lambda item: item[0] not in free):
-        _check_username(name)
+    for pk, name in sorted(unmapped.items()):
         user = User(
-            pk=pk if pk in free else None, username=name, is_active=False,
+            pk=pk if pk in kept else None, username=_placeholder_name(name), is_active=False,
             notify_mode=User.NotifyMode.OFF,
         )  # fmt: skip
         user.set_unusable_password()
         user.save(force_insert=True)
         created[pk] = user
-    _after_explicit_ids(User, free)
     return created
 
 
-def _check_username(name: str) -> None:
-    try:
-        if len(name) > 150:
-            raise ValidationError("too long")
-        UnicodeUsernameValidator()(name)
-    except ValidationError:
-        raise ImportRefused(
-            gettext_noop("%(name)s cannot be an account name here: map it to one"),
-            name=name[:40],
-        ) from None
+def _placeholder_name(name: str) -> str:
+    """The name a placeholder gets here: its own if a sign-up could take it
+    (accounts.rules decides, as for every sign-up: the form, another
+    account's name in other letters, whatever it refuses), else a derived
+    one that only says where it came from.  A name taken exactly was refused
+    before: that may be the same person, whom the moderator maps."""
+    for candidate in (name, *_derived_names(name)):
+        try:
+            return rules.check_new_username(candidate)
+        except ValidationError:
+            continue
+    raise ImportRefused(
+        gettext_noop("%(name)s cannot be an account name here: map it to one"), name=name[:40]
+    )
+
+
+def _derived_names(name: str):
+    """`imported-` and a digest of the name: plain ASCII, stable for a name,
+    and nothing a reader could take for another account's name."""
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    yield f"imported-{digest}"
+    for number in range(2, DERIVED_TRIES + 1):
+        yield f"imported-{digest}-{number}"
 
 
 def _free_ids(model, wanted) -> set[int]:
     return set(wanted) - set(model.objects.filter(pk__in=wanted).values_list("pk", flat=True))
 
 
-def _after_explicit_ids(model, ids) -> None:
-    """Rows written with ids of their own: PostgreSQL's sequence must not
-    hand them out again (SQLite's AUTOINCREMENT follows by itself).  The
-    sequence only moves forward, so a concurrent insert keeps its id."""
-    if not ids or connection.vendor != "postgresql":
-        return
+def _keepable(model, wanted) -> set[int]:
+    """The ids of `wanted` a row of `model` may be written with: free, and
+    already passed by the table's id sequence.  An id the sequence has not
+    reached would either be handed out again (a later insert fails) or, if
+    the sequence were moved up to it, take every id below it out of use: at
+    2**63 - 1 no game or account could be made any more.  Below the
+    sequence nothing moves, so concurrent inserts keep their ids too."""
+    passed = _sequence_passed(model)
+    return _free_ids(model, [pk for pk in wanted if 0 < pk <= passed])
+
+
+def _sequence_passed(model) -> int:
+    """The highest id the table's sequence has handed out (0: none).
+    PostgreSQL: the sequence's last value (never rolled back).  SQLite:
+    AUTOINCREMENT's high mark in sqlite_sequence (rolled back with the
+    transaction that raised it).  Another database keeps no ids."""
     table = model._meta.db_table
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT setval(pg_get_serial_sequence(%s, 'id'), "
-            "GREATEST(%s, nextval(pg_get_serial_sequence(%s, 'id'))))",
-            [table, max(ids), table],
-        )
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT pg_sequence_last_value(pg_get_serial_sequence(%s, %s)::regclass)",
+                [table, model._meta.pk.column],
+            )
+        elif connection.vendor == "sqlite":
+            cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [table])
+        else:
+            return 0
+        row = cursor.fetchone()
+    return row[0] if row and row[0] is not None else 0
 
 
 # --- the game ---------------------------------------------------------------------
@@ -179,19 +277,19 @@ def _after_explicit_ids(model, ids) -> None:
 
 def _write(checked: exchange.Checked, users: dict, actor, source: str) -> Game:
     origin = checked.game
-    keep_id = bool(_free_ids(Game, [origin["id"]]))
+    keep_id = bool(_keepable(Game, [origin["id"]]))
     first = checked.events[0]
     game = Game(
         pk=origin["id"] if keep_id else None, title=origin["title"], options=origin["options"],
         engine_version=origin["engine_version"], seed=origin["seed"], salt=checked.salt,
         chain_version=origin["chain_version"], public=origin["public"],
         spectator_delay=origin["spectator_delay"], clock=origin["clock"], paused=checked.paused,
-        locked=checked.locked, created_by=users.get(first.actor_id), **checked.derived,
+        locked=checked.locked, created_by=users.get(first.actor_id),
+        imported_unverified=bool(checked.unverified), **checked.derived,
     )  # fmt: skip
     game.save(force_insert=True)
-    _after_explicit_ids(Game, [game.pk] if keep_id else [])
     ids = {pk: user.pk for pk, user in users.items()}
-    events = _relinked(checked.events, game, ids)
+    events = _relinked(checked.events, game, ids, set(checked.unverified))
     note = _note(game, events[-1], checked, users, actor, source)
     Event.objects.bulk_create([*events, note])
     now = note.created_at
@@ -208,9 +306,12 @@ def _write(checked: exchange.Checked, users: dict, actor, source: str) -> Game:
     return game
 
 
-def _relinked(events: list[Event], game: Game, ids: dict[int, int]) -> list[Event]:
+def _relinked(
+    events: list[Event], game: Game, ids: dict[int, int], unverified: set[int]
+) -> list[Event]:
     """The events under this game's and accounts' ids, chained and sealed
-    here; nonces, payloads and times as they were."""
+    here; nonces, payloads and times as they were.  Those whose seals could
+    not be checked are sealed as imported unverified (games.chain)."""
     prev = chain.GENESIS_HASH
     linked = []
     for origin in events:
@@ -221,7 +322,7 @@ def _relinked(events: list[Event], game: Game, ids: dict[int, int]) -> list[Even
             prev_hash=prev, nonce=origin.nonce,
         )  # fmt: skip
         event.hash = chain.compute_hash(event, game.chain_version)
-        event.key_id, event.mac = chain.seal(event.hash)
+        event.key_id, event.mac = chain.seal(event.hash, unverified=origin.seq in unverified)
         linked.append(event)
         prev = event.hash
     return linked
@@ -249,6 +350,7 @@ def _note(game: Game, last: Event, checked: exchange.Checked, users, actor, sour
             "game": checked.game["id"],
             "head_hash": checked.events[-1].hash,
             "seals_unchecked": checked.unchecked_keys,
+            "unverified": chain.runs(checked.unverified),
             "relinked": relinked,
         },
         "accounts": {checked.accounts[pk]: user.username for pk, user in sorted(users.items())},

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import random
 from pathlib import Path
 
-from django.db import transaction
+from django.db import connection, transaction
 
-from games import exchange, golden, store
+from accounts.models import User
+from games import chain, exchange, golden, store
 from games.engines.base import canonical_json
 from games.models import Event, Game
 from games.services.creation import do_create_game
@@ -62,11 +64,29 @@ def play(name: str, users: list, *, steps: int | None = None) -> Game:
 
 def forgotten(make):
     """What `make()` returns, with every row it wrote rolled back: the
-    database is as empty of it as before (an import "elsewhere")."""
+    database is as empty of it as before (an import "elsewhere").
+
+    The id sequences stay past the ids it used, as on a server moved whole
+    whose operator advanced them first (README): PostgreSQL's sequences do
+    not roll back anyway; SQLite's AUTOINCREMENT marks do, and are put back.
+    An import keeps a document's ids only below them."""
     with transaction.atomic():
         made = make()
+        marks = sqlite_sequences()
         transaction.set_rollback(True)
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("DELETE FROM sqlite_sequence")
+            cursor.executemany("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", marks)
     return made
+
+
+def sqlite_sequences() -> list[tuple[str, int]]:
+    if connection.vendor != "sqlite":
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name, seq FROM sqlite_sequence")
+        return cursor.fetchall()
 
 
 def exported_elsewhere(name: str, *, steps: int | None = None, act=None) -> dict:
@@ -122,3 +142,62 @@ def moves(game, count: int, seed: int = 1) -> None:
     for _ in range(count):
         game.refresh_from_db()
         random_move(game, rng)
+
+
+# A key this server lacks: what another server, or a forger, seals with.
+FOREIGN_KEY = "0123456789abcdef"
+
+
+def resealed(
+    document: dict, *, ours: bool = False, game_id: int | None = None,
+    account_ids: dict[int, int] | None = None,
+) -> dict:  # fmt: skip
+    """The document with every hash recomputed over what it now holds, sealed
+    with a key this server lacks (what a forger, or another server, makes),
+    or with this server's own (`ours`: as if this server had written it).
+    `game_id` and `account_ids` (old id: new id) renumber the game and the
+    accounts, everywhere the hashes cover them."""
+    game = {**document["game"], "id": game_id or document["game"]["id"]}
+    renumber = account_ids or {}
+
+    def relinked(pk):
+        return renumber.get(pk, pk)
+
+    accounts = {relinked(a["id"]): a["username"] for a in document["accounts"]}
+    prev = chain.GENESIS_HASH
+    shown = []
+    for item in document["events"]:
+        opening = item["opening"]
+        payload = dict(opening["payload"])
+        if item["kind"] == "created":
+            payload["seats"] = [relinked(pk) for pk in payload["seats"]]
+        if item["kind"] == "seat_replaced":
+            payload.update({k: relinked(payload[k]) for k in ("user", "previous") if k in payload})
+        event = Event(
+            game_id=game["id"], seq=item["seq"], kind=item["kind"], seat=item["seat"],
+            actor_id=relinked(opening["actor"]), source=item["source"], payload=payload,
+            created_at=datetime.datetime.fromisoformat(item["created_at"]), prev_hash=prev,
+            nonce=opening.get("nonce", ""),
+        )  # fmt: skip
+        event.hash = chain.compute_hash(event, game["chain_version"])
+        event.key_id, event.mac = chain.seal(event.hash) if ours else (FOREIGN_KEY, "f" * 64)
+        shown.append(
+            exchange.shown_complete(event, game["chain_version"], accounts.get(event.actor_id))
+        )
+        prev = event.hash
+    heads = {"head_hash": shown[-1]["hash"]}
+    return {
+        **document,
+        "game": {**game, **heads},
+        "commitment": {**document["commitment"], **heads, "created_event_hash": shown[0]["hash"]},
+        "accounts": [{"id": pk, "username": name} for pk, name in accounts.items()],
+        "events": shown,
+    }
+
+
+def last_ids() -> dict[str, int]:
+    """The highest id of the game and account tables."""
+    return {
+        "game": Game.objects.order_by("-pk").values_list("pk", flat=True).first() or 0,
+        "user": User.objects.order_by("-pk").values_list("pk", flat=True).first() or 0,
+    }

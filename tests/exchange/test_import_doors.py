@@ -36,7 +36,11 @@ def test_a_moderator_imports_a_game_with_placeholders(document, mo):
     answer = post(mo, {"document": document, "placeholders": True})
     assert answer.status_code == 201, answer.json()
     game = Game.objects.get(pk=answer.json()["id"])
-    assert answer.json() == {"id": game.pk, "seq": game.seq, "title": "pointcity"}
+    assert answer.json() == {
+        "id": game.pk, "seq": game.seq, "title": "pointcity",
+        "accounts": {"alice": "alice", "bob": "bob"}, "imported_unverified": False,
+        "unverified": [],
+    }  # fmt: skip
     note = Event.objects.get(game=game, seq=game.seq)
     assert (note.source, note.actor) == ("moderator", mo)
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.bots import Wanted
 from accounts.models import User
-from games import exchange, golden, store
+from games import chain, exchange, golden, store
 from games.errors import ImportRefused
 from games.models import Event, Game, Seat
 from games.services.clocks import check_pause
@@ -171,7 +171,7 @@ def test_a_version_1_game_round_trips_with_its_hashes(db, legacy_chain):
     assert list(game_problems(game)) == []
 
 
-def test_a_version_1_game_older_than_seals_is_sealed_by_the_import(db, legacy_chain):
+def test_a_version_1_game_older_than_seals_comes_in_only_as_unverified(db, legacy_chain):
     def act(game, players, moderator):
         moves(game, 4)
         with triggers_disabled(), connection.cursor() as cursor:
@@ -179,11 +179,18 @@ def test_a_version_1_game_older_than_seals_is_sealed_by_the_import(db, legacy_ch
                            [game.pk])  # fmt: skip
 
     document = duel_exported_elsewhere(act)
-    game = import_it(document)
+    with pytest.raises(
+        ImportRefused, match=r"seals of events 1-5 cannot be checked here \(unsealed\)"
+    ):
+        import_it(document)
+    game = import_it(document, accept_unverified_seals=True)
     events = list(Event.objects.filter(game=game).order_by("seq"))
     assert [e.hash for e in events[:-1]] == [e["hash"] for e in document["events"]]
     assert all(e.mac for e in events)
     assert events[-1].payload["origin"]["seals_unchecked"] == ["unsealed"]
+    # Sealed here, but as unverified: nobody vouched for them before the import.
+    assert chain.unverified_seqs(events) == [1, 2, 3, 4, 5]
+    assert game.imported_unverified is True
     assert list(game_problems(game)) == []
 
 

@@ -13,7 +13,7 @@ from rest_framework.exceptions import ParseError
 
 from config.parsers import decode, load_json
 from games.errors import ServiceError
-from games.services.importing import check_import_game
+from games.services.importing import check_import_game, imported_lines
 
 
 class Command(BaseCommand):
@@ -36,8 +36,17 @@ class Command(BaseCommand):
             "--placeholders", action="store_true",
             help="create an inactive account for each account not mapped",
         )  # fmt: skip
+        parser.add_argument(
+            "--accept-unverified-seals", action="store_true",
+            help="import even events whose seals this server cannot check (another server's "
+            "key, or none): nothing vouches for them, and the game is marked imported "
+            "unverified for good",
+        )  # fmt: skip
 
-    def handle(self, *args, file: Path, by: str, map: list[str], placeholders: bool, **options):
+    def handle(
+        self, *args, file: Path, by: str, map: list[str], placeholders: bool,
+        accept_unverified_seals: bool, **options,
+    ):  # fmt: skip
         from accounts.models import User
 
         moderator = User.objects.filter(username=by).first()
@@ -53,15 +62,17 @@ class Command(BaseCommand):
             raw = file.read_bytes() if str(file) != "-" else self.stdin_bytes()
             document = load_json(decode(raw, "utf-8"))
             game = check_import_game(
-                moderator, document, mapping=mapping, placeholders=placeholders
-            )
+                moderator, document, mapping=mapping, placeholders=placeholders,
+                accept_unverified_seals=accept_unverified_seals,
+            )  # fmt: skip
         except OSError as error:
             raise CommandError(f"cannot read {file}: {error.strerror}") from None
         except ParseError as error:
             raise CommandError(str(error.detail)) from None
         except ServiceError as error:
             raise CommandError(error.message) from None
-        self.stdout.write(f"imported as game {game.pk} ({game.title}, seq {game.seq})")
+        for line in imported_lines(game):
+            self.stdout.write(line)
 
     def stdin_bytes(self) -> bytes:
         import sys
