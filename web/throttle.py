@@ -71,4 +71,4 @@ class LockedOutMiddleware:
     def process_exception(self, request, exception):
         if not isinstance(exception, LockedOut):
             return None
-        return too_many(request, exception.wait, f"{exception.detail} (about {exception.wait} s)")
+        return too_many(request, exception.wait, str(exception.detail))

@@ -71,6 +71,8 @@ def test_failures_make_the_name_wait_whatever_the_address(door, alice, clock):
     refused = door.post("alice", RIGHT)  # the right password, during the wait
     assert refused.status_code == 429 and refused["Retry-After"] == "30"
     assert "_auth_user_id" not in refused.client.session
+    if not door.json:
+        assert "Too many failed log-ins for this account" in refused.content.decode()
 
     clock[0] += 30
     assert door.post("alice", WRONG).status_code == door.wrong  # one guess, then...
