@@ -100,6 +100,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "web.middleware.DatabaseUnavailableMiddleware",
+    "web.throttle.LockedOutMiddleware",  # an account's log-ins waiting: 429
     "web.middleware.ContentSecurityPolicyMiddleware",
 ]
 
@@ -199,7 +200,15 @@ CORREO_JSON_MAX_DEPTH = env.int("CORREO_JSON_MAX_DEPTH", default=32)
 # of The Estates for five is half a megabyte, a long 18Cuba game a few.
 CORREO_IMPORT_MAX_BYTES = env.int("CORREO_IMPORT_MAX_BYTES", default=16_000_000)
 
+# How many proxies stand in front of gunicorn, each appending to
+# X-Forwarded-For: 0 when clients reach it directly (`make run`), 1 behind
+# deploy/nginx.  The client is the entry that many places from the right
+# (config.clients); DRF is told the same.  Too high, and a client picks its
+# own address; too low, and every client shares the proxy's.
+CORREO_TRUSTED_PROXIES = env.int("CORREO_TRUSTED_PROXIES", default=0)
+
 REST_FRAMEWORK = {
+    "NUM_PROXIES": CORREO_TRUSTED_PROXIES,
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
@@ -226,8 +235,21 @@ REST_FRAMEWORK = {
         "anon": env.str("THROTTLE_ANON", default="120/min"),
         "user": env.str("THROTTLE_USER", default="1200/min"),
         "auth": env.str("THROTTLE_AUTH", default="30/min"),
+        # The password change form, per user: a stolen session must not
+        # become a way to try passwords (web.throttle).
+        "password": env.str("THROTTLE_PASSWORD", default="10/hour"),
     },
 }
+
+# Failed log-ins per account, whatever the address (accounts.lockout): after
+# this many, each further try waits a delay that doubles with every failure,
+# up to the longest; a success, or a password set from a reset mail, starts
+# again, and failures are forgotten after a quiet day.  The same counts hold
+# for password-reset requests per address.
+CORREO_LOGIN_FAILURES_ALLOWED = env.int("CORREO_LOGIN_FAILURES_ALLOWED", default=5)
+CORREO_LOGIN_DELAY_SECONDS = env.int("CORREO_LOGIN_DELAY_SECONDS", default=30)
+CORREO_LOGIN_DELAY_MAX_SECONDS = env.int("CORREO_LOGIN_DELAY_MAX_SECONDS", default=900)
+CORREO_LOGIN_FAILURES_KEPT_SECONDS = env.int("CORREO_LOGIN_FAILURES_KEPT_SECONDS", default=86400)
 SPECTACULAR_SETTINGS = {
     # Swagger UI from our own static files (drf-spectacular-sidecar), so the
     # docs page works without internet and its version is the one installed

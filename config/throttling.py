@@ -7,12 +7,17 @@ A counter costs the same at any rate.  The price is that a client can fit up
 to twice its rate around a window's edge, which is fine for abuse control.
 
 Each class keeps DRF's scope and cache key (`throttle_<scope>_<ident>`) and
-only changes the counting, so the settings' rates apply unchanged.
+only changes the counting, so the settings' rates apply unchanged.  The
+ident of an anonymous client is its address as config.clients reads it:
+never an `X-Forwarded-For` the client wrote itself, which would give it a
+fresh budget with every request.
 """
 
 from __future__ import annotations
 
 from rest_framework import throttling
+
+from config.clients import client_address
 
 
 class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
@@ -38,6 +43,9 @@ class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
 
     def wait(self) -> float:
         return max(self.window_ends - self.now, 0.0)
+
+    def get_ident(self, request) -> str:
+        return client_address(request)
 
 
 # DRF's classes first: they pick the scope (and the user or address) and

@@ -11,12 +11,15 @@ from accounts import api as accounts_api
 from config import health, metrics
 from config.docs import OfflineRedocView
 from notifications import views as notification_views
-from web.forms import OutboxPasswordResetForm
-from web.throttle import auth_throttled
+from web.forms import LiftingSetPasswordForm, OutboxPasswordResetForm
+from web.throttle import auth_throttled, password_throttled
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("metrics", metrics.metrics_view, name="metrics"),
+    # The admin's log-in is a log-in like the others: the "auth" rate per
+    # address, and accounts.lockout per account (in the backend).
+    path("admin/login/", auth_throttled(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/auth/register/", accounts_api.RegisterView.as_view(), name="register"),
     path("api/auth/token/", accounts_api.TokenView.as_view(), name="token"),
@@ -40,6 +43,17 @@ urlpatterns = [
         name="password_reset",
     ),
     path("accounts/login/", auth_throttled(auth_views.LoginView.as_view()), name="login"),
+    path(
+        "accounts/password_change/",
+        password_throttled(auth_views.PasswordChangeView.as_view()),
+        name="password_change",
+    ),
+    # A password set from a reset mail also ends any wait on the account.
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(form_class=LiftingSetPasswordForm),
+        name="password_reset_confirm",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("web.urls")),
 ]

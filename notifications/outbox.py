@@ -144,21 +144,59 @@ def enqueue(task, notification_id: int) -> bool:
             log.warning("could not deliver %s(%s): %s", task.name, notification_id, error)
             return False
         return True
+    # A message left in a backed-up queue expires; the sweep queues the row again.
+    options["expires"] = settings.NOTIFICATIONS_TASK_EXPIRES
+    return publish(task, (notification_id,), f"notification {notification_id} waits for the sweep",
+                   **options)  # fmt: skip
+
+
+def publish(task, args: tuple, instead: str, **options) -> bool:
+    """Send `task(*args)` to the broker; False, having logged `instead`
+    (what happens in its place), when the broker cannot take it now."""
     broker = outage.of("broker", task.app.conf.broker_url)
     if broker.skipping():
         broker.skipped(task.name)
         return False
-    # A message left in a backed-up queue expires; the sweep queues the row again.
-    options["expires"] = settings.NOTIFICATIONS_TASK_EXPIRES
     try:
         with task.app.producer_or_acquire() as producer:
             producer.connection.ensure_connection(max_retries=0)
-            task.apply_async((notification_id,), retry=False, producer=producer, **options)
+            task.apply_async(args, retry=False, producer=producer, **options)
     except Exception as error:
-        broker.failed(task.name, error, f"notification {notification_id} waits for the sweep")
+        broker.failed(task.name, error, instead)
         return False
     broker.reached()
     return True
+
+
+def ask_password_reset(email: str) -> None:
+    """All the reset form does for an address, the same whether or not it
+    has an account: one message to a worker, which looks the address up and
+    queues the mail (`password_reset_for`).  Looking up and writing the row
+    in the request would make a known address's answer measurably slower
+    than an unknown one's, telling who has an account.
+
+    Without a broker to take it (the embedded default, whose tasks run in
+    the request anyway, or Redis down) the work is done here: the mail
+    still goes, and only then does the time differ."""
+    from notifications import tasks
+
+    options = {"queue": settings.NOTIFICATIONS_QUEUE} if settings.NOTIFICATIONS_QUEUE else {}
+    if tasks.password_reset.app.conf.task_always_eager or not publish(
+        tasks.password_reset, (email,), "a password reset is looked up in the request", **options
+    ):
+        password_reset_for(email)
+
+
+def password_reset_for(email: str) -> int:
+    """Queue the reset mail to each account `email` may reset (Django's
+    rule: active, with a usable password, the same address in any letter
+    case); returns how many."""
+    from django.contrib.auth.forms import PasswordResetForm
+
+    users = list(PasswordResetForm().get_users(email))
+    for user in users:
+        notify_password_reset(user)
+    return len(users)
 
 
 def rows_for_event(game: Game, event: Event, before: list[int]) -> list[hooks.Row]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from notifications import delivery
-from notifications.outbox import enqueue
+from notifications.outbox import enqueue, password_reset_for
 
 
 @shared_task(name="notifications.deliver", acks_late=True, reject_on_worker_lost=True)
@@ -32,3 +32,10 @@ def send_digests() -> int:
     for notification_id in ids:
         enqueue(deliver, notification_id)
     return len(ids)
+
+
+@shared_task(name="notifications.password_reset", acks_late=True)
+def password_reset(email: str) -> int:
+    """The reset form's request (outbox.ask_password_reset): the mail to the
+    accounts of `email`, if any; returns how many."""
+    return password_reset_for(email)

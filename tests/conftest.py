@@ -154,25 +154,30 @@ def forget_tokens_and_states():
             modules[module].forget_all()
 
 
+# Rates no test reaches unless it sets its own (the browser tests log in
+# through the form many times a minute from one address).
+GENEROUS_RATES = {"anon": "10000/min", "user": "100000/min", "auth": "10000/min",
+                  "password": "10000/min"}  # fmt: skip
+
+
 @pytest.fixture
 def throttle_rates(monkeypatch):
-    """Set throttle rates for a test (DRF reads them once, at import)."""
+    """Set throttle rates for a test (DRF reads them once, at import); a
+    scope the test does not name keeps a generous rate."""
     from django.core.cache import cache
     from rest_framework.throttling import SimpleRateThrottle
 
     def set_rates(**rates):
         cache.clear()
-        monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+        monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", GENEROUS_RATES | rates)
 
     return set_rates
 
 
 @pytest.fixture(autouse=True)
 def generous_throttles(request):
-    """Rates no test reaches unless it sets its own (the browser tests log in
-    through the form many times a minute from one address)."""
+    """Every scope at a rate no test reaches unless it sets its own; the
+    counters (and accounts.lockout's) start empty."""
     if not request.config.pluginmanager.hasplugin("django"):
         return
-    request.getfixturevalue("throttle_rates")(
-        anon="10000/min", user="100000/min", auth="10000/min"
-    )
+    request.getfixturevalue("throttle_rates")()

@@ -6,13 +6,13 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.contrib.auth import password_validation
-from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
-from accounts import rules
+from accounts import lockout, rules
 from accounts.models import User
-from notifications.outbox import notify_password_reset
+from notifications.outbox import ask_password_reset
 
 
 class SignupForm(forms.Form):
@@ -86,8 +86,27 @@ class VacationForm(forms.Form):
 class OutboxPasswordResetForm(PasswordResetForm):
     """Django's reset form, its mail queued in the outbox instead of sent
     from the request: delivered, retried and logged as every other mail.
-    The form answers the same whether or not the address has an account."""
 
-    def send_mail(self, subject_template_name, email_template_name, context, from_email,
-                  to_email, html_email_template_name=None) -> None:  # fmt: skip
-        notify_password_reset(context["user"])
+    The form answers the same whether or not the address has an account,
+    and takes the same time: the request only counts the address
+    (accounts.lockout: past the allowed requests an address waits, a 429)
+    and hands it to a worker, which looks it up (outbox.ask_password_reset).
+    """
+
+    def save(self, *args, **kwargs) -> None:
+        email = self.cleaned_data["email"]
+        with lockout.attempt(lockout.RESET, email):
+            ask_password_reset(email)
+
+
+class LiftingSetPasswordForm(SetPasswordForm):
+    """The form behind a reset mail's link: the new password also ends any
+    wait on the account's log-ins and reset requests (accounts.lockout).
+    Whoever holds the link owns the mailbox, so an attacker who keeps
+    failing on purpose cannot keep the owner out."""
+
+    def save(self, commit: bool = True):
+        user = super().save(commit)
+        lockout.forget(lockout.LOGIN, user.get_username())
+        lockout.forget(lockout.RESET, user.email)
+        return user

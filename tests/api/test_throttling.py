@@ -78,3 +78,25 @@ def test_with_redis_down_each_process_still_counts_and_nothing_fails(
     assert codes(client, "/api/games/", 4) == [200, 200, 200, 429]
     clock[0] = 660.0
     assert codes(client, "/api/games/", 1) == [200]
+
+
+@pytest.mark.parametrize("proxies", [0, 1])
+def test_a_forwarded_for_of_the_clients_own_choosing_buys_no_fresh_budget(
+    client, db, throttle_rates, clock, settings, proxies
+):
+    """Each guess claims another address, at the page's door and the API's
+    in turn; with no proxy the header is ignored, behind one only its last
+    entry (the proxy's own, deploy/nginx) counts."""
+    settings.CORREO_TRUSTED_PROXIES = proxies
+    throttle_rates(auth="3/min")
+    body = {"username": "alice", "password": "wrong password"}
+    statuses = []
+    for i in range(8):
+        claimed = f"198.51.100.{i}" if proxies == 0 else f"198.51.100.{i}, 203.0.113.9"
+        if i % 2:
+            answer = client.post("/api/auth/token/", body, content_type="application/json",
+                                 HTTP_X_FORWARDED_FOR=claimed)  # fmt: skip
+        else:
+            answer = client.post("/accounts/login/", body, HTTP_X_FORWARDED_FOR=claimed)
+        statuses.append(answer.status_code)
+    assert statuses == [200, 400, 200] + [429] * 5

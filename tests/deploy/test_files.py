@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.support.proxy import nginx_binary
+
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 PROCESSES = ("web", "worker", "beat", "smtpd")
@@ -89,6 +91,52 @@ def test_the_nginx_site_terminates_tls_limits_bodies_and_hides_metrics():
     assert re.search(r"location = /api/games/import/ \{\s+client_max_body_size 16m;", text)
     assert "proxy_pass http://correo_web" in text
     assert "X-Request-ID $request_id" in (DEPLOY / "nginx" / "correo-proxy.conf").read_text()
+
+
+def server_blocks(text: str) -> list[str]:
+    """The text of each top-level `server { ... }` block of an nginx file."""
+    blocks = []
+    for start in (m.start() for m in re.finditer(r"^server \{", text, re.M)):
+        depth = 0
+        for end in range(start, len(text)):
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            if text[end] == "}" and depth == 0:
+                blocks.append(text[start : end + 1])
+                break
+    return blocks
+
+
+def test_nginx_hands_on_only_the_address_it_saw():
+    """A client's own X-Forwarded-For would choose the address the rate
+    limits count; the edge overwrites it (CORREO_TRUSTED_PROXIES=1 reads it)."""
+    snippet = (DEPLOY / "nginx" / "correo-proxy.conf").read_text()
+    headers = re.findall(r"^proxy_set_header X-Forwarded-For (\S+);", snippet, re.M)
+    assert headers == ["$remote_addr"]
+    assert "$proxy_add_x_forwarded_for" not in (DEPLOY / "nginx" / "correo.conf").read_text()
+    for name in ("env.example", "systemd/correo.env.example"):
+        assert re.search(r"^CORREO_TRUSTED_PROXIES=1$", (DEPLOY / name).read_text(), re.M)
+    assert by_kind("ConfigMap")["correo"]["data"]["CORREO_TRUSTED_PROXIES"] == "1"
+
+
+def test_the_admin_is_refused_on_the_public_host_and_served_on_loopback():
+    text = (DEPLOY / "nginx" / "correo.conf").read_text()
+    public, internal = (
+        [b for b in server_blocks(text) if "listen 443 ssl" in b],
+        [b for b in server_blocks(text) if "/admin/" in b and "listen 443 ssl" not in b],
+    )
+    assert len(public) == 1 and len(internal) == 1
+    assert "location ^~ /admin/ { return 404; }" in public[0]
+    (listen,) = re.findall(r"^\s*listen (\S+)", internal[0], re.M)
+    assert listen.startswith("127.0.0.1:")
+    assert re.search(r"allow 127\.0\.0\.1;\s+allow ::1;\s+deny all;", internal[0])
+    assert re.search(r"location /admin/ \{\s+proxy_pass http://correo_web;", internal[0])
+    assert "location / { return 404; }" in internal[0]
+    ingress = by_kind("Ingress")["correo"]["metadata"]["annotations"]
+    assert "location ^~ /admin/ { return 404; }" in ingress[
+        "nginx.ingress.kubernetes.io/server-snippet"]  # fmt: skip
+    # compose publishes gunicorn to the host's proxy only.
+    web = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]["web"]
+    assert all(port.startswith("127.0.0.1:") for port in web["ports"])
 
 
 def test_the_compose_file_has_the_whole_stack():
@@ -180,9 +228,9 @@ def test_the_shell_scripts_parse():
         subprocess.run(["bash", "-n", str(script)], check=True)
 
 
-@pytest.mark.skipif(not shutil.which("nginx") or not shutil.which("openssl"), reason="no nginx")
 def test_nginx_accepts_the_site(tmp_path):
     """`nginx -t` on the site with a throwaway certificate and log paths."""
+    binary = nginx_binary()
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
          "-subj", "/CN=correo.example.org", "-keyout", str(tmp_path / "key.pem"),
@@ -203,7 +251,7 @@ def test_nginx_accepts_the_site(tmp_path):
         f"http {{\n access_log off;\n include {tmp_path}/site.conf;\n}}\n"
     )
     checked = subprocess.run(
-        ["nginx", "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+        [binary, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
         capture_output=True, text=True,
     )  # fmt: skip
     assert checked.returncode == 0, checked.stderr

@@ -356,3 +356,58 @@ def test_log_in_sign_up_and_reset_share_the_api_auth_rate(client, throttle_rates
     assert client.post("/accounts/signup/", {"username": "zed"}).status_code == 429
     assert client.post("/accounts/password_reset/", {"email": "a@b.c"}).status_code == 429
     assert client.get("/accounts/login/").status_code == 200  # reading the form is free
+
+
+def test_the_admin_login_shares_the_auth_rate(client, throttle_rates, alice):
+    """The admin's log-in is a door like the others (the per-account count:
+    tests/accounts/test_lockout.py)."""
+    throttle_rates(auth="3/min")
+    wrong = {"username": "alice", "password": "not it", "next": "/admin/"}
+    assert [client.post("/admin/login/", wrong).status_code for _ in range(2)] == [200, 200]
+    client.post("/accounts/login/", wrong)
+    refused = client.post("/admin/login/", wrong)
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    assert client.get("/admin/login/").status_code == 200  # reading the form is free
+
+
+def test_the_password_change_is_throttled_per_user_on_post(page_as, throttle_rates, alice, bob):
+    """A stolen session must not become a way to try passwords: the count is
+    the user's, whatever address each try comes from."""
+    throttle_rates(password="3/hour")
+    client = page_as(alice)
+    wrong = {"old_password": "not it", "new_password1": "fresh words 42",
+             "new_password2": "fresh words 42"}  # fmt: skip
+    statuses = [client.post("/accounts/password_change/", wrong, REMOTE_ADDR=f"10.0.0.{i}")
+                .status_code for i in range(3)]  # fmt: skip
+    assert statuses == [200, 200, 200]
+    refused = client.post(
+        "/accounts/password_change/", {**wrong, "old_password": "correct horse 42"}
+    )
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
+    alice.refresh_from_db()
+    assert alice.check_password("correct horse 42")
+    assert client.get("/accounts/password_change/").status_code == 200  # reading is free
+    assert page_as(bob).post("/accounts/password_change/", wrong).status_code == 200
+
+
+def test_a_password_set_from_a_reset_mail_ends_the_wait(
+    page_as, alice, eager_celery, mail_settings, django_capture_on_commit_callbacks, settings
+):
+    """The way out for a player whose name an attacker keeps failing on."""
+    settings.CORREO_LOGIN_FAILURES_ALLOWED = 2
+    wrong = {"username": "alice", "password": "not it"}
+    for _ in range(2):
+        page_as(None).post("/accounts/login/", wrong)
+    right = {"username": "alice", "password": "correct horse 42"}
+    assert page_as(None).post("/accounts/login/", right).status_code == 429
+
+    client = page_as(None)
+    ask_reset(client, "alice@example.org", django_capture_on_commit_callbacks)
+    link = re.search(r"https://correo\.test(/accounts/reset/\S+/)", mail.outbox[0].body).group(1)
+    form = client.get(link, follow=True)
+    client.post(form.redirect_chain[-1][0], {"new_password1": "a brand new phrase 3",
+                                             "new_password2": "a brand new phrase 3"})  # fmt: skip
+    login = page_as(None).post(
+        "/accounts/login/", {"username": "alice", "password": "a brand new phrase 3"}
+    )
+    assert login.status_code == 302 and login["Location"] == "/"
