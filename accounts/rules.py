@@ -23,10 +23,6 @@ USERNAME_HELP = (
 # limit, since NFKC may join characters (e + a combining accent is é), never
 # long enough to matter.
 USERNAME_INPUT_MAX = 4 * usernames.MAX_LENGTH
-# A person's name may not pass for a bot's ("bot:greedy:0"): a colon is
-# refused, but a letter that looks like one (U+02D0) is not, and a bot account
-# is made on first use, which a look-alike taken before would block.
-BOT_SKELETON = usernames.skeleton(bots.PREFIX)
 TAKEN = "that username is taken, or looks the same as one that is"
 
 
@@ -60,7 +56,10 @@ def check_new_username(value: str, *, instance: User | None = None) -> str:
             "a username is written in one script (not, say, Latin and Cyrillic letters together)",
             code="mixed_script",
         )
-    if usernames.skeleton(name).startswith(BOT_SKELETON):
+    # A person's name may not pass for a bot's ("bot:greedy:0"): a colon is
+    # refused, but a letter that looks like one (U+02D0) is not, and a bot
+    # account is made on first use, which a look-alike taken before would block.
+    if usernames.skeleton(name).startswith(usernames.skeleton(bots.PREFIX)):
         raise ValidationError("that username is kept for Correo's bots", code="reserved")
     others = User.objects.filter(
         Q(username_key=usernames.key(name)) | Q(username_look_key=usernames.look_key(name))

@@ -30,8 +30,6 @@ import hashlib
 import unicodedata
 from collections import defaultdict
 
-from confusable_homoglyphs import categories, confusables
-
 MAX_LENGTH = 150
 # Longer runs of combining marks only stack glyphs over their neighbours
 # ("Zalgo" text); no script needs more than a few on one letter.
@@ -115,6 +113,10 @@ def _prototypes() -> dict[str, str]:
     only prototypes are longer than one).  Of a class of two single
     characters either may be the prototype: the classes, which is all the
     comparison needs, come out the same."""
+    # Imported here: its tables load with it (a megabyte of JSON), which only
+    # a log-in or a sign-up needs, not every process that imports the models.
+    from confusable_homoglyphs import confusables
+
     links: dict[str, set[str]] = defaultdict(set)
     for source, pairs in confusables.confusables_data.items():
         # The table wraps right-to-left characters in LEFT-TO-RIGHT MARKs.
@@ -170,6 +172,8 @@ def longest_run_of_marks(name: str) -> int:
 
 def scripts(name: str) -> set[str]:
     """The scripts a name's characters belong to, Common and Inherited aside."""
+    from confusable_homoglyphs import categories
+
     return categories.unique_aliases(name) - ANY_SCRIPT
 
 
