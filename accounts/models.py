@@ -91,6 +91,10 @@ class User(AbstractUser):
     objects = CorreoUserManager()
 
     def save(self, *args, **kwargs):
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" not in update_fields:
+            # A save of other fields (a log-in's last_login) leaves the keys be.
+            return super().save(*args, **kwargs)
         changed = []
         for field, digest in (("username_key", usernames.key),
                               ("username_look_key", usernames.look_key)):  # fmt: skip
@@ -99,10 +103,9 @@ class User(AbstractUser):
             if not getattr(self, field).startswith(wanted):
                 setattr(self, field, wanted)
                 changed.append(field)
-        update_fields = kwargs.get("update_fields")
         if changed and update_fields is not None:
             kwargs["update_fields"] = {*update_fields, *changed}
-        super().save(*args, **kwargs)
+        return super().save(*args, **kwargs)
 
 
 class Suspension(models.Model):
