@@ -44,6 +44,14 @@ class User(AbstractUser):
     # taken, even by sign-ups at the same moment.  Set on every save from the
     # username.  Accounts that were twins before these columns keep their
     # key with "#<id>" after the digest.
+    # Django's own, without its validator (letters, digits and @ . + - _,
+    # no combining marks): the rules (accounts.rules) judge a new name at
+    # every door that makes one, the admin's included, and a name from before
+    # them stays editable in the admin as it is.
+    username = models.CharField(
+        "username", max_length=usernames.MAX_LENGTH, unique=True, help_text=usernames.HELP,
+        error_messages={"unique": "A user with that username already exists."},
+    )  # fmt: skip
     username_key = models.CharField(max_length=100, unique=True, editable=False)
     username_look_key = models.CharField(max_length=100, unique=True, editable=False)
     email = models.EmailField("email address", blank=True)

@@ -15,10 +15,7 @@ from django.db.models import Q
 from accounts import bots, usernames
 from accounts.models import User
 
-USERNAME_HELP = (
-    f"Up to {usernames.MAX_LENGTH} letters and digits of one script, and . _ - ; "
-    "it starts with a letter or a digit."
-)
+USERNAME_HELP = usernames.HELP
 # What a door accepts before the rules judge the normal form: longer than the
 # limit, since NFKC may join characters (e + a combining accent is é), never
 # long enough to matter.

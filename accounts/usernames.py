@@ -31,6 +31,10 @@ import unicodedata
 from collections import defaultdict
 
 MAX_LENGTH = 150
+HELP = (
+    f"Up to {MAX_LENGTH} letters and digits of one script, and . _ - ; "
+    "it starts with a letter or a digit."
+)
 # Longer runs of combining marks only stack glyphs over their neighbours
 # ("Zalgo" text); no script needs more than a few on one letter.
 MAX_MARKS_IN_A_ROW = 4

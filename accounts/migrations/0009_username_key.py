@@ -45,6 +45,21 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        # Django's username validator gives way to accounts.rules (no SQL).
+        migrations.AlterField(
+            model_name="user",
+            name="username",
+            field=models.CharField(
+                error_messages={"unique": "A user with that username already exists."},
+                help_text=(
+                    "Up to 150 letters and digits of one script, and . _ - ; "
+                    "it starts with a letter or a digit."
+                ),
+                max_length=150,
+                unique=True,
+                verbose_name="username",
+            ),
+        ),
         migrations.AlterModelManagers(
             name="user",
             managers=[

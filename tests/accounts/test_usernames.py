@@ -358,3 +358,14 @@ def test_the_admin_keeps_a_name_from_before_the_rules(admin_client):
     assert response.status_code == 302, response.content.decode()[:2000]
     old.refresh_from_db()
     assert (old.username, old.email) == ("old_name@example", "new@example.org")
+
+
+def test_the_admin_edits_an_account_whose_name_has_marks(admin_client):
+    """Django's own username validator refuses combining marks, which the
+    rules allow (Devanagari's vowel signs): the admin judges by the rules."""
+    hindi = make_user("हिन्दी")
+    response = admin_client.post(f"/admin/accounts/user/{hindi.pk}/change/",
+                                 change_form(hindi, email="new@example.org"))  # fmt: skip
+    assert response.status_code == 302, response.content.decode()[:2000]
+    hindi.refresh_from_db()
+    assert hindi.email == "new@example.org"
