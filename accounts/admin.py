@@ -2,8 +2,28 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
+from . import rules
 from .models import Suspension, User
+
+
+class CorreoUserCreationForm(AdminUserCreationForm):
+    """A name made in the admin follows the sign-up's rules (accounts.rules)."""
+
+    def clean_username(self) -> str:
+        return rules.check_new_username(self.cleaned_data["username"])
+
+
+class CorreoUserChangeForm(UserChangeForm):
+    """A new name given in the admin follows the sign-up's rules; a name kept
+    is not judged again (it may predate them)."""
+
+    def clean_username(self) -> str:
+        name = self.cleaned_data["username"]
+        if name == self.instance.username:
+            return name
+        return rules.check_new_username(name, instance=self.instance)
 
 
 class ReasonActionForm(ActionForm):
@@ -12,6 +32,8 @@ class ReasonActionForm(ActionForm):
 
 @admin.register(User)
 class CorreoUserAdmin(UserAdmin):
+    form = CorreoUserChangeForm
+    add_form = CorreoUserCreationForm
     list_display = ("username", "email", "is_moderator", "suspended", "is_staff", "is_active")
     list_filter = ("is_moderator", "suspended", "is_staff", "is_active")
     fieldsets = (*UserAdmin.fieldsets, ("Correo", {"fields": ("is_moderator",)}))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError, IntegrityError, transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.authtoken.models import Token
@@ -16,12 +19,17 @@ from accounts.models import User
 from config.parsers import JSONParser
 from config.throttling import ScopedRateThrottle
 
+log = logging.getLogger(__name__)
+
 
 class RegisterIn(serializers.Serializer):
     """Its rules live in accounts.rules, shared with the web's sign-up form."""
 
-    username = serializers.RegexField(rules.USERNAME_PATTERN, max_length=150)
-    email = serializers.EmailField()
+    username = serializers.CharField(
+        max_length=rules.USERNAME_INPUT_MAX, help_text=rules.USERNAME_HELP
+    )
+    # The column's length: Django's validator alone lets 320 characters by.
+    email = serializers.EmailField(max_length=254)
     password = serializers.CharField(max_length=128, write_only=True)
 
     def validate_username(self, value: str) -> str:
@@ -57,8 +65,19 @@ class RegisterView(APIView):
         serializer = RegisterIn(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        user = User.objects.create_user(data["username"], data["email"], data["password"])
-        token, _ = Token.objects.get_or_create(user=user)
+        try:
+            with transaction.atomic():
+                user = User.objects.create_user(data["username"], data["email"], data["password"])
+                token, _ = Token.objects.get_or_create(user=user)
+        except IntegrityError:
+            # The rules passed, but a look-alike was taken between their check
+            # and the insert: the unique key column refused the second.
+            raise serializers.ValidationError({"username": [rules.TAKEN]}) from None
+        except DataError:
+            # A value the rules let by that its column cannot hold: a gap in
+            # the rules, still the client's input and never a 500.
+            log.warning("register: a value too long for its column passed the rules")
+            raise serializers.ValidationError("a value is too long") from None
         return Response({"token": token.key}, status=status.HTTP_201_CREATED)
 
 

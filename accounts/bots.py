@@ -6,8 +6,9 @@ index: `bot:greedy:0`, `bot:greedy:1`, ...  Seat n of any game is played by
 `bot:<kind>:n`, so two bots of one kind in a game never share an account,
 and the accounts stay few (kinds times the largest table).
 
-A colon is not allowed in the usernames people register (accounts.rules), so
-nobody can take a bot's name.  A bot account has no email, no webhook, wants
+A colon is not allowed in the usernames people register, nor a name that
+looks like a bot's (accounts.rules), so nobody can take a bot's name or the
+unique key of one not yet made.  A bot account has no email, no webhook, wants
 no mail (notifications skip it anyway) and an unusable password: it never
 logs in and never gets a token.
 """

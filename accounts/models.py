@@ -3,13 +3,57 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
+
+from accounts import usernames
+
+
+class CorreoUserManager(UserManager):
+    def get_by_natural_key(self, username):
+        """The account a log-in names, in any letter case and after Unicode
+        normalisation (sign-up refuses names that differ only so).  Every
+        log-in goes through here: the web's, the admin's and the API's token
+        (Django's ModelBackend).  The exact name wins: accounts made before
+        the rules may share a folded name, and each still logs in by its own.
+        At most two rows come back (the exact name, and the one account
+        whose name has this skeleton: the key column is unique)."""
+        if not isinstance(username, str):
+            return super().get_by_natural_key(username)
+        wanted = usernames.folded(username)
+        found = list(
+            self.filter(
+                models.Q(username=username) | models.Q(username_key=usernames.key(username))
+            )[:2]
+        )
+        for user in found:
+            if user.username == username:
+                return user
+        for user in found:
+            if usernames.folded(user.username) == wanted:
+                return user
+        raise self.model.DoesNotExist(f"no account named {username!r}")
 
 
 class User(AbstractUser):
     """A player; `is_moderator` grants audit and undo on every game."""
 
+    # The digests of the name's skeletons (accounts.usernames), unique: two
+    # names that would pass for each other (a letter case, a look-alike
+    # letter of another script, a capital I for a small L) cannot both be
+    # taken, even by sign-ups at the same moment.  Set on every save from the
+    # username.  Accounts that were twins before these columns keep their
+    # key with "#<id>" after the digest.
+    # Django's own, without its validator (letters, digits and @ . + - _,
+    # no combining marks): the rules (accounts.rules) judge a new name at
+    # every door that makes one, the admin's included, and a name from before
+    # them stays editable in the admin as it is.
+    username = models.CharField(
+        "username", max_length=usernames.MAX_LENGTH, unique=True, help_text=usernames.HELP,
+        error_messages={"unique": "A user with that username already exists."},
+    )  # fmt: skip
+    username_key = models.CharField(max_length=100, unique=True, editable=False)
+    username_look_key = models.CharField(max_length=100, unique=True, editable=False)
     email = models.EmailField("email address", blank=True)
     is_moderator = models.BooleanField(
         default=False,
@@ -51,6 +95,25 @@ class User(AbstractUser):
         default="en",
         help_text="The language of this player's mail.",
     )
+
+    objects = CorreoUserManager()
+
+    def save(self, *args, **kwargs):
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" not in update_fields:
+            # A save of other fields (a log-in's last_login) leaves the keys be.
+            return super().save(*args, **kwargs)
+        changed = []
+        for field, digest in (("username_key", usernames.key),
+                              ("username_look_key", usernames.look_key)):  # fmt: skip
+            wanted = digest(self.username)
+            # A twin's key kept from before the columns still names its username.
+            if not getattr(self, field).startswith(wanted):
+                setattr(self, field, wanted)
+                changed.append(field)
+        if changed and update_fields is not None:
+            kwargs["update_fields"] = {*update_fields, *changed}
+        return super().save(*args, **kwargs)
 
 
 class Suspension(models.Model):

@@ -502,11 +502,11 @@ def _reject(letter: Letter, door: str, rejection: Rejected) -> Outcome:
         and _is_registered(sender)
         and _within_rate(sender, Notification.Kind.REJECTION, limit)
     ):
-        context = {
-            **_message(rejection.template, "reason", **rejection.params),
-            "subject": letter.subject[:100],
-            "in_reply_to": record.message_id,
-        }
+        # The sender is not authenticated (a From is anyone's to write): the
+        # answer carries none of the mail's words, neither its subject nor
+        # its Message-ID, or a forged From would make Correo deliver a
+        # stranger's text to one of its players.  Its reason is ours alone.
+        context = _message(rejection.template, "reason", **rejection.params)
         row = Notification.objects.create(
             key=f"rejection:{record.pk}", kind=Notification.Kind.REJECTION,
             to_email=sender[:320], context=context,

@@ -196,10 +196,11 @@ def _decoded(part) -> str:
         try:
             text = payload.decode("utf-8")
         except UnicodeDecodeError:
-            unknown = f"the text of the mail is in an unknown charset ({charset[:40]})"
-            raise Unreadable(unknown) from None
+            # The charset's name is the sender's words: the reason may be
+            # mailed to whoever the From names, so it does not repeat them.
+            raise Unreadable("the text of the mail is in an unknown charset") from None
     except (UnicodeDecodeError, ValueError):
-        raise Unreadable(f"the text of the mail is not valid {charset[:40]}") from None
+        raise Unreadable("the text of the mail does not decode in its declared charset") from None
     if "\x00" in text:
         raise Unreadable("the text of the mail contains NUL characters")
     try:

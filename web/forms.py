@@ -17,7 +17,7 @@ from notifications.outbox import ask_password_reset
 
 class SignupForm(forms.Form):
     username = forms.CharField(
-        max_length=150,
+        max_length=rules.USERNAME_INPUT_MAX,
         help_text=rules.USERNAME_HELP,
         widget=forms.TextInput(attrs={"autocomplete": "username"}),
     )

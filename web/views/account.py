@@ -3,19 +3,24 @@ Logging in and out and the passwords are Django's own views (config/urls.py)."""
 
 from __future__ import annotations
 
+import logging
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.db import IntegrityError, transaction
+from django.db import DataError, IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts import rules
 from accounts.models import User
 from games import vacation
 from games.errors import ServiceError, in_words
 from games.services.vacation import check_start_vacation
 from web.forms import SettingsForm, SignupForm, VacationForm
+
+log = logging.getLogger(__name__)
 
 
 @require_http_methods(["GET", "POST"])
@@ -29,8 +34,14 @@ def signup(request: HttpRequest) -> HttpResponse:
             with transaction.atomic():
                 user = User.objects.create_user(data["username"], data["email"], data["password1"])
         except IntegrityError:
-            # Taken between the form's check and the insert.
-            form.add_error("username", "that username is taken")
+            # A look-alike taken between the form's check and the insert: the
+            # unique key column refused the second.
+            form.add_error("username", rules.TAKEN)
+        except DataError:
+            # A value its column cannot hold that the rules let by: a gap in
+            # the rules, and still the visitor's input, never a 500.
+            log.warning("signup: a value too long for its column passed the rules")
+            form.add_error(None, "a value is too long")
         else:
             login(request, user)
             messages.success(request, f"Welcome to Correo, {user.username}.")
