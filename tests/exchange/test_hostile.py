@@ -353,7 +353,7 @@ def test_a_name_sign_up_would_refuse_gets_a_derived_placeholder_and_is_reported(
     game = Game.objects.get()
     player = game.seats.get(index=0).user
     assert player.username.startswith("imported-") and player.is_active is False
-    rules.check_username_form(player.username)
+    assert rules.check_new_username(player.username, instance=player) == player.username
     assert note_of(game)["accounts"] == {"alice smith": player.username, "bob": "bob"}
     assert f"account 'alice smith' of the export is '{player.username}' here" in out.getvalue()
     assert list(game_problems(game)) == []
