@@ -18,7 +18,7 @@ from notifications import tasks
 from notifications.models import Notification
 from tests.api.conftest import client_for
 from tests.notifications.conftest import new_duel
-from tests.support.hooks import Drip, Internet, Rebinding, listening
+from tests.support.hooks import Drip, Internet, Rebinding, ipv6_available, listening
 
 pytestmark = pytest.mark.django_db
 
@@ -110,6 +110,19 @@ def test_every_spelling_of_this_machine_is_refused(alice, bob, checked, internet
     assert inside.seen == [] and internet.tried == []
     n.refresh_from_db()
     assert "not a public address" in n.webhook_error
+
+
+@pytest.mark.skipif(not ipv6_available(), reason="no IPv6 loopback here")
+def test_an_ipv6_hook_is_posted_to_its_address_with_a_bracketed_host(alice, bob):
+    """Private addresses are allowed here (the conftest): the pinned
+    connection speaks IPv6 as well."""
+    with listening(every_address=True) as hook:
+        hook_only(alice, f"http://[::1]:{hook.port}/hook")
+        new_duel(alice, bob)
+        n = turn_of(alice)
+        assert tasks.deliver_webhook(n.pk) == "sent"
+    [seen] = hook.seen
+    assert seen.headers["Host"] == f"[::1]:{hook.port}"
 
 
 @pytest.mark.parametrize(
@@ -221,6 +234,20 @@ def test_a_dripping_target_is_cut_off_at_the_deadline(alice, bob, settings, wher
     assert took < 1.8, f"the POST took {took:.1f}s against a deadline of 1s"
     n.refresh_from_db()
     assert "deadline" in n.webhook_error
+
+
+def test_a_tls_handshake_that_never_ends_is_cut_off_too(settings):
+    """The target takes the connection and never answers the TLS hello."""
+    from notifications import webhook_http
+
+    settings.CORREO_WEBHOOK_DEADLINE_SECONDS = 1
+    with Drip(every=0.25, seconds=8) as silent:
+        started = time.monotonic()
+        outcome = webhook_http.post(f"https://127.0.0.1:{silent.port}/", b"{}",
+                                    allow_private=True)  # fmt: skip
+        took = time.monotonic() - started
+    assert not outcome.ok and "deadline" in outcome.detail
+    assert took < 1.8
 
 
 def test_the_deadline_is_a_setting(settings):
