@@ -33,7 +33,6 @@ def hooks_worker(worker, settings, tmp_path):
     worker thread on another, from `worker`)."""
     settings.CORREO_WEBHOOK_QUEUE = queue = private_queue()
     settings.CORREO_WEBHOOK_DEADLINE_SECONDS = DEADLINE
-    settings.NOTIFICATIONS_WEBHOOK_TIMEOUT = DEADLINE  # what the code before read
     log = tmp_path / "webhooks-worker.log"
     with worker_process(
         [queue], log, CORREO_WEBHOOK_DEADLINE_SECONDS=str(DEADLINE),

@@ -50,7 +50,6 @@ def checked(settings):
     """The address check on, as deployed (the conftest lets tests reach loopback)."""
     settings.NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE = False
     settings.CORREO_WEBHOOK_DEADLINE_SECONDS = 2
-    settings.NOTIFICATIONS_WEBHOOK_TIMEOUT = 2  # what the code before the deadline read
 
 
 # --- the address that was checked is the address connected to ----------------------
@@ -178,8 +177,6 @@ def test_tls_goes_to_the_pinned_address_with_the_name_for_sni_host_and_certifica
     certificate names hook.test: the handshake names it (SNI), the certificate
     is checked against it, and so is the Host header; a name the certificate
     does not carry is refused before anything is sent."""
-    import ssl
-
     from tests.support.hooks import make_certificate, tls_server_context
 
     cert, key = make_certificate(tmp_path, "hook.test")
@@ -193,9 +190,7 @@ def test_tls_goes_to_the_pinned_address_with_the_name_for_sni_host_and_certifica
 
     monkeypatch.setattr(socket, "getaddrinfo", local)
     sni: list = []
-    context = tls_server_context(cert, key, sni)
-    assert isinstance(context, ssl.SSLContext)
-    with listening(tls=context) as hook:
+    with listening(tls=tls_server_context(cert, key, sni)) as hook:
         hook_only(alice, f"https://hook.test:{hook.port}/in")
         new_duel(alice, bob)
         assert tasks.deliver_webhook(turn_of(alice).pk) == "sent"
@@ -221,7 +216,6 @@ def test_a_dripping_target_is_cut_off_at_the_deadline(alice, bob, settings, wher
     """A byte every 0.25 s never trips a read timeout; the deadline (1 s for
     connect, send and the whole answer) ends the POST all the same."""
     settings.CORREO_WEBHOOK_DEADLINE_SECONDS = 1
-    settings.NOTIFICATIONS_WEBHOOK_TIMEOUT = 1  # what the code before read
     with Drip(every=0.25, seconds=8, where=where) as drip:
         hook_only(alice, f"http://127.0.0.1:{drip.port}/hook")
         new_duel(alice, bob)
