@@ -24,7 +24,9 @@ from tests.support.worker import private_queue, worker_process
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-DEADLINE = 2
+# Long enough that the two hooks below, were they POSTed in the mail's
+# path, would hold bob's mail past the bound even with the deadline.
+DEADLINE = 4
 
 
 @pytest.fixture
@@ -52,8 +54,9 @@ def test_a_dripping_hook_does_not_delay_another_players_mail(
     hooks_worker, sink, alice, bob, carol
 ):
     """alice's hook drips a byte every 0.25 s for 20 s; her two games' notices
-    are queued before bob's.  bob's mail still comes at once, and each of
-    alice's POSTs is given up at the deadline."""
+    are queued before bob's.  bob's mail still comes at once (well before
+    one deadline, let alone two), and each of alice's POSTs is given up at
+    the deadline."""
     with Drip(every=0.25, seconds=20) as drip:
         alice.webhook_url = f"http://127.0.0.1:{drip.port}/hook"
         alice.save()
@@ -63,7 +66,7 @@ def test_a_dripping_hook_does_not_delay_another_players_mail(
         new_duel(bob, carol)
         sink.wait_for(lambda m: "bob@example.org" in m.envelope_to, timeout=20)
         late = time.monotonic() - started
-        assert late < 4, f"bob's mail came {late:.1f}s late: {hooks_worker.log.read_text()}"
+        assert late < DEADLINE + 1, f"bob's mail came {late:.1f}s late"
         # alice's mails went too, and her hooks were given up by the deadline
         wait_until(lambda: len(sink.to("alice@example.org")) == 2, timeout=20)
         wait_until(lambda: hook_statuses(alice) == ["failed", "failed"], timeout=30)
