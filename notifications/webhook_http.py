@@ -18,9 +18,11 @@ hold a worker past its deadline.
   operation in progress.  Only the status line and headers are read: the
   answer's body says nothing we use.
 
-The standard library's http.client does the HTTP; what it lacks (pinning
-and a total deadline) is the two hooks below rather than a client of our
-own, and no library the project uses offers either.
+The standard library's http.client does the HTTP; what it lacks is two
+hooks below (the socket it connects, the time each operation gets), not a
+client of our own.  urllib3 (here through requests) could pin an address
+too, but neither it nor any other client at hand has a deadline over the
+whole exchange, which is the other half of the job.
 """
 
 from __future__ import annotations
