@@ -9,9 +9,13 @@
   store (snapshot + live events; memo hits are not replays);
 - `correo_notification_backlog{status}`: outbox rows still to deliver
   (pending, sending), read from the database at scrape time;
+- `correo_webhook_backlog{status}`: webhook notices still to POST (pending,
+  sending), read at scrape time: it grows when no worker consumes the
+  webhook queue (deploy/README.md);
 - `correo_notification_failures_total{cause,kind}`: failed deliveries, by
-  cause: `transient` (retried with backoff) or `bug` (not retried; the row
-  is flagged `needs_attention` for an operator, notifications.delivery);
+  cause: `transient` (retried with backoff), `bug` (not retried; the row
+  is flagged `needs_attention` for an operator, notifications.delivery) or
+  `webhook` (a webhook POST that failed: one try, notifications.webhooks);
 - `correo_sweep_lag_seconds{sweep}`: seconds since a sweep last ran
   (`games.models.SweepState`), read at scrape time;
 - `correo_timeout_failures_total{title}`: timeouts whose policy raised (a
@@ -101,7 +105,7 @@ class DatabaseCollector:
             return
         ok.add_metric([], 1)
         yield ok
-        yield backlog
+        yield from backlog
         yield lag
 
     def read(self):
@@ -121,6 +125,19 @@ class DatabaseCollector:
         counts.update(dict(rows))
         for status, count in sorted(counts.items()):
             backlog.add_metric([status], count)
+        hooks = GaugeMetricFamily(
+            "correo_webhook_backlog", "Webhook notices not yet posted", labels=["status"]
+        )
+        counts = dict.fromkeys(BACKLOG_STATUSES, 0)
+        rows = (
+            Notification.objects.filter(webhook_status__in=BACKLOG_STATUSES)
+            .values_list("webhook_status")
+            .annotate(n=Count("id"))
+            .order_by()
+        )
+        counts.update(dict(rows))
+        for status, count in sorted(counts.items()):
+            hooks.add_metric([status], count)
 
         lag = GaugeMetricFamily(
             "correo_sweep_lag_seconds", "Seconds since the sweep last ran", labels=["sweep"]
@@ -128,7 +145,7 @@ class DatabaseCollector:
         now = timezone.now()
         for name, last_run in SweepState.objects.values_list("name", "last_run"):
             lag.add_metric([name], max(0.0, (now - last_run).total_seconds()))
-        return backlog, lag
+        return (backlog, hooks), lag
 
 
 def scrape() -> bytes:

@@ -367,14 +367,25 @@ NOTIFICATIONS_CLAIM_LEASE = env.int("NOTIFICATIONS_CLAIM_LEASE", default=300)
 # connection (keep it well under the lease: past it the mail goes out again).
 NOTIFICATIONS_MARK_RETRY_SECONDS = env.float("NOTIFICATIONS_MARK_RETRY_SECONDS", default=60.0)
 NOTIFICATIONS_SWEEP_GRACE = env.int("NOTIFICATIONS_SWEEP_GRACE", default=30)
-NOTIFICATIONS_WEBHOOK_TIMEOUT = env.float("NOTIFICATIONS_WEBHOOK_TIMEOUT", default=5.0)
 NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE = env.bool("NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE", False)
+# Webhooks (notifications.webhooks): one deadline for a whole POST (resolving,
+# connecting, sending, the answer); a queue of their own, which a worker of
+# its own consumes, so that no mail waits behind a slow hook (deploy/README.md);
+# a hook that fails this many times in a row is paused until its owner saves it.
+CORREO_WEBHOOK_DEADLINE_SECONDS = env.float("CORREO_WEBHOOK_DEADLINE_SECONDS", default=10.0)
+CORREO_WEBHOOK_QUEUE = env.str("CORREO_WEBHOOK_QUEUE", default="webhooks")
+CORREO_WEBHOOK_FAILURES_TO_PAUSE = env.int("CORREO_WEBHOOK_FAILURES_TO_PAUSE", default=10)
 NOTIFICATIONS_DIGEST_HOUR = env.int("NOTIFICATIONS_DIGEST_HOUR", default=7)
 # A Celery queue of its own for mail delivery (empty: the default queue).
 NOTIFICATIONS_QUEUE = env.str("NOTIFICATIONS_QUEUE", default="")
 NOTIFICATIONS_TASK_EXPIRES = env.int("NOTIFICATIONS_TASK_EXPIRES", default=600)
 CELERY_BEAT_SCHEDULE["notifications-sweep-outbox"] = {
     "task": "notifications.sweep_outbox",
+    "schedule": 60.0,
+}
+# Webhook notices that were never queued (the broker was down) or whose worker died.
+CELERY_BEAT_SCHEDULE["notifications-sweep-webhooks"] = {
+    "task": "notifications.sweep_webhooks",
     "schedule": 60.0,
 }
 CELERY_BEAT_SCHEDULE["notifications-send-digests"] = {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Smoke test of the real stack on loopback: every process of the Procfile
-# (gunicorn, Celery worker, Celery beat, the smtpd listener) against the local
-# PostgreSQL (a database of its own, created and dropped here) and Redis (a
-# database number of its own, flushed before and after), with an SMTP sink
-# for outbound mail.  deploy/smoke/play.py then plays one complete game of
-# every title over HTTP and one short game by email; `verify_games` must pass.
+# (gunicorn, Celery worker, Celery beat, the smtpd listener, the webhook
+# worker) against the local PostgreSQL (a database of its own, created and
+# dropped here) and Redis (a database number of its own, flushed before and
+# after), with an SMTP sink for outbound mail.  deploy/smoke/play.py then
+# plays one complete game of every title over HTTP and one short game by
+# email, and has a webhook posted to; `verify_games` must pass.
 # Everything started here is stopped on exit; on failure every log is shown.
 #
 #   deploy/smoke.sh                 # from the repository root, after `make install`
@@ -116,6 +117,8 @@ export REPLY_DOMAIN=play.smoke.test DEFAULT_FROM_EMAIL="Correo <correo@smoke.tes
 export CORREO_BASE_URL="http://127.0.0.1:$WEB_PORT"
 export CORREO_EXTRA_ENGINES=tests.support.duel:DUEL
 export CORREO_SWEEP_INTERVAL=5
+# play.py's webhook receiver listens on loopback
+export NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE=1
 export CORREO_VAR_DIR="$WORK/var" CELERY_BEAT_SCHEDULE_FILE="$WORK/celerybeat-schedule"
 export PROMETHEUS_MULTIPROC_DIR="$WORK/metrics"
 export THROTTLE_AUTH=10000/min THROTTLE_USER=1000000/min THROTTLE_ANON=100000/min
@@ -163,11 +166,13 @@ wait_until() {  # wait_until SECONDS WHAT COMMAND...
 port_open() { "$PY" -c "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 1)" "$1"; }
 healthy() { "$PY" -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=3)" "http://127.0.0.1:$WEB_PORT/healthz"; }
 worker_ready() { grep -q "ready" "$WORK/logs/worker.log"; }
+webhooks_ready() { grep -q "ready" "$WORK/logs/webhooks.log"; }
 
 wait_until 60 "sink" port_open "$SINK_PORT"
 wait_until 60 "smtpd" port_open "$SMTPD_PORT"
 wait_until 60 "web (/healthz)" healthy
 wait_until 60 "worker" worker_ready
+wait_until 60 "webhooks worker" webhooks_ready
 say "stack is up: web :$WEB_PORT, smtpd :$SMTPD_PORT, sink :$SINK_PORT"
 
 SMOKE_BASE_URL="http://127.0.0.1:$WEB_PORT" SMOKE_MAILDIR="$WORK/mail" SMOKE_SMTPD_PORT=$SMTPD_PORT \
@@ -176,8 +181,8 @@ SMOKE_BASE_URL="http://127.0.0.1:$WEB_PORT" SMOKE_MAILDIR="$WORK/mail" SMOKE_SMT
 timeout 300 "$PY" manage.py verify_games
 # The release gate as a deployment runs it (deploy/README.md, "Releases").
 timeout 300 "$PY" manage.py verify_games --status active --read-only
-# Every line web, worker and beat wrote is JSON with both ids; game requests name their game.
-"$PY" - "$WORK"/logs/{web,worker,beat}.log <<'EOF'
+# Every line web, the workers and beat wrote is JSON with both ids; game requests name their game.
+"$PY" - "$WORK"/logs/{web,worker,webhooks,beat}.log <<'EOF'
 import json, re, sys
 games = lines = 0
 for path in sys.argv[1:]:

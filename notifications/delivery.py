@@ -21,15 +21,9 @@ the same row, with the same Message-ID.
 
 from __future__ import annotations
 
-import ipaddress
-import json
 import logging
-import socket
 import time
 import traceback
-import urllib.error
-import urllib.parse
-import urllib.request
 from datetime import timedelta
 
 from django.conf import settings
@@ -42,7 +36,6 @@ from config.metrics import NOTIFICATION_FAILURES
 from games.models import Game
 from notifications import render
 from notifications.models import Notification
-from notifications.outbox import GAME_KINDS
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +70,9 @@ TRANSIENT = (OSError, OperationalError, InterfaceError)
 
 
 def deliver(notification_id: int) -> str:
-    """Send one notification's mail (and webhook); returns what happened."""
+    """Send one notification's mail; returns what happened.  Its webhook is
+    a task of its own on another queue (notifications.webhooks), so that a
+    slow hook never holds a mail."""
     n = claim(notification_id)
     if n is None:
         return "not-due"
@@ -92,8 +87,6 @@ def deliver(notification_id: int) -> str:
         _finish(n, Notification.Status.SKIPPED)
         return "skipped"
     _finish(n, Notification.Status.SENT, sent_at=timezone.now())
-    if n.kind in GAME_KINDS and n.user_id and n.user.webhook_url and not n.webhook_sent_at:
-        post_webhook(n)
     return "sent"
 
 
@@ -107,15 +100,16 @@ def _send_unless_obsolete(n: Notification) -> bool:
 
 
 def _finish(n: Notification, status: str, **fields) -> None:
-    _persist(n, status=status, last_error="", **fields)
+    persist(n, status=status, last_error="", **fields)
 
 
-def _persist(n: Notification, **fields) -> None:
+def persist(n: Notification, **fields) -> None:
     """Write what became of a claimed row, reconnecting with backoff while the
     database connection is lost: the mail may already be out, and a row left
     claimed is sent again after the lease."""
     deadline = time.monotonic() + settings.NOTIFICATIONS_MARK_RETRY_SECONDS
     delay = 0.05
+    what = fields.get("status") or f"webhook {fields.get('webhook_status')}"
     while True:
         try:
             Notification.objects.filter(pk=n.pk).update(**fields)
@@ -123,10 +117,10 @@ def _persist(n: Notification, **fields) -> None:
         except (OperationalError, InterfaceError) as error:
             if connection.in_atomic_block or time.monotonic() + delay > deadline:
                 log.error("notification %s: could not record %s, giving up: %s",
-                          n.pk, fields.get("status"), error)  # fmt: skip
+                          n.pk, what, error)  # fmt: skip
                 raise
             log.warning("notification %s: could not record %s, retrying in %.2fs: %s",
-                        n.pk, fields.get("status"), delay, error)  # fmt: skip
+                        n.pk, what, delay, error)  # fmt: skip
         connection.close()  # a broken connection is never reused: the next query reconnects
         time.sleep(delay)
         delay = min(delay * 2, 5.0)
@@ -142,7 +136,7 @@ def _failed(n: Notification, error: Exception) -> str:
         status = Notification.Status.PENDING
         delay = settings.NOTIFICATIONS_RETRY_BASE * 2**n.attempts
         when = timezone.now() + timedelta(seconds=delay)
-    _persist(
+    persist(
         n, status=status, next_attempt_at=when,
         last_error=f"{type(error).__name__}: {error}"[:2000],
     )  # fmt: skip
@@ -156,7 +150,7 @@ def _broken(n: Notification, error: Exception) -> str:
               exc_info=error)  # fmt: skip
     NOTIFICATION_FAILURES.labels("bug", n.kind).inc()
     trace = "".join(traceback.format_exception(error))
-    _persist(
+    persist(
         n, status=Notification.Status.FAILED, needs_attention=True, next_attempt_at=None,
         last_error=f"{type(error).__name__}: {error}"[:2000] + "\n\n" + trace[-8000:],
     )  # fmt: skip
@@ -171,94 +165,6 @@ def send_again(ids) -> int:
         status=Notification.Status.PENDING, attempts=0, next_attempt_at=None,
         needs_attention=False, last_error="",
     )  # fmt: skip
-
-
-def webhook_payload(n: Notification) -> dict:
-    payload = {
-        "id": n.pk,
-        "kind": n.kind,
-        "game": n.game_id,
-        "seq": n.seq,
-        "seat": n.seat,
-        "user": n.user.username if n.user_id else None,
-        "context": n.context,
-    }
-    if n.game_id is not None:
-        facts = render.game_facts(n.game, n.seat, n.seq or n.game.seq)
-        payload.update(
-            title=facts["title"],
-            your_turn=facts["your_turn"],
-            moves=[move["line"] for move in facts["moves"]],
-            head_hash=facts["head_hash"],
-            text=f"[Correo] {facts['title']} #{n.game_id}: {n.get_kind_display()}",
-        )
-    return payload
-
-
-def webhook_allowed(url: str) -> bool:
-    """Only http(s) to public addresses: a webhook must not reach into our network."""
-    parts = urllib.parse.urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return False
-    if settings.NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE:
-        return True
-    try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, proto=socket.IPPROTO_TCP)
-    except (OSError, UnicodeError):
-        return False
-    addresses = {ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos}
-    return bool(addresses) and all(address.is_global for address in addresses)
-
-
-class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
-    """A webhook's redirect is an error, never followed.
-
-    `webhook_allowed` checks the address the user gave; a redirect would
-    send the request on to an address nobody checked (a public host that
-    answers 302 to 127.0.0.1 or 169.254.169.254).  Checking each hop instead
-    would buy nothing: urllib turns a redirected POST (301, 302, 303) into a
-    GET without the body, as browsers do, and refuses to repeat a POST on
-    307 and 308, so a redirect never delivered a webhook, it only marked one
-    sent.  Refused, the notification is logged as failed with the target,
-    and the user can give the final URL.
-    """
-
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
-        raise urllib.error.HTTPError(
-            req.full_url, code, f"redirect to {newurl} not followed", headers, fp
-        )
-
-
-_webhook_opener = urllib.request.build_opener(_RefuseRedirects)
-
-
-def post_webhook(n: Notification) -> bool:
-    """POST the notification as JSON to the user's webhook URL; best effort,
-    once, to that URL only (no redirects)."""
-    url = n.user.webhook_url
-    if not webhook_allowed(url):
-        log.warning("webhook for notification %s refused: %s is not public", n.pk, url)
-        return False
-    body = json.dumps(webhook_payload(n)).encode()
-    request = urllib.request.Request(
-        url, data=body, method="POST",
-        headers={"Content-Type": "application/json", "User-Agent": "Correo"},
-    )  # fmt: skip
-    try:
-        with _webhook_opener.open(request, timeout=settings.NOTIFICATIONS_WEBHOOK_TIMEOUT):
-            pass
-    except Exception as error:
-        log.warning("webhook for notification %s failed: %s", n.pk, error)
-        return False
-    Notification.objects.filter(pk=n.pk).update(webhook_sent_at=timezone.now())
-    return True
-
-
-def deliver_webhook(notification_id: int) -> str:
-    n = Notification.objects.select_related("user", "game").filter(pk=notification_id).first()
-    if n is None or not n.user_id or not n.user.webhook_url or n.webhook_sent_at:
-        return "nothing"
-    return "sent" if post_webhook(n) else "failed"
 
 
 def sweep() -> list[int]:

@@ -27,6 +27,7 @@ class Notification(models.Model):
         DIGEST = "digest"
         PASSWORD_RESET = "password_reset"  # the link is made when the mail is built
         JOINED = "joined"  # a moderator gave the player a seat
+        WEBHOOK_PAUSED = "webhook_paused"  # the owner of a hook the breaker paused
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -60,7 +61,24 @@ class Notification(models.Model):
     claimed_at = models.DateTimeField(null=True, blank=True)
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Webhook(models.TextChoices):
+        NONE = "", "no webhook"
+        PENDING = "pending"
+        SENDING = "sending"
+        SENT = "sent"
+        SKIPPED = "skipped"  # the hook was paused or removed, or the turn already played
+        FAILED = "failed"  # one try, and it failed (or a worker died with it twice)
+
+    # The webhook's own delivery, beside the mail's: claimed with a
+    # conditional UPDATE as the mail is, so that it is POSTed once.
+    webhook_status = models.CharField(
+        max_length=16, choices=Webhook.choices, default=Webhook.NONE, blank=True
+    )
+    webhook_claimed_at = models.DateTimeField(null=True, blank=True)
+    webhook_attempts = models.PositiveSmallIntegerField(default=0)
     webhook_sent_at = models.DateTimeField(null=True, blank=True)
+    webhook_error = models.CharField(max_length=500, blank=True)
     last_error = models.TextField(blank=True)
     # A failure that trying again cannot cure (a template that does not
     # render, a bug in the code that builds or sends the mail) stops delivery
@@ -79,6 +97,12 @@ class Notification(models.Model):
             models.Index(
                 fields=["id"], condition=models.Q(needs_attention=True), name="notif_attention_idx"
             ),
+            # The webhook sweep looks only at the few rows not yet done with.
+            models.Index(
+                fields=["id"],
+                condition=models.Q(webhook_status__in=["pending", "sending"]),
+                name="notif_webhook_due_idx",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -87,6 +111,25 @@ class Notification(models.Model):
     @property
     def message_id(self) -> str:
         return f"<correo.{self.pk}.{self.kind}@{settings.REPLY_DOMAIN}>"
+
+
+class WebhookBreaker(models.Model):
+    """A user's webhook's run of failures: after CORREO_WEBHOOK_FAILURES_TO_PAUSE
+    in a row it is paused (nothing is POSTed) until its owner saves the URL
+    again or resumes it.  A row exists once the hook has failed."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE,
+        related_name="webhook_breaker",
+    )  # fmt: skip
+    failures = models.PositiveIntegerField(default=0, help_text="failures in a row")
+    last_error = models.CharField(max_length=500, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_url = models.CharField(max_length=500, blank=True)
+
+    def __str__(self) -> str:
+        state = f"paused since {self.paused_at:%Y-%m-%d %H:%M}" if self.paused_at else "running"
+        return f"webhook of {self.user_id}: {state}, {self.failures} failure(s) in a row"
 
 
 class InboundMessage(models.Model):

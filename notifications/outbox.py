@@ -99,9 +99,10 @@ def build(
     status = _initial_status(user, kind)
     if status is None:
         return None
+    hook = Notification.Webhook.PENDING if kind in GAME_KINDS and user.webhook_url else ""
     return Notification(
         key=key, kind=kind, user=user, to_email=user.email, game=game, seq=seq, seat=seat,
-        context=context or {}, status=status,
+        context=context or {}, status=status, webhook_status=hook,
     )  # fmt: skip
 
 
@@ -120,12 +121,21 @@ def _initial_status(user, kind: str) -> str | None:
 
 
 def queue_after_commit(row: Notification) -> None:
+    """The mail and the webhook are two tasks on two queues: neither waits
+    for the other, and a slow hook holds no mail."""
     from notifications import tasks
 
     if row.status == Notification.Status.PENDING:
         transaction.on_commit(partial(enqueue, tasks.deliver, row.pk))
-    elif row.user_id and row.user.webhook_url:
+    if row.webhook_status == Notification.Webhook.PENDING:
         transaction.on_commit(partial(enqueue, tasks.deliver_webhook, row.pk))
+
+
+def queue_of(task) -> str:
+    """The queue a notification task goes to ("": Celery's default)."""
+    if task.name == "notifications.deliver_webhook":
+        return settings.CORREO_WEBHOOK_QUEUE
+    return settings.NOTIFICATIONS_QUEUE
 
 
 def enqueue(task, notification_id: int) -> bool:
@@ -136,7 +146,8 @@ def enqueue(task, notification_id: int) -> bool:
     (config.settings), and then this process does not try again for a while
     (config.outage): a move is never held up by the mail.
     """
-    options = {"queue": settings.NOTIFICATIONS_QUEUE} if settings.NOTIFICATIONS_QUEUE else {}
+    queue = queue_of(task)
+    options = {"queue": queue} if queue else {}
     if task.app.conf.task_always_eager:
         try:
             task.apply_async((notification_id,), **options)

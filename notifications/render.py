@@ -443,4 +443,4 @@ REPLY_KINDS = {Notification.Kind.REPLY, Notification.Kind.REJECTION}
 NO_PICTURE = {Notification.Kind.DIGEST, Notification.Kind.REJECTION}
 # Mail about the account itself, which no mail preference turns off: it
 # offers no unsubscribe link.
-ACCOUNT_KINDS = {Notification.Kind.PASSWORD_RESET}
+ACCOUNT_KINDS = {Notification.Kind.PASSWORD_RESET, Notification.Kind.WEBHOOK_PAUSED}

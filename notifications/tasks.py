@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 
-from notifications import delivery
+from notifications import delivery, webhooks
 from notifications.outbox import enqueue, password_reset_for
 
 
@@ -13,9 +14,16 @@ def deliver(notification_id: int) -> str:
     return delivery.deliver(notification_id)
 
 
-@shared_task(name="notifications.deliver_webhook")
+# The POST ends by its deadline; the limits are a backstop for the rest
+# (the payload's queries, the record) and for anything that hangs outside
+# the socket: the soft one ends the task, the hard one its process.
+@shared_task(
+    name="notifications.deliver_webhook",
+    soft_time_limit=settings.CORREO_WEBHOOK_DEADLINE_SECONDS + 5,
+    time_limit=settings.CORREO_WEBHOOK_DEADLINE_SECONDS + 15,
+)
 def deliver_webhook(notification_id: int) -> str:
-    return delivery.deliver_webhook(notification_id)
+    return webhooks.deliver(notification_id)
 
 
 @shared_task(name="notifications.sweep_outbox")
@@ -23,6 +31,13 @@ def sweep_outbox() -> int:
     """Periodic: queue again what is pending and due (broker was down, worker
     died); returns how many were queued (the rest wait for the next sweep)."""
     return sum(enqueue(deliver, notification_id) for notification_id in delivery.sweep())
+
+
+@shared_task(name="notifications.sweep_webhooks")
+def sweep_webhooks() -> int:
+    """Periodic: queue again the webhook notices never queued (the broker was
+    down) or whose worker died; returns how many were queued."""
+    return sum(enqueue(deliver_webhook, notification_id) for notification_id in webhooks.sweep())
 
 
 @shared_task(name="notifications.send_digests")

@@ -40,4 +40,5 @@ urlpatterns = [
     path("accounts/signup/", auth_throttled(account.signup), name="signup"),
     path("settings/", account.settings_page, name="settings"),
     path("settings/vacation/", account.start_vacation, name="vacation"),
+    path("settings/webhook/resume/", account.resume_webhook, name="resume_webhook"),
 ]

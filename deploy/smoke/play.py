@@ -6,7 +6,10 @@
 2. plays one short game by email: the "your turn" mails arrive in the sink
    (sent by the Celery worker), each player replies with the first legal
    move to the smtpd listener and waits for the "done" answer;
-3. waits for the outbox to drain (/metrics) and checks the counters.
+3. sets a webhook for a player of a new game and waits for its POST (sent by
+   the webhook worker, on its own queue);
+4. waits for the outbox and the webhooks to drain (/metrics) and checks the
+   counters.
 
 Exits non-zero with a message on the first thing that goes wrong.
 Environment: SMOKE_BASE_URL, SMOKE_MAILDIR, SMOKE_SMTPD_PORT, optionally
@@ -21,6 +24,7 @@ import random
 import re
 import smtplib
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -28,6 +32,7 @@ from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from email.utils import make_msgid
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 BASE_URL = os.environ.get("SMOKE_BASE_URL", "http://127.0.0.1:8000")
@@ -203,6 +208,43 @@ def play_by_email(title: str) -> tuple[int, int]:
     return game_id, moves
 
 
+class _Hook(BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.server.received.append(json.loads(body))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def webhook_round_trip(title: str) -> int:
+    """A player sets a webhook (PATCH /api/auth/me/); a new game's "your turn"
+    reaches it as a JSON POST.  Returns the game's id."""
+    server = HTTPServer(("127.0.0.1", 0), _Hook)
+    server.received = []
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        players = [register(f"hook{seat}x") for seat in range(2)]
+        url = f"http://127.0.0.1:{server.server_port}/hook"
+        api("PATCH", "/api/auth/me/", players[0]["token"], {"webhook_url": url})
+        options = {"rounds": 1} if title == "duel" else {}
+        body = {"title": title, "players": [p["username"] for p in players], "options": options}
+        game_id = api("POST", "/api/games/", players[1]["token"], body)["id"]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            for posted in list(server.received):
+                if posted.get("game") == game_id and posted.get("kind") == "your_turn":
+                    if posted.get("user") != players[0]["username"]:
+                        raise SmokeFailure(f"the webhook got another player's notice: {posted}")
+                    return game_id
+            time.sleep(0.2)
+        raise SmokeFailure(f"no webhook POST for game {game_id} within 60s: {server.received}")
+    finally:
+        server.shutdown()
+
+
 def metrics() -> dict[str, float]:
     request = urllib.request.Request(BASE_URL + "/metrics")
     with urllib.request.urlopen(request, timeout=30) as response:
@@ -224,6 +266,7 @@ def wait_for_drained_outbox(timeout: float = 90.0) -> dict[str, float]:
     while True:
         samples = metrics()
         backlog = total(samples, "correo_notification_backlog{")
+        backlog += total(samples, "correo_webhook_backlog{")
         if backlog == 0:
             return samples
         if time.monotonic() > deadline:
@@ -277,6 +320,9 @@ def main() -> int:
     moves += count
     say(f"{EMAIL_TITLE}: game {game_id} finished by email after {count} moves "
         f"({time.monotonic() - t0:.1f}s)")  # fmt: skip
+    t0 = time.monotonic()
+    game_id = webhook_round_trip(EMAIL_TITLE)
+    say(f"webhook: game {game_id}'s notice posted ({time.monotonic() - t0:.1f}s)")
     samples = wait_for_drained_outbox()
     applied = total(samples, "correo_moves_applied_total{")
     if applied < moves:

@@ -16,7 +16,7 @@ from tests.support.proxy import nginx_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-PROCESSES = ("web", "worker", "beat", "smtpd")
+PROCESSES = ("web", "worker", "beat", "smtpd", "webhooks")
 
 
 def k8s_documents() -> list[dict]:
@@ -36,6 +36,51 @@ def test_the_procfile_runs_every_process_of_the_stack():
     assert names == list(PROCESSES)
     assert "deploy/gunicorn.conf.py" in lines[0]
     assert "manage.py smtpd" in lines[3]
+
+
+def webhook_commands() -> dict[str, str]:
+    """The webhook worker's command line in every deploy file, and the mail
+    worker's, by file."""
+    procfile = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines()
+                    if line.strip())  # fmt: skip
+    units = {}
+    for name in ("worker", "webhooks"):
+        unit = configparser.ConfigParser(strict=False, interpolation=None)
+        unit.optionxform = str
+        unit.read(DEPLOY / "systemd" / f"correo-{name}.service")
+        units[name] = unit["Service"]["ExecStart"]
+    services = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
+    deployments = by_kind("Deployment")
+
+    def k8s(name):
+        (container,) = deployments[name]["spec"]["template"]["spec"]["containers"]
+        return " ".join(container["command"])
+
+    return {
+        "Procfile": (procfile["webhooks"], procfile["worker"]),
+        "systemd": (units["webhooks"], units["worker"]),
+        "compose": (" ".join(services["webhooks"]["command"]),
+                    " ".join(services["worker"]["command"])),
+        "k8s": (k8s("correo-webhooks"), k8s("correo-worker")),
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("where", ["Procfile", "systemd", "compose", "k8s"])
+def test_every_deployment_runs_a_worker_for_the_webhook_queue_alone(where):
+    """The webhook worker consumes CORREO_WEBHOOK_QUEUE (default `webhooks`)
+    with the prefork pool (the tasks' time limits need it) and a node name of
+    its own; the mail worker names no queue, so it consumes Celery's default
+    queue only and never a webhook."""
+    hooks, mail = webhook_commands()[where]
+    assert re.search(r"--queues \$+\{CORREO_WEBHOOK_QUEUE:-webhooks\}", hooks), hooks
+    assert "--pool" not in hooks
+    assert "--hostname webhooks@" in hooks
+    assert "--queues" not in mail and " -Q" not in mail
+
+
+def test_the_smoke_test_waits_for_the_webhook_worker():
+    text = (DEPLOY / "smoke.sh").read_text()
+    assert "webhooks_ready" in text and "webhooks.log" in text
 
 
 def test_gunicorn_settings_load_and_log_json(monkeypatch):
@@ -69,7 +114,8 @@ def test_each_systemd_unit_runs_one_process_from_the_shared_environment(process)
     assert service["Restart"] == "on-failure"
     assert service["RuntimeDirectory"] == "correo/metrics"
     assert unit["Install"]["WantedBy"] == "correo.target"
-    expected = {"web": "gunicorn", "worker": "worker", "beat": "beat", "smtpd": "smtpd"}
+    expected = {"web": "gunicorn", "worker": "worker", "beat": "beat", "smtpd": "smtpd",
+                "webhooks": "worker"}  # fmt: skip
     assert expected[process] in service["ExecStart"]
 
 
@@ -166,7 +212,8 @@ def test_the_dockerfile_runs_as_a_numeric_non_root_user():
 
 def test_kubernetes_has_deployments_services_a_migration_job_and_probes():
     deployments = by_kind("Deployment")
-    assert set(deployments) == {"correo-web", "correo-worker", "correo-beat", "correo-smtpd"}
+    assert set(deployments) == {"correo-web", "correo-worker", "correo-beat", "correo-smtpd",
+                                "correo-webhooks"}  # fmt: skip
     assert deployments["correo-beat"]["spec"]["replicas"] == 1
     assert deployments["correo-beat"]["spec"]["strategy"]["type"] == "Recreate"
     for deployment in deployments.values():

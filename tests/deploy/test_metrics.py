@@ -88,6 +88,18 @@ def test_backlog_and_sweep_lag_are_read_from_the_database(client, db, alice, bob
     assert 89 <= lag < 120
 
 
+def test_the_webhook_backlog_is_read_from_the_database(client, db):
+    from notifications.models import Notification
+
+    for key, status in (("k1", "pending"), ("k2", "pending"), ("k3", "sending"), ("k4", "sent")):
+        Notification.objects.create(key=key, kind="your_turn", to_email="", status="skipped",
+                                    webhook_status=status)  # fmt: skip
+    samples = scrape(client)
+    assert value(samples, "correo_webhook_backlog", status="pending") == 2
+    assert value(samples, "correo_webhook_backlog", status="sending") == 1
+    assert value(samples, "correo_notification_backlog", status="pending") == 0
+
+
 def test_metrics_need_no_token_but_a_game_id_never_becomes_a_label(client, db, alice, bob):
     game = do_create_game(title="duel", players=[alice, bob], seed=5)
     token = Token.objects.create(user=alice)

@@ -1,4 +1,5 @@
-"""The account pages: sign up, and my settings (mail, webhook, vacation).
+"""The account pages: sign up, and my settings (mail, webhook and its pause,
+vacation).
 Logging in and out and the passwords are Django's own views (config/urls.py)."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from accounts.models import User
 from games import vacation
 from games.errors import ServiceError, in_words
 from games.services.vacation import check_start_vacation
+from notifications import webhooks
 from web.forms import SettingsForm, SignupForm, VacationForm
 
 log = logging.getLogger(__name__)
@@ -82,6 +84,15 @@ def start_vacation(request: HttpRequest) -> HttpResponse:
     return _settings(request, vacation_form=form)
 
 
+@login_required
+@require_POST
+def resume_webhook(request: HttpRequest) -> HttpResponse:
+    """The paused webhook's resume button (saving its URL again does the same)."""
+    if webhooks.resume(request.user.pk):
+        messages.success(request, "Your webhook is resumed: the next notification is posted.")
+    return redirect("web:settings")
+
+
 def _settings(request: HttpRequest, settings_form=None, vacation_form=None) -> HttpResponse:
     user = request.user
     initial = {
@@ -93,4 +104,5 @@ def _settings(request: HttpRequest, settings_form=None, vacation_form=None) -> H
         "settings_form": settings_form or SettingsForm(initial=initial),
         "vacation_form": vacation_form or VacationForm(),
         "budget": vacation.budget(user),
+        "webhook_pause": webhooks.pause_of(user),
     })  # fmt: skip
