@@ -26,11 +26,13 @@ TOKEN_NAME_HELP = "Your word for the token (a laptop, a script), shown in the li
 
 
 class RegisterIn(serializers.Serializer):
-    """Its rules live in accounts.rules, shared with the web's sign-up form."""
+    """Its rules live in accounts.rules, shared with the web's sign-up form.
+    Passwords are taken as typed, spaces and all, here and at log-in, as
+    the web's forms take them (and as the schema's maxLength counts them)."""
 
     username = serializers.RegexField(rules.USERNAME_PATTERN, max_length=150)
     email = serializers.EmailField()
-    password = serializers.CharField(max_length=128, write_only=True)
+    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
     name = serializers.CharField(max_length=100, required=False, default="", allow_blank=True,
                                  help_text=TOKEN_NAME_HELP)  # fmt: skip
 
@@ -49,7 +51,7 @@ class RegisterIn(serializers.Serializer):
 
 class TokenIn(serializers.Serializer):
     username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, write_only=True)
+    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
     name = serializers.CharField(max_length=100, required=False, default="", allow_blank=True,
                                  help_text=TOKEN_NAME_HELP)  # fmt: skip
 
@@ -191,8 +193,11 @@ def fresh_token(request) -> str:
 
 
 class PasswordIn(serializers.Serializer):
-    current_password = serializers.CharField(max_length=128, write_only=True)
-    new_password = serializers.CharField(max_length=128, write_only=True)
+    # Passwords as typed, spaces and all, as Django's password forms take them.
+    current_password = serializers.CharField(
+        max_length=128, write_only=True, allow_blank=True, trim_whitespace=False
+    )
+    new_password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
 
 
 class PasswordView(APIView):
@@ -242,8 +247,8 @@ class MeIn(serializers.Serializer):
         required=False, max_length=254, help_text="A change needs current_password."
     )
     current_password = serializers.CharField(
-        required=False, max_length=128, write_only=True,
-        help_text="Your password, required to change the email address.",
+        required=False, max_length=128, write_only=True, allow_blank=True,
+        trim_whitespace=False, help_text="Your password, required to change the email address.",
     )  # fmt: skip
     notify_mode = serializers.ChoiceField(choices=User.NotifyMode.choices, required=False)
     webhook_url = serializers.URLField(required=False, allow_blank=True, max_length=500)
