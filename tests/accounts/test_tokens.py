@@ -134,6 +134,23 @@ def test_logging_out_revokes_the_token_that_asks_and_no_other(alice, client):
     assert ApiToken.objects.filter(user=alice).count() == 1
 
 
+def test_staff_revoke_tokens_in_the_admin_which_shows_no_key(alice, admin_client):
+    key, other = log_in("alice", name="laptop"), log_in("alice", name="phone")
+    client = token_client(key)
+    assert client.get("/api/auth/me/").status_code == 200  # remembered
+    page = admin_client.get("/admin/accounts/apitoken/").content.decode()
+    assert "laptop" in page and key[:8] in page and key not in page
+    laptop = ApiToken.objects.get(name="laptop")
+    response = admin_client.post("/admin/accounts/apitoken/", {
+        "action": "delete_selected", "_selected_action": [laptop.pk], "post": "yes",
+    })  # fmt: skip
+    assert response.status_code == 302
+    assert client.get("/api/auth/me/").status_code == 401
+    assert token_client(other).get("/api/auth/me/").status_code == 200
+    detail = admin_client.get(f"/admin/accounts/apitoken/{ApiToken.objects.get().pk}/change/")
+    assert detail.status_code == 200 and "digest" not in detail.content.decode()
+
+
 def test_a_lookup_that_began_before_a_revocation_is_not_remembered(alice, monkeypatch):
     """Another request revokes the tokens while this one is reading its row:
     this request may still pass (it read the row before), but its reading
