@@ -117,5 +117,7 @@ def forget_user(user_id: int) -> None:
 
 
 def forget_all() -> None:
+    """A blank memory (the tests start each with one)."""
     with _lock:
         _seen.clear()
+        _revoked.clear()

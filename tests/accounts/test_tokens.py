@@ -241,7 +241,7 @@ def test_another_process_refuses_a_revoked_token_within_the_memory_time(alice, t
         revoked = time.monotonic()
         tokens.revoke_all(alice)
         wait_until(lambda: server.call("GET", "/api/auth/me/", key).status == 401, timeout=10)
-        assert time.monotonic() - revoked < 2 + 1.5
+        assert time.monotonic() - revoked < 2 + 3  # its memory, and a slow machine
         for _ in range(5):
             assert server.call("GET", "/api/auth/me/", key).status == 401
 
