@@ -123,7 +123,9 @@ class TokenItemOut(serializers.Serializer):
     prefix = serializers.CharField(help_text="The key's first characters; the rest is secret.")
     created = serializers.DateTimeField()
     last_used = serializers.DateTimeField(
-        allow_null=True, help_text=f"Null: never used; else right to within {tokens.TOUCH_EVERY}."
+        allow_null=True,
+        help_text="Null: never used; else right to within a quarter hour (it is written at "
+        "most that often).",
     )
     expires = serializers.DateTimeField(
         help_text="CORREO_TOKEN_TTL_DAYS after the last use (each use renews it)."
@@ -220,8 +222,10 @@ class PasswordView(APIView):
             credentials.check_new_password(request.user, data["new_password"])
         except DjangoValidationError as error:
             raise serializers.ValidationError({"new_password": list(error.messages)}) from None
-        credentials.do_change_password(request.user, data["new_password"])
-        return Response({"token": fresh_token(request)})
+        with transaction.atomic():
+            credentials.do_change_password(request.user, data["new_password"])
+            key = fresh_token(request)
+        return Response({"token": key})
 
 
 LANGUAGE_ERROR = "{input} is not a language Correo's mail speaks; choose one of: " + ", ".join(
