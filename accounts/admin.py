@@ -4,8 +4,8 @@ from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
-from . import rules
-from .models import Suspension, User
+from . import rules, tokens
+from .models import ApiToken, Suspension, User
 
 
 class CorreoUserCreationForm(AdminUserCreationForm):
@@ -76,3 +76,27 @@ class SuspensionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Tokens as their owners see them (never a key: only its hash is kept);
+    staff may revoke them, e.g. every token of an account that leaked one."""
+
+    list_display = ("user", "name", "prefix", "created", "last_used", "expires")
+    search_fields = ("user__username", "name", "prefix")
+    list_select_related = ("user",)
+    exclude = ("digest",)
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in ApiToken._meta.fields if field.name != "digest"]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # a token is issued for a password (POST /api/auth/token/)
+
+    def delete_model(self, request, obj) -> None:
+        tokens.revoke(obj.user, ApiToken.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset) -> None:
+        for user in User.objects.filter(api_tokens__in=queryset).distinct():
+            tokens.revoke(user, queryset.filter(user=user))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
-from django.db import models
+from django.db import models, transaction
+from django.utils import timezone
 
 from accounts import usernames
 
@@ -99,10 +102,27 @@ class User(AbstractUser):
     objects = CorreoUserManager()
 
     def save(self, *args, **kwargs):
+        self._keep_username_keys(kwargs)
+        # A new password ends every API token of the account and tells its
+        # holder, whichever door set it: the API, the password change and
+        # reset pages, the admin, manage.py changepassword.  Hash upgrades at
+        # log-in are no change: Django saves them with _password cleared.
+        changed = self._password is not None and not self._state.adding
+        if not changed:
+            return super().save(*args, **kwargs)
+        from accounts import credentials
+
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            credentials.after_password_change(self)
+        return None
+
+    def _keep_username_keys(self, kwargs: dict) -> None:
+        """The name's two digests follow the name (a save of other fields,
+        such as a log-in's last_login, leaves them be)."""
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" not in update_fields:
-            # A save of other fields (a log-in's last_login) leaves the keys be.
-            return super().save(*args, **kwargs)
+            return
         changed = []
         for field, digest in (("username_key", usernames.key),
                               ("username_look_key", usernames.look_key)):  # fmt: skip
@@ -113,7 +133,6 @@ class User(AbstractUser):
                 changed.append(field)
         if changed and update_fields is not None:
             kwargs["update_fields"] = {*update_fields, *changed}
-        return super().save(*args, **kwargs)
 
 
 class Suspension(models.Model):
@@ -142,3 +161,38 @@ class Suspension(models.Model):
     def __str__(self) -> str:
         state = "lifted" if self.lifted_at else "open"
         return f"{self.user} suspended {self.created_at:%Y-%m-%d} ({state})"
+
+
+class ApiToken(models.Model):
+    """One of an account's API tokens (`Authorization: Token <key>`).
+
+    Only the SHA-256 of the key is stored: a copy of the database (a
+    backup, a dump for a bug report) holds no key that would open an
+    account.  The key is 160 random bits, so a plain hash is enough; a slow
+    password hash would only slow down every request.  `prefix` is the
+    key's first characters, which the owner sees in the list to tell their
+    tokens apart; the rest of the key stays secret.
+
+    A token expires CORREO_TOKEN_TTL_DAYS after it was last used (or made),
+    so `expires` follows from `last_used` rather than being stored: a
+    change of the setting applies to every token at once.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100, blank=True, help_text="The owner's word for it.")
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key, hex.")
+    prefix = models.CharField(max_length=8, help_text="The key's first characters.")
+    created = models.DateTimeField(default=timezone.now)
+    # Written at most once per accounts.tokens.TOUCH_EVERY, not per request.
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.prefix}… {self.name}".rstrip()
+
+    @property
+    def expires(self) -> datetime.datetime:
+        days = settings.CORREO_TOKEN_TTL_DAYS
+        return (self.last_used or self.created) + datetime.timedelta(days=days)

@@ -33,8 +33,7 @@ from support import deployed_redis, django_setup, emit, throwaway_database
 
 django_setup()
 
-from rest_framework.authtoken.models import Token  # noqa: E402
-
+from accounts import tokens as api_tokens  # noqa: E402
 from accounts.models import User  # noqa: E402
 from bench.floor import urls as floor_urls  # noqa: E402
 from games import store  # noqa: E402
@@ -202,7 +201,7 @@ def main() -> None:
                 User.objects.create(username=f"p{i}{side}", email=f"p{i}{side}@bench.invalid")
                 for side in "ab"
             ]
-            tokens = [Token.objects.create(user=u).key for u in players]
+            tokens = [api_tokens.issue(u)[1] for u in players]
             game = do_create_game(title="havana", players=players, seed=i)
             games.append((game.pk, tokens))
         plays = {i: planned_moves(game_id) for i, (game_id, _) in enumerate(games)}

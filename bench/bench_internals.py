@@ -54,8 +54,8 @@ django_setup()
 from bench_api import planned_moves  # noqa: E402
 from django.db.models import OuterRef, Subquery  # noqa: E402
 from django.test import Client  # noqa: E402
-from rest_framework.authtoken.models import Token  # noqa: E402
 
+from accounts import tokens as api_tokens  # noqa: E402
 from accounts.models import User  # noqa: E402
 from games import instances, sql, store  # noqa: E402
 from games.api import serializers  # noqa: E402
@@ -175,7 +175,7 @@ class Table:
         self.games = []
         for i in range(GAMES):
             users = [User.objects.create(username=f"{variant}{i}{side}") for side in "ab"]
-            tokens = [Token.objects.create(user=u).key for u in users]
+            tokens = [api_tokens.issue(u)[1] for u in users]
             game = do_create_game(title="havana", players=users, seed=i)
             self.games.append((game.pk, tokens, planned_moves(game.pk)))
         self.client = Client()

@@ -44,8 +44,8 @@ os.environ.pop("REDIS_URL", None)
 django_setup()
 
 from django.conf import settings  # noqa: E402
-from rest_framework.authtoken.models import Token  # noqa: E402
 
+from accounts import tokens as api_tokens  # noqa: E402
 from accounts.models import User  # noqa: E402
 from games.services.creation import do_create_game  # noqa: E402
 from notifications.models import Notification  # noqa: E402
@@ -269,7 +269,7 @@ def new_games(run: int) -> list[tuple[int, list[str]]]:
             User.objects.create(username=f"lt{run}g{i}{side}", email=f"lt{run}g{i}{side}@lt.test")
             for side in "ab"
         ]
-        tokens = [Token.objects.create(user=user).key for user in players]
+        tokens = [api_tokens.issue(user)[1] for user in players]
         game = do_create_game(title=TITLE, players=players, seed=1000 * run + i)
         games.append((game.pk, tokens))
     return games

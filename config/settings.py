@@ -77,7 +77,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    # Not rest_framework.authtoken: accounts.ApiToken holds the API tokens
+    # (several per account, hashed, expiring); migration accounts/0006 took
+    # over the keys its table held.
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "accounts",
@@ -427,6 +429,10 @@ CORREO_EXTRA_ENGINES = env.list("CORREO_EXTRA_ENGINES", default=[])
 
 # A token seen this recently is not looked up again (revocation takes this long).
 CORREO_TOKEN_CACHE_SECONDS = env.int("CORREO_TOKEN_CACHE_SECONDS", default=10)
+# An API token not used for this many days expires (each use renews it).
+CORREO_TOKEN_TTL_DAYS = env.int("CORREO_TOKEN_TTL_DAYS", default=90)
+if CORREO_TOKEN_TTL_DAYS < 1:
+    raise ImproperlyConfigured("CORREO_TOKEN_TTL_DAYS must be at least 1 (days)")
 
 # Current states and game views memoised per process (entries never go stale).
 CORREO_STATE_CACHE_SIZE = env.int("CORREO_STATE_CACHE_SIZE", default=512)

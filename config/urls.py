@@ -23,6 +23,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/auth/register/", accounts_api.RegisterView.as_view(), name="register"),
     path("api/auth/token/", accounts_api.TokenView.as_view(), name="token"),
+    path("api/auth/tokens/", accounts_api.TokensView.as_view(), name="tokens"),
+    path("api/auth/tokens/<int:pk>/", accounts_api.TokenItemView.as_view(), name="token-item"),
+    path("api/auth/password/", accounts_api.PasswordView.as_view(), name="password"),
     path("api/auth/me/", accounts_api.MeView.as_view(), name="me"),
     path("api/inbound/email/", notification_views.inbound_email, name="inbound-email"),
     path(

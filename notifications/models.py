@@ -28,6 +28,8 @@ class Notification(models.Model):
         PASSWORD_RESET = "password_reset"  # the link is made when the mail is built
         JOINED = "joined"  # a moderator gave the player a seat
         WEBHOOK_PAUSED = "webhook_paused"  # the owner of a hook the breaker paused
+        PASSWORD_CHANGED = "password_changed"  # to the account holder
+        EMAIL_CHANGED = "email_changed"  # to the OLD address
 
     class Status(models.TextChoices):
         PENDING = "pending"

@@ -11,7 +11,9 @@ commit.
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import uuid
 from functools import partial
 from typing import Any
 
@@ -71,6 +73,36 @@ def notify_password_reset(user) -> Notification | None:
     return notify(user, None, Notification.Kind.PASSWORD_RESET, None, key=key)
 
 
+def notify_password_changed(user) -> Notification | None:
+    """Tell the account holder their password changed (and their API tokens
+    ended); one mail per change."""
+    key = f"password_changed:{user.pk}:{uuid.uuid4().hex}"
+    return notify(user, None, Notification.Kind.PASSWORD_CHANGED, None, key=key)
+
+
+def notify_email_changed(user, old_address: str) -> Notification | None:
+    """Tell the OLD address that the account's address changed: the new one
+    may be a thief's.  At most one such mail to one address about one
+    account in each PASSWORD_RESET_EVERY window, so that moving the address
+    back and forth is no way to flood someone's inbox (the first mail
+    already told them)."""
+    window = int(timezone.now().timestamp()) // PASSWORD_RESET_EVERY
+    address = hashlib.sha256(old_address.lower().encode()).hexdigest()[:24]
+    key = f"email_changed:{user.pk}:{address}:{window}"
+    context = {"new_email": masked(user.email)}
+    return notify(user, None, Notification.Kind.EMAIL_CHANGED, None, context,
+                  key=key, to_email=old_address)  # fmt: skip
+
+
+def masked(address: str) -> str:
+    """An address as a notice shows it: enough for its owner to know it,
+    not enough to copy it from a mail that reached the wrong hands."""
+    local, _, domain = address.rpartition("@")
+    if not local:
+        return "…"
+    return f"{local[0]}…@{domain}"
+
+
 def build(
     user,
     game: Game | None,
@@ -80,9 +112,11 @@ def build(
     *,
     seat: int | None = None,
     key: str | None = None,
+    to_email: str | None = None,
 ) -> Notification | None:
     """The unsaved row `notify` writes, or None when the user wants no mail
-    and has no webhook."""
+    and has no webhook.  It goes to the user's address unless `to_email`
+    says otherwise (an address change is told to the old one)."""
     if kind not in Notification.Kind.values:
         raise ValueError(f"unknown notification kind {kind!r}")
     if getattr(user, "bot", ""):
@@ -101,8 +135,8 @@ def build(
         return None
     hook = Notification.Webhook.PENDING if kind in GAME_KINDS and user.webhook_url else ""
     return Notification(
-        key=key, kind=kind, user=user, to_email=user.email, game=game, seq=seq, seat=seat,
-        context=context or {}, status=status, webhook_status=hook,
+        key=key, kind=kind, user=user, to_email=to_email or user.email, game=game, seq=seq,
+        seat=seat, context=context or {}, status=status, webhook_status=hook,
     )  # fmt: skip
 
 

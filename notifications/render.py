@@ -292,6 +292,8 @@ def context_for(n: Notification) -> dict[str, Any]:
     if n.kind == Notification.Kind.PASSWORD_RESET:
         ctx["reset_url"] = password_reset_url(n.user)
         ctx["reset_hours"] = settings.PASSWORD_RESET_TIMEOUT // 3600
+    if n.kind in (Notification.Kind.PASSWORD_CHANGED, Notification.Kind.EMAIL_CHANGED):
+        ctx["reset_page_url"] = absolute(reverse("password_reset"))
     return ctx
 
 
@@ -443,4 +445,9 @@ REPLY_KINDS = {Notification.Kind.REPLY, Notification.Kind.REJECTION}
 NO_PICTURE = {Notification.Kind.DIGEST, Notification.Kind.REJECTION}
 # Mail about the account itself, which no mail preference turns off: it
 # offers no unsubscribe link.
-ACCOUNT_KINDS = {Notification.Kind.PASSWORD_RESET, Notification.Kind.WEBHOOK_PAUSED}
+ACCOUNT_KINDS = {
+    Notification.Kind.PASSWORD_RESET,
+    Notification.Kind.WEBHOOK_PAUSED,
+    Notification.Kind.PASSWORD_CHANGED,
+    Notification.Kind.EMAIL_CHANGED,
+}

@@ -10,7 +10,7 @@ from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
-from accounts import lockout, rules
+from accounts import credentials, lockout, rules
 from accounts.models import User
 from notifications.outbox import ask_password_reset
 
@@ -67,6 +67,39 @@ class SettingsForm(forms.Form):
 
     def clean_webhook_url(self) -> str:
         return rules.check_webhook_url(self.cleaned_data["webhook_url"])
+
+
+class EmailChangeForm(forms.Form):
+    """A new address, given with the current password: the address is where
+    a password reset goes, so an open browser alone must not change it
+    (accounts.credentials)."""
+
+    email = forms.EmailField(
+        label="New email address", max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )  # fmt: skip
+    current_password = forms.CharField(
+        label="Your current password", strip=False,
+        help_text="Every API token of the account ends with the change, and the old address "
+        "is told of it.",
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )  # fmt: skip
+
+    def __init__(self, *args, request, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"]
+        if email == self.request.user.email:
+            raise ValidationError("that is the address the account has already")
+        return email
+
+    def clean_current_password(self) -> str:
+        password = self.cleaned_data["current_password"]
+        if not credentials.password_is_right(self.request, self.request.user, password):
+            raise ValidationError(credentials.WRONG_PASSWORD)
+        return password
 
 
 class VacationForm(forms.Form):

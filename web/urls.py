@@ -41,4 +41,7 @@ urlpatterns = [
     path("settings/", account.settings_page, name="settings"),
     path("settings/vacation/", account.start_vacation, name="vacation"),
     path("settings/webhook/resume/", account.resume_webhook, name="resume_webhook"),
+    path("settings/email/", auth_throttled(account.change_email), name="change-email"),
+    # A token's id is a 64-bit key as a game's is: the same converter bounds it.
+    path("settings/tokens/<game:pk>/revoke/", account.revoke_token, name="revoke-token"),
 ]

@@ -40,9 +40,10 @@ def do_suspend(user: User, *, by, reason: str) -> Suspension:
         # time from now, not from the vacation's end.  Deadlines the vacation
         # moved when it began stay where they are.
         Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).update(ends_at=now)
-    # This process forgets the tokens it trusted; the others within
+    # This process trusts none of the account's tokens it looked up before
+    # now (a lookup racing the suspension included); the others within
     # CORREO_TOKEN_CACHE_SECONDS, as for a revoked token.
-    authentication.forget_all()
+    authentication.forget_user(user.pk)
     return suspension
 
 

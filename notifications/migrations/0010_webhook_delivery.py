@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("notifications", "0008_joined"),
+        ("notifications", "0009_account_notices"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -83,6 +83,8 @@ class Migration(migrations.Migration):
                     ("password_reset", "Password Reset"),
                     ("joined", "Joined"),
                     ("webhook_paused", "Webhook Paused"),
+                    ("password_changed", "Password Changed"),
+                    ("email_changed", "Email Changed"),
                 ],
                 max_length=16,
             ),

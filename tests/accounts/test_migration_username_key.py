@@ -13,8 +13,8 @@ from django.db.migrations.executor import MigrationExecutor
 from accounts import usernames
 from accounts.models import User
 
-BEFORE = [("accounts", "0005_bots")]
-AFTER = [("accounts", "0009_username_key")]
+BEFORE = [("accounts", "0006_api_tokens")]
+AFTER = [("accounts", "0007_username_key")]
 PASSWORD = "correct horse 42"
 
 # Names an account could have before the rules: Django's own validator (the

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from accounts import tokens
 
 
 def client_for(user) -> APIClient:
+    """A client with a token of its own (the server keeps only a key's hash,
+    so each client is issued a new one)."""
     client = APIClient()
     if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        _, key = tokens.issue(user, "test client")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
 
 

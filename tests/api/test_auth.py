@@ -63,3 +63,19 @@ def test_malformed_json_is_a_clear_400(as_):
     )
     assert response.status_code == 400
     assert response.json()["error"] == "parse_error"
+
+
+@pytest.mark.django_db
+def test_a_password_is_taken_as_typed_spaces_and_all(as_):
+    """As the web's forms take it, and as the schema's maxLength counts it:
+    a password trimmed before it was judged let 129 characters through."""
+    body = {"username": "dora", "email": "dora@example.org", "password": " a long passphrase 9 "}
+    assert as_(None).post("/api/auth/register/", body, format="json").status_code == 201
+    typed = {"username": "dora", "password": " a long passphrase 9 "}
+    assert as_(None).post("/api/auth/token/", typed, format="json").status_code == 200
+    trimmed = {"username": "dora", "password": "a long passphrase 9"}
+    assert as_(None).post("/api/auth/token/", trimmed, format="json").status_code == 400
+    too_long = {"username": "eric", "email": "eric@example.org", "password": "\n" + "x9 " * 43}
+    assert len(too_long["password"]) == 130
+    assert as_(None).post("/api/auth/register/", too_long, format="json").status_code == 400
+    assert not User.objects.filter(username="eric").exists()

@@ -7,8 +7,8 @@ import pytest
 import schemathesis
 from django.contrib.staticfiles import finders
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
 
+from accounts import tokens
 from config.wsgi import application
 from games.services.creation import do_create_game
 from tests.conftest import make_user
@@ -63,7 +63,7 @@ def game_one(db):
     """A game with id 1 exists, so generated paths sometimes reach a real game."""
     alice, bob = make_user("alice"), make_user("bob")
     do_create_game(title="duel", players=[alice, bob], seed=1)
-    return Token.objects.create(user=alice).key
+    return tokens.issue(alice)[1]
 
 
 @pytest.mark.django_db(reset_sequences=True)

@@ -14,9 +14,9 @@ import pytest
 import yaml
 from django.db import transaction
 from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
-from rest_framework.authtoken.models import Token
 
-from accounts.models import Suspension, User
+from accounts import tokens
+from accounts.models import ApiToken, Suspension, User
 from games import exchange
 from games.models import Event, Game, ModerationItem, Seat, Snapshot, Vacation
 from games.services.clocks import check_lock
@@ -40,7 +40,11 @@ WRITES = {
     "token": ("post", "/api/auth/token/", None,
               lambda w: {"username": "alice", "password": "correct horse 42"}),
     "me": ("patch", "/api/auth/me/", "alice",
-           lambda w: {"email": "alice@example.net", "notify_mode": "off"}),
+           lambda w: {"email": "alice@example.net", "notify_mode": "off",
+                      "current_password": "correct horse 42"}),
+    "password": ("post", "/api/auth/password/", "alice",
+                 lambda w: {"current_password": "correct horse 42",
+                            "new_password": "a fresh long phrase 8"}),
     "create": ("post", "/api/games/", "alice",
                lambda w: {"title": "duel", "players": ["alice", "bob"], "options": {"rounds": 2}}),
     "move": ("post", "/api/games/{game}/actions/", "bob",
@@ -88,8 +92,14 @@ READS = {
     "export": ("/api/games/{game}/export/", "alice"),
     "vacation": ("/api/vacation/", "alice"),
     "me": ("/api/auth/me/", "alice"),
+    "tokens": ("/api/auth/tokens/", "alice"),
     "schema": ("/api/schema/", None),
     "queue": ("/api/moderation/queue/", "mo"),
+}
+# Every deleting endpoint (they read no body), and who may use it.
+DELETES = {
+    "log out": ("/api/auth/token/", "alice"),
+    "revoke": ("/api/auth/tokens/{token}/", "alice"),
 }
 # Not here: POST /api/inbound/email/ takes a raw mail, not JSON; its bad input
 # is for the tests of the mail doors.
@@ -108,9 +118,13 @@ class World:
     clients: dict
     locked: Game  # a game a moderator locked
     item: int  # an open item of the moderators' queue
+    token: int  # one of alice's API tokens, not the one her client uses
+    bobs_token: int
 
     def at(self, path: str) -> str:
-        return path.format(game=self.game.pk, locked=self.locked.pk, item=self.item)
+        return path.format(
+            game=self.game.pk, locked=self.locked.pk, item=self.item, token=self.token
+        )
 
 
 @pytest.fixture
@@ -126,13 +140,18 @@ def world(as_, alice, bob, carol, mo):
     item = check_report(locked, bob, reason="alice cheats")
     check_suspend(make_user("sid"), mo, reason="abuse")
     clients = {name: as_(user) for name, user in [("alice", alice), ("bob", bob), ("mo", mo)]}
+    for client in clients.values():
+        # A token's first use records it (accounts.tokens.touch): done here,
+        # before any test takes its picture of the database.
+        assert client.get("/api/auth/me/").status_code == 200
     return World(game=game, bobs_card=hand(game, 1)[0], clients={**clients, None: as_(None)},
-                 locked=locked, item=item.pk)  # fmt: skip
+                 locked=locked, item=item.pk, token=tokens.issue(alice, "spare")[0].pk,
+                 bobs_token=tokens.issue(bob, "bob's")[0].pk)  # fmt: skip
 
 
 def everything() -> dict:
     """Every row a request could write, to compare before and after."""
-    models = [User, Token, Game, Seat, Event, Snapshot, Vacation, Notification, ModerationItem,
+    models = [User, ApiToken, Game, Seat, Event, Snapshot, Vacation, Notification, ModerationItem,
               Suspension]  # fmt: skip
     return {model.__name__: list(model.objects.order_by("pk").values()) for model in models}
 
@@ -382,9 +401,11 @@ BAD_TOKENS = [
     "Token " + "a" * 39 + "\x00", "Token " + "\x00" * 40, "Token \xff\xfe", "Token",
     "Token " + "é".encode().decode("latin-1"), "Token " + "a" * 8000,
 ]  # fmt: skip
-AUTHENTICATING = [("get", path, None) for name, (path, _) in READS.items() if name != "ping"] + [
-    (method, path, good) for method, path, who, good in WRITES.values() if who is not None
-]
+AUTHENTICATING = (
+    [("get", path, None) for name, (path, _) in READS.items() if name != "ping"]
+    + [(method, path, good) for method, path, who, good in WRITES.values() if who is not None]
+    + [("delete", path, None) for path, _ in DELETES.values()]
+)
 
 
 @pytest.mark.parametrize(("method", "path", "good"), AUTHENTICATING)
@@ -417,7 +438,33 @@ def test_every_endpoint_of_the_schema_meets_bad_input(world):
         for method, path in covered
     }
     covered |= {("get", path.replace("{game}", "{id}")) for path, _ in READS.values()}
+    covered |= {("delete", path.replace("{token}", "{id}")) for path, _ in DELETES.values()}
     assert documented - ELSEWHERE == covered
+
+
+@pytest.mark.parametrize("endpoint", DELETES)
+def test_a_delete_is_refused_to_strangers_and_changes_nothing(world, endpoint):
+    path, _ = DELETES[endpoint]
+    before = everything()
+    assert_refused(world.clients[None].delete(world.at(path)), (401, "not_authenticated"))
+    assert everything() == before
+
+
+def test_a_token_id_that_names_none_of_mine_is_a_404(world, subtests):
+    before = everything()
+    for bad in [*BAD_IDS, str(world.bobs_token), "nobody"]:
+        with subtests.test(bad=bad[:20]), transaction.atomic():
+            response = world.clients["alice"].delete(f"/api/auth/tokens/{bad}/")
+            assert_refused(response, (404, "not_found"))
+            assert everything() == before
+
+
+def test_the_deletes_do_what_they_say(world):
+    for endpoint in ["revoke", "log out"]:  # logged out, alice can revoke no more
+        path, who = DELETES[endpoint]
+        assert world.clients[who].delete(world.at(path)).status_code == 204, endpoint
+    assert not ApiToken.objects.filter(pk=world.token).exists()
+    assert world.clients["alice"].get("/api/auth/me/").status_code == 401  # logged out
 
 
 # The HTTP doors outside the API answer people or scrapers, not in JSON.

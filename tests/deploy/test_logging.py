@@ -6,8 +6,8 @@ import json
 import logging
 
 import pytest
-from rest_framework.authtoken.models import Token
 
+from accounts import tokens
 from config import logging as correo_logging
 from games.services.creation import do_create_game
 
@@ -53,10 +53,10 @@ def test_a_refused_request_is_logged_with_its_ids_after_the_middleware(client, d
 
 def test_the_access_line_names_request_and_game(client, db, alice, bob, captured):
     game = do_create_game(title="duel", players=[alice, bob], seed=1)
-    token = Token.objects.create(user=alice)
+    _, key = tokens.issue(alice)
     response = client.get(
         f"/api/games/{game.pk}/",
-        HTTP_AUTHORIZATION=f"Token {token.key}",
+        HTTP_AUTHORIZATION=f"Token {key}",
         HTTP_X_REQUEST_ID="req-123",
     )
     assert response.status_code == 200
@@ -85,7 +85,7 @@ def test_every_line_of_a_request_shares_its_generated_id(client, db, captured):
 def test_a_failing_view_is_logged_with_its_ids(client, db, alice, captured, monkeypatch):
     from games.api import views
 
-    token = Token.objects.create(user=alice)
+    _, key = tokens.issue(alice)
 
     def explode(self, request, pk):
         raise RuntimeError("boom")
@@ -93,7 +93,7 @@ def test_a_failing_view_is_logged_with_its_ids(client, db, alice, captured, monk
     monkeypatch.setattr(views.GameDetailView, "get", explode)
     client.raise_request_exception = False
     response = client.get(
-        "/api/games/77/", HTTP_AUTHORIZATION=f"Token {token.key}", HTTP_X_REQUEST_ID="req-boom"
+        "/api/games/77/", HTTP_AUTHORIZATION=f"Token {key}", HTTP_X_REQUEST_ID="req-boom"
     )
     assert response.status_code == 500
     errors = [x for x in captured if x["level"] == "ERROR"]

@@ -7,8 +7,8 @@ import datetime
 import pytest
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
-from rest_framework.authtoken.models import Token
 
+from accounts import tokens
 from games import store
 from games.models import SweepState
 from games.services.common import engine_for
@@ -102,8 +102,8 @@ def test_the_webhook_backlog_is_read_from_the_database(client, db):
 
 def test_metrics_need_no_token_but_a_game_id_never_becomes_a_label(client, db, alice, bob):
     game = do_create_game(title="duel", players=[alice, bob], seed=5)
-    token = Token.objects.create(user=alice)
-    client.get(f"/api/games/{game.pk}/", HTTP_AUTHORIZATION=f"Token {token.key}")
+    _, key = tokens.issue(alice)
+    client.get(f"/api/games/{game.pk}/", HTTP_AUTHORIZATION=f"Token {key}")
     text = client.get("/metrics").content.decode()
     assert 'route="api/games/<int:pk>/"' in text
     assert f"/api/games/{game.pk}/" not in text

@@ -14,8 +14,8 @@ import re
 import time
 
 import pytest
-from rest_framework.authtoken.models import Token
 
+from accounts import tokens
 from notifications import tasks
 from notifications.models import Notification
 from tests.support.door import redis_door, through
@@ -33,7 +33,7 @@ def door():
 
 
 def token(user) -> str:
-    return Token.objects.create(user=user).key
+    return tokens.issue(user)[1]
 
 
 def metric(text: str, name: str, **labels) -> float:

@@ -1,11 +1,13 @@
 """The account pages: sign up, and my settings (mail, webhook and its pause,
-vacation).
-Logging in and out and the passwords are Django's own views (config/urls.py)."""
+vacation, the address, the API tokens).  Logging in and out and the
+passwords are Django's own views (config/urls.py); a new password ends the
+API tokens there too (accounts.models.User.save)."""
 
 from __future__ import annotations
 
 import logging
 
+from django.conf import settings as django_settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -14,13 +16,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import rules
-from accounts.models import User
+from accounts import credentials, rules, tokens
+from accounts.models import ApiToken, User
 from games import vacation
 from games.errors import ServiceError, in_words
 from games.services.vacation import check_start_vacation
 from notifications import webhooks
-from web.forms import SettingsForm, SignupForm, VacationForm
+from web.forms import EmailChangeForm, SettingsForm, SignupForm, VacationForm
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +95,37 @@ def resume_webhook(request: HttpRequest) -> HttpResponse:
     return redirect("web:settings")
 
 
-def _settings(request: HttpRequest, settings_form=None, vacation_form=None) -> HttpResponse:
+@login_required
+@require_POST
+def change_email(request: HttpRequest) -> HttpResponse:
+    form = EmailChangeForm(request.POST, request=request)
+    if form.is_valid():
+        credentials.do_change_email(request.user, form.cleaned_data["email"])
+        messages.success(
+            request,
+            "Your address is changed; the old one was told so. "
+            "Every API token of the account was revoked.",
+        )
+        return redirect("web:settings")
+    messages.error(request, "The address was not changed: see the form below.")
+    return _settings(request, email_form=form)
+
+
+@login_required
+@require_POST
+def revoke_token(request: HttpRequest, pk: int) -> HttpResponse:
+    # A token of another account, or one already gone, is as good as revoked:
+    # the page says so without telling whose it was.
+    if tokens.revoke(request.user, ApiToken.objects.filter(pk=pk)):
+        messages.success(request, "The token was revoked: it works no more.")
+    else:
+        messages.error(request, "No such token: it may have been revoked already.")
+    return redirect("web:settings")
+
+
+def _settings(
+    request: HttpRequest, settings_form=None, vacation_form=None, email_form=None
+) -> HttpResponse:
     user = request.user
     initial = {
         "notify_mode": user.notify_mode,
@@ -103,6 +135,9 @@ def _settings(request: HttpRequest, settings_form=None, vacation_form=None) -> H
     return render(request, "web/settings.html", {
         "settings_form": settings_form or SettingsForm(initial=initial),
         "vacation_form": vacation_form or VacationForm(),
+        "email_form": email_form or EmailChangeForm(request=request),
         "budget": vacation.budget(user),
         "webhook_pause": webhooks.pause_of(user),
+        "tokens": list(tokens.live(user)),
+        "token_ttl_days": django_settings.CORREO_TOKEN_TTL_DAYS,
     })  # fmt: skip

@@ -41,7 +41,7 @@ def fill_keys(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0005_bots"),
+        ("accounts", "0006_api_tokens"),
     ]
 
     operations = [
