@@ -20,11 +20,12 @@ from django.urls import path
 from accounts.bots import KINDS
 from games import exchange, selectors
 from games.errors import IllegalAction, ServiceError, in_words
+from games.exchange import imported_lines
 from games.models import Game, ModerationItem
 from games.services.abort import check_abort
 from games.services.bots import check_hand_to_bot
 from games.services.clocks import check_lock, check_unlock
-from games.services.importing import check_import_game, imported_lines
+from games.services.importing import check_import_game
 from games.services.notes import check_pin_note
 from games.services.queue import check_close, check_take
 from games.services.replacement import check_replace_seat

@@ -33,6 +33,9 @@ from games.models import Event, Game
 from games.selectors import Viewer
 from games.services.common import derived_fields
 
+# The note an import ends with (games.services.importing writes it).
+IMPORTED = "imported"
+
 FORMAT = "correo-game"
 HEX = re.compile("[0-9a-f]*")
 UNSEALED = "unsealed"
@@ -528,3 +531,37 @@ def _abort_reason(live: list[Event]) -> str | None:
         if event.kind == Event.Kind.RESIGN and event.payload.get("aborts"):
             return ""
     return None
+
+
+def import_record(game: Game) -> dict[str, Any]:
+    """What the import's note recorded (the doors report it): the accounts
+    mapped, whether the game was imported unverified."""
+    note = (
+        Event.objects.filter(game=game, kind=Event.Kind.NOTE).order_by("-seq").values_list(
+            "payload", flat=True
+        )
+    )  # fmt: skip
+    payload = next((p for p in note if p.get("note") == IMPORTED), {})
+    return {
+        "accounts": payload.get("accounts", {}),
+        "imported_unverified": game.imported_unverified,
+        "unverified": payload.get("origin", {}).get("unverified", []),
+    }
+
+
+def imported_lines(game: Game) -> list[str]:
+    """The import's outcome in words, for the command and the admin page:
+    the game, each account renamed, and whether it came in unverified."""
+    record = import_record(game)
+    lines = [f"imported as game {game.pk} ({game.title}, seq {game.seq})"]
+    lines += [
+        f"account {old!r} of the export is {new!r} here"
+        for old, new in record["accounts"].items() if old != new
+    ]  # fmt: skip
+    if record["imported_unverified"]:
+        seqs = chain.runs_text([seq for a, b in record["unverified"] for seq in range(a, b + 1)])
+        lines.append(
+            f"imported unverified: the seals of events {seqs} could not be checked here; "
+            "the game is marked so"
+        )
+    return lines

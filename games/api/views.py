@@ -14,11 +14,12 @@ from games import exchange, selectors, vacation
 from games.api import schema
 from games.api import serializers as s
 from games.engines import base, bots
+from games.exchange import import_record
 from games.models import Game
 from games.services.bots import check_hand_to_bot
 from games.services.clocks import check_extend, check_pause, check_resume
 from games.services.creation import check_create_game
-from games.services.importing import check_import_game, import_record
+from games.services.importing import check_import_game
 from games.services.moves import check_submit_action_by_id
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from games.services.undo import check_undo

@@ -48,10 +48,10 @@ from accounts import bots, rules
 from accounts.models import User
 from games import chain, deadlines, exchange, verification
 from games.errors import ImportRefused, InvalidRequest
+from games.exchange import IMPORTED
 from games.models import Event, Game, Seat
 from games.services.common import require_moderator, sync_seat_statuses
 
-IMPORTED = "imported"
 # How many derived names to try for one placeholder before giving up.
 DERIVED_TRIES = 20
 
@@ -113,40 +113,6 @@ def _check_seals(checked: exchange.Checked, accepted: bool) -> None:
             ),
             seqs=chain.runs_text(checked.unverified), why=", ".join(checked.unchecked_keys),
         )  # fmt: skip
-
-
-def import_record(game: Game) -> dict[str, Any]:
-    """What the import's note recorded (the doors report it): the accounts
-    mapped, whether the game was imported unverified."""
-    note = (
-        Event.objects.filter(game=game, kind=Event.Kind.NOTE).order_by("-seq").values_list(
-            "payload", flat=True
-        )
-    )  # fmt: skip
-    payload = next((p for p in note if p.get("note") == IMPORTED), {})
-    return {
-        "accounts": payload.get("accounts", {}),
-        "imported_unverified": game.imported_unverified,
-        "unverified": payload.get("origin", {}).get("unverified", []),
-    }
-
-
-def imported_lines(game: Game) -> list[str]:
-    """The import's outcome in words, for the command and the admin page:
-    the game, each account renamed, and whether it came in unverified."""
-    record = import_record(game)
-    lines = [f"imported as game {game.pk} ({game.title}, seq {game.seq})"]
-    lines += [
-        f"account {old!r} of the export is {new!r} here"
-        for old, new in record["accounts"].items() if old != new
-    ]  # fmt: skip
-    if record["imported_unverified"]:
-        seqs = chain.runs_text([seq for a, b in record["unverified"] for seq in range(a, b + 1)])
-        lines.append(
-            f"imported unverified: the seals of events {seqs} could not be checked here; "
-            "the game is marked so"
-        )
-    return lines
 
 
 # --- accounts ---------------------------------------------------------------------

@@ -27,7 +27,10 @@ def test_audit_shows_everything_with_the_chain_check(as_, alice, mo, game):
     card = hand(game, 0)[0]
     check_submit_action(game, alice, action={"type": "commit", "card": card}, expected_seq=1)
     audit = as_(mo).get(f"/api/games/{game.pk}/audit/").json()
-    assert audit["chain"] == {"version": 2, "valid": True, "problems": []}
+    assert audit["chain"] == {
+        "version": 2, "valid": True, "problems": [],
+        "imported_unverified": False, "unverified": [],
+    }  # fmt: skip
     assert audit["events"][0]["payload"]["setup"]["hands"][0]
     assert audit["events"][1]["payload"]["action"] == {"type": "commit", "card": card}
     assert audit["events"][1]["actor"] == "alice" and audit["events"][1]["source"] == "api"

@@ -923,7 +923,9 @@ def unredacted_events(monkeypatch) -> None:
 
 def verify_revealed_at_once(monkeypatch) -> None:
     honest = selectors.verification_of
-    monkeypatch.setattr(selectors, "verification", lambda game, viewer: honest(game, reveal=True))
+    monkeypatch.setattr(
+        selectors, "verification", lambda game, viewer, seen=None: honest(game, reveal=True)
+    )
 
 
 def _pc_building_sides(state: State, seat: Viewer) -> dict[str, Any]:

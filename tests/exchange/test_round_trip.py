@@ -16,11 +16,11 @@ from accounts.bots import Wanted
 from accounts.models import User
 from games import chain, exchange, golden, store
 from games.errors import ImportRefused
+from games.exchange import IMPORTED
 from games.models import Event, Game, Seat
 from games.services.clocks import check_pause
 from games.services.common import engine_for
 from games.services.creation import do_create_game
-from games.services.importing import IMPORTED
 from games.services.undo import check_undo
 from games.verification import game_problems
 from tests.bots.play import person_moves

@@ -13,7 +13,8 @@ from rest_framework.exceptions import ParseError
 
 from config.parsers import decode, load_json
 from games.errors import ServiceError
-from games.services.importing import check_import_game, imported_lines
+from games.exchange import imported_lines
+from games.services.importing import check_import_game
 
 
 class Command(BaseCommand):
