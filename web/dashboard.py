@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import OuterRef, Subquery
+
 from games import narration, selectors, visibility
 from games.engines import base
 from games.models import Event, Game
@@ -13,20 +15,20 @@ WATCHABLE = 20
 
 
 def context(user) -> dict[str, Any]:
-    mine = [_row(game, user) for game in selectors.newest_first(
-        selectors.games_for(user, mine=True), user
-    )[:100]]  # fmt: skip
-    mine.sort(key=lambda row: (not row["my_turn"], row["status"] != Game.Status.ACTIVE))
-    watch = [
-        _row(game, user)
-        for game in selectors.newest_first(
-            selectors.games_for(user).exclude(seats__user=user), user
-        )[:WATCHABLE]
-    ]
-    return {"mine": mine, "watch": watch, "titles": title_choices()}
+    mine = list(selectors.newest_first(selectors.games_for(user, mine=True), user)[:100])
+    watch = list(
+        selectors.newest_first(selectors.games_for(user).exclude(seats__user=user), user)[
+            :WATCHABLE
+        ]
+    )
+    moves = last_moves([*mine, *watch], user)
+    mine_rows = [_row(game, user, moves.get(game.pk)) for game in mine]
+    mine_rows.sort(key=lambda row: (not row["my_turn"], row["status"] != Game.Status.ACTIVE))
+    watch_rows = [_row(game, user, moves.get(game.pk)) for game in watch]
+    return {"mine": mine_rows, "watch": watch_rows, "titles": title_choices()}
 
 
-def _row(game: Game, user) -> dict[str, Any]:
+def _row(game: Game, user, last: Event | None) -> dict[str, Any]:
     summary = selectors.summary(game, user)
     seats = {p["seat"]: p["username"] for p in summary["players"]}
     my_seats = [p["seat"] for p in summary["players"] if p["username"] == user.username]
@@ -35,7 +37,7 @@ def _row(game: Game, user) -> dict[str, Any]:
     )
     return {
         **summary,
-        "last_move": last_move(game, summary, my_seats[0] if my_seats else None, seats),
+        "last_move": last_move(game, last, my_seats[0] if my_seats else None, seats),
         "title_name": _title(game.title),
         "names": [p["username"] for p in summary["players"]],
         "to_act_names": [seats.get(seat, "?") for seat in summary["to_act"]],
@@ -43,15 +45,28 @@ def _row(game: Game, user) -> dict[str, Any]:
     }
 
 
+def last_moves(games: list[Game], user) -> dict[int, Event]:
+    """Each game's latest move at the seq `user` sees of it, by game id: one
+    query for the whole dashboard, however many games it lists (each game's
+    move is found on the (game, seq) key, from the seq the viewer sees)."""
+    if not games:
+        return {}
+    latest = Event.objects.filter(
+        game=OuterRef("pk"), kind__in=selectors.MOVE_KINDS, seq__lte=OuterRef("shown_seq")
+    ).order_by("-seq")
+    wanted = (
+        Game.objects.filter(pk__in=[game.pk for game in games])
+        .annotate(shown_seq=selectors.shown_seq(user))
+        .values(last=Subquery(latest.values("pk")[:1]))
+    )
+    events = Event.objects.filter(pk__in=wanted).order_by()
+    return {event.game_id: event for event in events}
+
+
 def last_move(
-    game: Game, summary: dict[str, Any], seat: int | None, names: dict[int, str]
+    game: Game, event: Event | None, seat: int | None, names: dict[int, str]
 ) -> str | None:
     """The latest move the viewer may see, as the game's log says it."""
-    event = (
-        Event.objects.filter(game=game, kind__in=selectors.MOVE_KINDS, seq__lte=summary["seq"])
-        .order_by("-seq")
-        .first()
-    )
     if event is None:
         return None
     shown = visibility.event_for(
