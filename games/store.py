@@ -45,7 +45,9 @@ class Loaded:
 
 
 def undo_map(game: Game, head: int) -> dict[int, int]:
-    rows = Event.objects.filter(game=game, kind=Event.Kind.UNDO, seq__lte=head)
+    # No ordering: the model's default ("game" first) would join the game
+    # row to sort by the game's own ordering, for a dict.
+    rows = Event.objects.filter(game=game, kind=Event.Kind.UNDO, seq__lte=head).order_by()
     return {seq: payload["to_seq"] for seq, payload in rows.values_list("seq", "payload")}
 
 
