@@ -224,6 +224,9 @@ REST_FRAMEWORK = {
         "anon": env.str("THROTTLE_ANON", default="120/min"),
         "user": env.str("THROTTLE_USER", default="1200/min"),
         "auth": env.str("THROTTLE_AUTH", default="30/min"),
+        # Starting a game, per account, the API and the web form together
+        # (config.throttling.CreateRateThrottle).
+        "create": env.str("THROTTLE_CREATE", default="30/hour"),
     },
 }
 SPECTACULAR_SETTINGS = {
@@ -373,6 +376,11 @@ CORREO_EXTRA_ENGINES = env.list("CORREO_EXTRA_ENGINES", default=[])
 
 # A token seen this recently is not looked up again (revocation takes this long).
 CORREO_TOKEN_CACHE_SECONDS = env.int("CORREO_TOKEN_CACHE_SECONDS", default=10)
+
+# Running games one account may have started at once (moderators: no limit).
+# Every game listed costs each other user nothing more (games.spectators),
+# but a flood of them still crowds the lists and the sweep.
+CORREO_MAX_ACTIVE_GAMES = env.int("CORREO_MAX_ACTIVE_GAMES", default=100)
 
 # Current states and game views memoised per process (entries never go stale).
 CORREO_STATE_CACHE_SIZE = env.int("CORREO_STATE_CACHE_SIZE", default=512)

@@ -171,5 +171,5 @@ def generous_throttles(request):
     if not request.config.pluginmanager.hasplugin("django"):
         return
     request.getfixturevalue("throttle_rates")(
-        anon="10000/min", user="100000/min", auth="10000/min"
+        anon="10000/min", user="100000/min", auth="10000/min", create="10000/min"
     )

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import OuterRef, Subquery
 
+from config.throttling import CreateRateThrottle
 from games import narration, selectors, visibility
 from games.engines import base
 from games.models import Event, Game
@@ -25,7 +27,26 @@ def context(user) -> dict[str, Any]:
     mine_rows = [_row(game, user, moves.get(game.pk)) for game in mine]
     mine_rows.sort(key=lambda row: (not row["my_turn"], row["status"] != Game.Status.ACTIVE))
     watch_rows = [_row(game, user, moves.get(game.pk)) for game in watch]
-    return {"mine": mine_rows, "watch": watch_rows, "titles": title_choices()}
+    return {
+        "mine": mine_rows, "watch": watch_rows, "titles": title_choices(),
+        "limits": creation_limits(user),
+    }  # fmt: skip
+
+
+PER = {1: "a second", 60: "a minute", 3600: "an hour", 86400: "a day"}
+
+
+def creation_limits(user) -> dict[str, Any]:
+    """What the form tells before anyone is refused: how many games one may
+    start in a while (config.throttling.CreateRateThrottle) and have running
+    at once (none for a moderator, who may set up games for others)."""
+    throttle = CreateRateThrottle()
+    starts = None
+    if throttle.rate:
+        count, seconds = throttle.parse_rate(throttle.rate)
+        starts = f"{count} games {PER.get(seconds, f'every {seconds} s')}"
+    moderator = getattr(user, "is_moderator", False)
+    return {"starts": starts, "running": None if moderator else settings.CORREO_MAX_ACTIVE_GAMES}
 
 
 def _row(game: Game, user, last: Event | None) -> dict[str, Any]:
