@@ -67,20 +67,22 @@ def _row(game: Game, user, last: Event | None) -> dict[str, Any]:
 
 
 def last_moves(games: list[Game], user) -> dict[int, Event]:
-    """Each game's latest move at the seq `user` sees of it, by game id: one
-    query for the whole dashboard, however many games it lists (each game's
-    move is found on the (game, seq) key, from the seq the viewer sees)."""
+    """Each game's latest move at the seq `user` sees of it, by game id: two
+    queries for the whole dashboard, however many games it lists.  The first
+    finds each game's move on the (game, seq) key, back from the seq the
+    viewer sees; the second reads those events by id (asked in one
+    statement, the planner may scan every event to join them)."""
     if not games:
         return {}
     latest = Event.objects.filter(
         game=OuterRef("pk"), kind__in=selectors.MOVE_KINDS, seq__lte=OuterRef("shown_seq")
     ).order_by("-seq")
-    wanted = (
+    ids = (
         Game.objects.filter(pk__in=[game.pk for game in games])
         .annotate(shown_seq=selectors.shown_seq(user))
-        .values(last=Subquery(latest.values("pk")[:1]))
+        .values_list(Subquery(latest.values("pk")[:1]), flat=True)
     )
-    events = Event.objects.filter(pk__in=wanted).order_by()
+    events = Event.objects.filter(pk__in=[pk for pk in ids if pk is not None]).order_by()
     return {event.game_id: event for event in events}
 
 

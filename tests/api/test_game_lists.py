@@ -23,8 +23,9 @@ ATTACK = 600
 MOVED = 3
 # The count, the page, its seats, their users.
 LIST_QUERIES = 4
-# The session and its user, two lists of (page, seats, users), their last moves.
-DASHBOARD_QUERIES = 9
+# The session and its user, two lists of (page, seats, users), their last
+# moves (which, then those events).
+DASHBOARD_QUERIES = 10
 # A listed game whose spectators' point this process has not seen yet: who
 # was to act there is replayed once (its undos, snapshot and events).
 REPLAY_QUERIES = 3
