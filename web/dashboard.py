@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Subquery, prefetch_related_objects
 
 from config.throttling import CreateRateThrottle
 from games import narration, selectors, visibility
@@ -17,12 +17,12 @@ WATCHABLE = 20
 
 
 def context(user) -> dict[str, Any]:
-    mine = list(selectors.newest_first(selectors.games_for(user, mine=True), user)[:100])
-    watch = list(
-        selectors.newest_first(selectors.games_for(user).exclude(seats__user=user), user)[
-            :WATCHABLE
-        ]
-    )
+    mine_first = selectors.newest_first(selectors.games_for(user, mine=True), user)
+    watch_first = selectors.newest_first(selectors.games_for(user).exclude(seats__user=user), user)
+    # Both lists' seats and players are read together, once both pages are.
+    mine = list(mine_first.prefetch_related(None)[:100])
+    watch = list(watch_first.prefetch_related(None)[:WATCHABLE])
+    prefetch_related_objects([*mine, *watch], "seats__user")
     moves = last_moves([*mine, *watch], user)
     mine_rows = [_row(game, user, moves.get(game.pk)) for game in mine]
     mine_rows.sort(key=lambda row: (not row["my_turn"], row["status"] != Game.Status.ACTIVE))
