@@ -36,14 +36,14 @@ def check_create_game(
         raise Forbidden(gettext_noop("you must be one of the players (or a moderator)"))
     with transaction.atomic():
         if not moderator:
-            check_room_for_a_game(creator)
+            _require_room_for_a_game(creator)
         return do_create_game(
             title=title, players=players, options=options, creator=creator, public=public,
             spectator_delay=spectator_delay, clock=clock,
         )  # fmt: skip
 
 
-def check_room_for_a_game(creator) -> None:
+def _require_room_for_a_game(creator) -> None:
     """Refuse a game to an account that already runs the most games one may
     have started at once.  Its row is locked for the rest of the creation's
     transaction, so two creations at the same moment count each other."""
