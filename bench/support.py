@@ -98,13 +98,18 @@ def database_url() -> str:
     return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
-def start_gunicorn(port: int, *, without: tuple[str, ...] = (), **env: str) -> subprocess.Popen:
+def start_gunicorn(
+    port: int, *, without: tuple[str, ...] = (), secret_key: str | None = None, **env: str
+) -> subprocess.Popen:
     """gunicorn as deployed (deploy/gunicorn.conf.py, DEBUG off) on the
     current database, with throttles out of the way, no worker recycling and
-    only warnings logged; `env` adds settings, `without` drops variables.
+    only warnings logged; `env` adds settings, `without` drops variables,
+    `secret_key` is the server's (give the bench process's own, so that a
+    session it made is one the server reads; default: a fresh random key).
     Returns once /api/ping/ answers."""
+    secret_key = secret_key or "bench-" + secrets.token_hex(32)
     settings = dict(os.environ, DATABASE_URL=database_url(), DJANGO_DEBUG="0",
-                    SECRET_KEY="bench-" + secrets.token_hex(32), CHAIN_KEY=secrets.token_hex(32),
+                    SECRET_KEY=secret_key, CHAIN_KEY=secrets.token_hex(32),
                     THROTTLE_USER="1000000/min", THROTTLE_ANON="1000000/min",
                     LOG_LEVEL="WARNING", GUNICORN_BIND=f"127.0.0.1:{port}",
                     GUNICORN_MAX_REQUESTS="0", **env)  # fmt: skip

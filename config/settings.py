@@ -240,6 +240,9 @@ REST_FRAMEWORK = {
         # The password change form, per user: a stolen session must not
         # become a way to try passwords (web.throttle).
         "password": env.str("THROTTLE_PASSWORD", default="10/hour"),
+        # Starting a game, per account, the API and the web form together
+        # (config.throttling.CreateRateThrottle).
+        "create": env.str("THROTTLE_CREATE", default="30/hour"),
     },
 }
 
@@ -433,6 +436,11 @@ CORREO_TOKEN_CACHE_SECONDS = env.int("CORREO_TOKEN_CACHE_SECONDS", default=10)
 CORREO_TOKEN_TTL_DAYS = env.int("CORREO_TOKEN_TTL_DAYS", default=90)
 if CORREO_TOKEN_TTL_DAYS < 1:
     raise ImproperlyConfigured("CORREO_TOKEN_TTL_DAYS must be at least 1 (days)")
+
+# Running games one account may have started at once (moderators: no limit).
+# Every game listed costs each other user nothing more (games.spectators),
+# but a flood of them still crowds the lists and the sweep.
+CORREO_MAX_ACTIVE_GAMES = env.int("CORREO_MAX_ACTIVE_GAMES", default=100)
 
 # Current states and game views memoised per process (entries never go stale).
 CORREO_STATE_CACHE_SIZE = env.int("CORREO_STATE_CACHE_SIZE", default=512)

@@ -15,7 +15,9 @@ fresh budget with every request.
 
 from __future__ import annotations
 
-from rest_framework import throttling
+import math
+
+from rest_framework import exceptions, throttling
 
 from config.clients import client_address
 
@@ -60,3 +62,28 @@ class UserRateThrottle(throttling.UserRateThrottle, FixedWindowRateThrottle):
 
 class ScopedRateThrottle(throttling.ScopedRateThrottle, FixedWindowRateThrottle):
     pass
+
+
+class CreateRateThrottle(UserRateThrottle):
+    """Starting a game: its own "create" rate per account (its cache key
+    names the scope and the user, so the API and the web form, which both
+    use this class, share one budget).  A scope missing from the rates
+    limits nothing, rather than failing every creation."""
+
+    scope = "create"
+
+    def get_rate(self):
+        return self.THROTTLE_RATES.get(self.scope)
+
+
+def creation_refusal(wait: float) -> str:
+    """What a creation over the rate is told, by the API and the web form alike."""
+    return f"too many games started: wait {math.ceil(wait)} s and try again"
+
+
+class CreationThrottled(exceptions.Throttled):
+    """The API's 429 for a creation over the rate (`Retry-After` from `wait`)."""
+
+    def __init__(self, wait: float) -> None:
+        exceptions.APIException.__init__(self, creation_refusal(wait), "throttled")
+        self.wait = math.ceil(wait)

@@ -88,6 +88,12 @@ class InvalidRequest(ServiceError):
     status = 400
 
 
+class TooManyGames(InvalidRequest):
+    """The account already runs as many games it started as one may at once."""
+
+    code = "too_many_games"
+
+
 class ImportRefused(InvalidRequest):
     """A game export that cannot be imported whole (nothing of it is written)."""
 
@@ -136,6 +142,7 @@ __all__ = [
     "ServiceError",
     "StaleSeq",
     "Suspended",
+    "TooManyGames",
     "describe",
     "in_words",
 ]

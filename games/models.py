@@ -37,6 +37,11 @@ class Game(models.Model):
     # spectators see the game as it stood `spectator_delay` moves ago.
     public = models.BooleanField(default=True)
     spectator_delay = models.PositiveSmallIntegerField(default=0)
+    # Where those spectators stand (games.spectators): the seq they see and
+    # when its event was appended, which is the game's place in their list.
+    # Written with each append that moves it, so lists sort in the database.
+    spectator_seq = models.PositiveIntegerField(default=0)
+    spectator_at = models.DateTimeField(null=True, blank=True)
     # Clock options (games.clock.ClockConfig as JSON); null: no clock.
     clock = JSONTextField(null=True, blank=True)
     paused = models.BooleanField(default=False)

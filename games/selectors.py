@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import datetime
 import hmac
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, When
 from django.utils.translation import gettext_noop
 
 from games import chain, commitment, provisional, replay, sql, store, visibility
@@ -40,15 +39,20 @@ class Viewer:
 
 
 def games_for(user, *, mine: bool = False, to_act: bool = False) -> QuerySet[Game]:
-    """Games the user may list: their own, and public ones unless `mine`."""
-    if user.is_authenticated:
-        own = Q(seats__user=user)
-        if to_act:
-            return Game.objects.filter(seats__user=user, seats__to_act=True).distinct()
-        games = Game.objects.filter(own if mine else own | Q(public=True))
-    else:
+    """Games the user may list: their own, and public ones unless `mine`.
+    Their seats are asked with EXISTS rather than joined, so no game comes
+    twice and the database needs no DISTINCT over the list before sorting."""
+    if not user.is_authenticated:
         games = Game.objects.none() if (mine or to_act) else Game.objects.filter(public=True)
-    return games.distinct().prefetch_related("seats__user")
+        return games.prefetch_related("seats__user")
+    seats = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    if to_act:
+        games = Game.objects.filter(Exists(seats.filter(to_act=True)))
+    elif mine:
+        games = Game.objects.filter(Exists(seats))
+    else:
+        games = Game.objects.filter(Q(Exists(seats)) | Q(public=True))
+    return games.prefetch_related("seats__user")
 
 
 def users_in_order(usernames: list[str]) -> list:
@@ -116,48 +120,33 @@ def players(game_id: int, indexes=None) -> list[Player]:
     return sql.players(game_id, indexes)
 
 
-def newest_first(games: QuerySet[Game], user) -> QuerySet[Game] | Sequence[Game]:
+def behind(user) -> Q:
+    """The games `user` sees late, as SQL: the rule of `viewer_of` and
+    `held_back` (public, running, with a delay, no seat of theirs but a
+    replaced one), for lists to sort and page by in the database."""
+    if getattr(user, "is_moderator", False):
+        return Q(pk__in=[])
+    delayed = Q(public=True, status=Game.Status.ACTIVE, spectator_delay__gt=0)
+    if not user.is_authenticated:
+        return delayed
+    theirs = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    return delayed & ~Q(Exists(theirs.exclude(status=Seat.Status.REPLACED)))
+
+
+def newest_first(games: QuerySet[Game], user) -> QuerySet[Game]:
     """`games`, the most recently updated first as far as `user` may know:
     a game whose spectators see it late sorts by the time of the event they
-    see, or its place in the list would tell them that it moved."""
-    ordered = games.order_by("-updated_at", "-id")
-    if not user.is_authenticated or getattr(user, "is_moderator", False):
-        return ordered
-    theirs = Seat.objects.filter(game=OuterRef("pk"), user=user)
-    behind = games.filter(public=True, status=Game.Status.ACTIVE, spectator_delay__gt=0).filter(
-        ~Exists(theirs.exclude(status=Seat.Status.REPLACED))
-    )
-    behind_ids = set(behind.values_list("pk", flat=True))
-    if not behind_ids:
-        return ordered  # the usual case: the database sorts and pages
-    rows = (
-        games.prefetch_related(None)
-        .order_by()
-        .only("updated_at", "seq", "head_hash", "spectator_delay")
-    )
-    shown = [
-        (spectator_time(game) if game.pk in behind_ids else game.updated_at, game.pk)
-        for game in rows
-    ]
-    shown.sort(reverse=True)
-    return _ByIds([pk for _, pk in shown])
+    see (kept on its row: games.spectators), or its place in the list would
+    tell them that it moved.  The database sorts and pages for everyone."""
+    if getattr(user, "is_moderator", False):
+        return games.order_by("-updated_at", "-id")
+    listed_at = Case(When(behind(user), then=F("spectator_at")), default=F("updated_at"))
+    return games.annotate(listed_at=listed_at).order_by("-listed_at", "-id")
 
 
-class _ByIds(Sequence):
-    """Games in a given order of ids, read from the database a page at a time."""
-
-    def __init__(self, ids: list[int]) -> None:
-        self.ids = ids
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    def __getitem__(self, index):
-        if not isinstance(index, slice):
-            return self[index : index + 1][0]
-        ids = self.ids[index]
-        rows = Game.objects.filter(pk__in=ids).prefetch_related("seats__user").in_bulk()
-        return [rows[pk] for pk in ids if pk in rows]
+def shown_seq(user) -> Case:
+    """The seq `user` sees of each game, as SQL (a delayed spectator's point)."""
+    return Case(When(behind(user), then=F("spectator_seq")), default=F("seq"))
 
 
 def summary(game: Game, user) -> dict[str, Any]:
@@ -166,17 +155,33 @@ def summary(game: Game, user) -> dict[str, Any]:
     seats = list(game.seats.all())
     viewer = viewer_of(game, user, seats)
     current = viewer.head == game.seq
-    seen = None if current else seen_at(game, viewer)
     return {
         "id": game.pk,
         "title": game.title,
         "status": game.status,
         "seq": viewer.head,
         "players": [{"seat": seat.index, "username": seat.user.username} for seat in seats],
-        "to_act": game.to_act if current else seen["to_act"],
+        "to_act": game.to_act if current else spectators_to_act(game),
         "deadline": game.deadline.isoformat() if game.deadline and not viewer.delayed else None,
-        "updated_at": game.updated_at.isoformat() if current else seen["updated_at"],
+        "updated_at": (game.updated_at if current else game.spectator_at).isoformat(),
     }
+
+
+_to_act_seen = LRU(settings.CORREO_STATE_CACHE_SIZE)
+
+
+def spectators_to_act(game: Game) -> list[int]:
+    """Who was to act where the game's spectators stand, memoised per that
+    point: the stream up to it never changes, so the key needs no head.  A
+    list needs this of a delayed game only once its spectators' point
+    moves, not at each of the players' pauses or notes."""
+    key = (game.pk, game.spectator_seq, game.spectator_at)
+
+    def replayed() -> list[int]:
+        engine = base.get(game.title)
+        return sorted(engine.to_act(store.load(game, engine, head=game.spectator_seq).state))
+
+    return _to_act_seen.get_or_compute(key, replayed)
 
 
 def seats_of(game: Game) -> list[Seat]:
@@ -226,7 +231,7 @@ def viewer_of(game: Game, user, seats: list[Seat] | None = None) -> Viewer:
     if seat is None and not moderator and not game.public:
         raise Forbidden(gettext_noop("this game is private"))
     if seat is None and not moderator and held_back(game):
-        return Viewer(seat=None, moderator=False, head=spectator_head(game), delayed=True)
+        return Viewer(seat=None, moderator=False, head=game.spectator_seq, delayed=True)
     return Viewer(seat=seat, moderator=moderator, head=game.seq)
 
 
@@ -240,43 +245,6 @@ def held_back(game: Game) -> bool:
     """Do this game's spectators see it late?  Only while it runs: a finished
     game reveals everything to everyone."""
     return bool(game.spectator_delay) and game.status == Game.Status.ACTIVE
-
-
-_spectator_heads = LRU(settings.CORREO_STATE_CACHE_SIZE)
-
-
-def spectator_head(game: Game) -> int:
-    """The seq a delayed spectator sees, memoised per head (the stream decides it)."""
-    key = (game.pk, game.seq, game.head_hash, game.spectator_delay)
-    return _spectator_heads.get_or_compute(key, lambda: delayed_head(game, game.spectator_delay))
-
-
-def spectator_time(game: Game) -> datetime.datetime:
-    """When the event a delayed spectator sees was appended."""
-    key = (game.pk, game.seq, game.head_hash, game.spectator_delay, "time")
-    return _spectator_heads.get_or_compute(
-        key,
-        lambda: Event.objects.values_list("created_at", flat=True).get(
-            game=game, seq=spectator_head(game)
-        ),
-    )
-
-
-def delayed_head(game: Game, moves: int) -> int:
-    """The seq just before the `moves`-th latest live move (1 if there are fewer)."""
-    ranges = replay.live_ranges(game.seq, store.undo_map(game, game.seq))
-    seqs = (
-        Event.objects.filter(game=game, kind__in=MOVE_KINDS)
-        .order_by("-seq")
-        .values_list("seq", flat=True)
-    )
-    counted = 0
-    for seq in seqs.iterator():
-        if replay.is_live(seq, ranges):
-            counted += 1
-            if counted == moves:
-                return seq - 1
-    return 1
 
 
 _views = LRU(settings.CORREO_STATE_CACHE_SIZE)

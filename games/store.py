@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import chain, hooks, replay, sql
+from games import chain, hooks, replay, spectators, sql
 from games.engines.base import Engine, State
 from games.errors import StaleSeq
 from games.memo import LRU
@@ -47,7 +47,9 @@ class Loaded:
 
 
 def undo_map(game: Game, head: int) -> dict[int, int]:
-    rows = Event.objects.filter(game=game, kind=Event.Kind.UNDO, seq__lte=head)
+    # No ordering: the model's default ("game" first) would join the game
+    # row to sort by the game's own ordering, for a dict.
+    rows = Event.objects.filter(game=game, kind=Event.Kind.UNDO, seq__lte=head).order_by()
     return {seq: payload["to_seq"] for seq, payload in rows.values_list("seq", "payload")}
 
 
@@ -176,7 +178,8 @@ def append(
     """Append one event after `expected_seq`, or raise StaleSeq.
 
     `derived` holds the Game columns recomputed from the new state (status,
-    to_act, result); they are written in the same conditional UPDATE.
+    to_act, result); they are written in the same conditional UPDATE, with
+    the spectators' point where the event moves it (games.spectators).
     """
     derived = dict(derived or {})
     event = Event(game=game, seq=expected_seq + 1, kind=kind, seat=seat, actor=actor,
@@ -188,6 +191,9 @@ def append(
     flags = derived["to_act"] if derived.get("to_act", before) != before else None
     values = {"seq": event.seq, "head_hash": event.hash, "updated_at": event.created_at}
     values.update(derived)
+    # Where the spectators stand moves with the stream, so it is written in
+    # the same statement as the event: never a moment where the two disagree.
+    values.update(spectators.columns_after(game, event, expected_seq))
     after = _as_left_by(game, values)
     rows = hooks.rows_for(after, event, before)
     listeners = hooks.append.applying(after)

@@ -25,7 +25,7 @@ from django.db import connection
 from django.db.models import F, QuerySet, TextField
 from django.db.models.functions import Cast
 
-from games import chain, fields, golden, replay
+from games import chain, fields, golden, replay, spectators
 from games.engines import base
 from games.engines.base import State
 from games.models import Event, Game, LegacySeal, Seat, Snapshot
@@ -181,12 +181,25 @@ def game_problems(game: Game, facts: Stored | None = None) -> Iterator[str]:
     if (game.seq, game.head_hash) != (events[-1].seq, events[-1].hash):
         yield f"game row says head {game.seq}, the stream ends at {events[-1].seq}"
     yield from trace_problems(events, facts)
+    yield from _spectator_problems(game, events)
     try:
         engine = base.get(game.title)
     except KeyError:
         yield f"no engine for title {game.title!r}"
         return
     yield from _replay_problems(game, engine, facts)
+
+
+def _spectator_problems(game: Game, events: list[Row]) -> Iterator[str]:
+    """Where the row says the spectators stand must be where the stream puts
+    them: a point ahead would show a delayed spectator moves they may not
+    see yet (games.spectators)."""
+    try:
+        seq, at = spectators.walked(events, game.spectator_delay)
+    except (KeyError, TypeError):
+        return  # an undo without a target the stream holds: the chain check says why
+    if (game.spectator_seq, game.spectator_at) != (seq, at):
+        yield f"game row puts the spectators at seq {game.spectator_seq}, the stream at {seq}"
 
 
 def _replay_problems(game: Game, engine, facts: Stored) -> Iterator[str]:

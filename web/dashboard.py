@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.db.models import OuterRef, Subquery, prefetch_related_objects
+
+from config.throttling import CreateRateThrottle
 from games import narration, selectors, visibility
 from games.engines import base
 from games.models import Event, Game
@@ -13,20 +17,39 @@ WATCHABLE = 20
 
 
 def context(user) -> dict[str, Any]:
-    mine = [_row(game, user) for game in selectors.newest_first(
-        selectors.games_for(user, mine=True), user
-    )[:100]]  # fmt: skip
-    mine.sort(key=lambda row: (not row["my_turn"], row["status"] != Game.Status.ACTIVE))
-    watch = [
-        _row(game, user)
-        for game in selectors.newest_first(
-            selectors.games_for(user).exclude(seats__user=user), user
-        )[:WATCHABLE]
-    ]
-    return {"mine": mine, "watch": watch, "titles": title_choices()}
+    mine_first = selectors.newest_first(selectors.games_for(user, mine=True), user)
+    watch_first = selectors.newest_first(selectors.games_for(user).exclude(seats__user=user), user)
+    # Both lists' seats and players are read together, once both pages are.
+    mine = list(mine_first.prefetch_related(None)[:100])
+    watch = list(watch_first.prefetch_related(None)[:WATCHABLE])
+    prefetch_related_objects([*mine, *watch], "seats__user")
+    moves = last_moves([*mine, *watch], user)
+    mine_rows = [_row(game, user, moves.get(game.pk)) for game in mine]
+    mine_rows.sort(key=lambda row: (not row["my_turn"], row["status"] != Game.Status.ACTIVE))
+    watch_rows = [_row(game, user, moves.get(game.pk)) for game in watch]
+    return {
+        "mine": mine_rows, "watch": watch_rows, "titles": title_choices(),
+        "limits": creation_limits(user),
+    }  # fmt: skip
 
 
-def _row(game: Game, user) -> dict[str, Any]:
+PER = {1: "a second", 60: "a minute", 3600: "an hour", 86400: "a day"}
+
+
+def creation_limits(user) -> dict[str, Any]:
+    """What the form tells before anyone is refused: how many games one may
+    start in a while (config.throttling.CreateRateThrottle) and have running
+    at once (none for a moderator, who may set up games for others)."""
+    throttle = CreateRateThrottle()
+    starts = None
+    if throttle.rate:
+        count, seconds = throttle.parse_rate(throttle.rate)
+        starts = f"{count} games {PER.get(seconds, f'every {seconds} s')}"
+    moderator = getattr(user, "is_moderator", False)
+    return {"starts": starts, "running": None if moderator else settings.CORREO_MAX_ACTIVE_GAMES}
+
+
+def _row(game: Game, user, last: Event | None) -> dict[str, Any]:
     summary = selectors.summary(game, user)
     seats = {p["seat"]: p["username"] for p in summary["players"]}
     my_seats = [p["seat"] for p in summary["players"] if p["username"] == user.username]
@@ -35,7 +58,7 @@ def _row(game: Game, user) -> dict[str, Any]:
     )
     return {
         **summary,
-        "last_move": last_move(game, summary, my_seats[0] if my_seats else None, seats),
+        "last_move": last_move(game, last, my_seats[0] if my_seats else None, seats),
         "title_name": _title(game.title),
         "names": [p["username"] for p in summary["players"]],
         "to_act_names": [seats.get(seat, "?") for seat in summary["to_act"]],
@@ -43,15 +66,30 @@ def _row(game: Game, user) -> dict[str, Any]:
     }
 
 
+def last_moves(games: list[Game], user) -> dict[int, Event]:
+    """Each game's latest move at the seq `user` sees of it, by game id: two
+    queries for the whole dashboard, however many games it lists.  The first
+    finds each game's move on the (game, seq) key, back from the seq the
+    viewer sees; the second reads those events by id (asked in one
+    statement, the planner may scan every event to join them)."""
+    if not games:
+        return {}
+    latest = Event.objects.filter(
+        game=OuterRef("pk"), kind__in=selectors.MOVE_KINDS, seq__lte=OuterRef("shown_seq")
+    ).order_by("-seq")
+    ids = (
+        Game.objects.filter(pk__in=[game.pk for game in games])
+        .annotate(shown_seq=selectors.shown_seq(user))
+        .values_list(Subquery(latest.values("pk")[:1]), flat=True)
+    )
+    events = Event.objects.filter(pk__in=[pk for pk in ids if pk is not None]).order_by()
+    return {event.game_id: event for event in events}
+
+
 def last_move(
-    game: Game, summary: dict[str, Any], seat: int | None, names: dict[int, str]
+    game: Game, event: Event | None, seat: int | None, names: dict[int, str]
 ) -> str | None:
     """The latest move the viewer may see, as the game's log says it."""
-    event = (
-        Event.objects.filter(game=game, kind__in=selectors.MOVE_KINDS, seq__lte=summary["seq"])
-        .order_by("-seq")
-        .first()
-    )
     if event is None:
         return None
     shown = visibility.event_for(

@@ -1,4 +1,4 @@
-"""Rate limits on the pages that take a password or send a mail.
+"""Rate limits on the pages that take a password, send a mail or start a game.
 
 Log-in (ours and the admin's), sign-up and password-reset forms count
 against the same "auth" scope, per client address (config.clients), as the
@@ -10,6 +10,8 @@ one budget.  The password change form counts per user in its own
 An address is only one half: accounts.lockout counts failures per account
 name whatever the address, and its refusals (LockedOut, raised from inside
 the log-in forms) are answered here the same way, 429 with Retry-After.
+The form that starts a game counts against the API's "create" rate, per
+account, with the same counter and the same words.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import math
 from django.shortcuts import render
 
 from accounts.lockout import LockedOut
-from config.throttling import ScopedRateThrottle
+from config.throttling import CreateRateThrottle, ScopedRateThrottle, creation_refusal
 
 
 def too_many(request, wait: float, message: str):
@@ -30,32 +32,49 @@ def too_many(request, wait: float, message: str):
     return response
 
 
+def _limited(view, throttle_class, scope, refusal):
+    """The view, answering its POSTs with 429, `refusal(wait)` and
+    Retry-After once the client has used up the throttle's rate.  Reading
+    the forms is never limited."""
+
+    @functools.wraps(view)
+    def limited(request, *args, **kwargs):
+        if request.method == "POST":
+            throttle = throttle_class()
+            if not throttle.allow_request(request, scope):
+                wait = throttle.wait() or 1
+                return too_many(request, wait, refusal(wait))
+        return view(request, *args, **kwargs)
+
+    return limited
+
+
 def throttled(scope: str):
-    """The view, answering its POSTs with 429 and Retry-After once the
-    client (the user when logged in, else the address) has used up the
-    scope's rate.  Reading the forms is never limited."""
+    """Past the scope's rate (per user when logged in, else per address),
+    a form's POST is a 429 page."""
 
     class Scope:
         throttle_scope = scope
 
     def decorate(view):
-        @functools.wraps(view)
-        def limited(request, *args, **kwargs):
-            if request.method == "POST":
-                throttle = ScopedRateThrottle()
-                if not throttle.allow_request(request, Scope()):
-                    wait = throttle.wait() or 1
-                    message = f"Too many tries: wait {math.ceil(wait)} s and try again."
-                    return too_many(request, wait, message)
-            return view(request, *args, **kwargs)
-
-        return limited
+        return _limited(
+            view, ScopedRateThrottle, Scope(),
+            lambda wait: f"Too many tries: wait {math.ceil(wait)} s and try again.",
+        )  # fmt: skip
 
     return decorate
 
 
 auth_throttled = throttled("auth")
 password_throttled = throttled("password")
+
+
+def creation_throttled(view):
+    """Past the "create" rate, starting a game is a 429 page that says what
+    the API says."""
+    return _limited(
+        view, CreateRateThrottle, None, lambda wait: creation_refusal(wait).capitalize() + "."
+    )
 
 
 class LockedOutMiddleware:

@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from games.api.urls import LARGEST_ID
-from web.throttle import auth_throttled
+from web.throttle import auth_throttled, creation_throttled
 from web.views import account, create, game, home, moderation
 
 
@@ -27,7 +27,7 @@ app_name = "web"
 
 urlpatterns = [
     path("", home.home, name="home"),
-    path("games/new/", create.create, name="create"),
+    path("games/new/", creation_throttled(create.create), name="create"),
     path("games/<game:pk>/", game.game, name="game"),
     path("games/<game:pk>/live/", game.live, name="live"),
     path("games/<game:pk>/move/", game.move, name="move"),

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.parsers import ImportParser
+from config.throttling import CreateRateThrottle, CreationThrottled
 from games import clock as clock_options
 from games import exchange, selectors, vacation
 from games.api import schema
@@ -102,6 +103,11 @@ class GamesView(APIView):
         responses={201: dict},
     )
     def post(self, request):
+        # Its own rate, beside the user's: starting games is what floods
+        # everyone's lists, and a person starts few.
+        starts = CreateRateThrottle()
+        if not starts.allow_request(request, self):
+            raise CreationThrottled(starts.wait())
         data = s.validated(s.CreateGameIn, request.data)
         game = check_create_game(
             request.user, title=data["title"], players=selectors.users_in_order(data["players"]),

@@ -46,7 +46,7 @@ from django.utils.translation import gettext_noop
 
 from accounts import bots, rules
 from accounts.models import User
-from games import chain, deadlines, exchange, verification
+from games import chain, deadlines, exchange, spectators, verification
 from games.errors import ImportRefused, InvalidRequest
 from games.exchange import IMPORTED
 from games.models import Event, Game, Seat
@@ -259,9 +259,11 @@ def _write(checked: exchange.Checked, users: dict, actor, source: str) -> Game:
     note = _note(game, events[-1], checked, users, actor, source)
     Event.objects.bulk_create([*events, note])
     now = note.created_at
+    spectator_seq, spectator_at = spectators.walked([*events, note], game.spectator_delay)
     Game.objects.filter(pk=game.pk).update(
-        seq=note.seq, head_hash=note.hash, created_at=first.created_at, updated_at=now
-    )
+        seq=note.seq, head_hash=note.hash, created_at=first.created_at, updated_at=now,
+        spectator_seq=spectator_seq, spectator_at=spectator_at,
+    )  # fmt: skip
     game.refresh_from_db()
     _seat(game, events)
     if game.clock:

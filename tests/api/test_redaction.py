@@ -57,7 +57,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import selectors, store, visibility
+from games import selectors, spectators, store, visibility
 from games.engines import base
 from games.engines.base import canonical_json, clone
 from games.models import Event, Game
@@ -1021,7 +1021,15 @@ def test_the_checker_reports_a_delayed_stranger_who_sees_the_current_game(
     as_, monkeypatch, lagging
 ):
     if not lagging:
-        monkeypatch.setattr(selectors, "delayed_head", lambda game, moves: game.seq)
+        # the row keeps the head where the spectators' point should be
+        monkeypatch.setattr(
+            spectators,
+            "columns_after",
+            lambda game, event, seq: {
+                "spectator_seq": event.seq,
+                "spectator_at": event.created_at,
+            },
+        )
     walk = RedactionWalk(as_, monkeypatch, "duel", 2, 2, spectator_delay=2)
     problems = walk.play(max_steps=6, until_a_problem=True)
     assert (problems == []) == lagging, problems

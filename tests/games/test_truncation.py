@@ -143,9 +143,7 @@ def delayed(alice, bob):
 
 
 def test_a_delayed_spectator_is_not_told_about_seqs_past_their_head(delayed, alice, eve):
-    from games import selectors
-
-    head = selectors.spectator_head(delayed)
+    head = delayed.spectator_seq
     assert head < delayed.seq
     hashes = dict(delayed.events.values_list("seq", "hash"))
     # What is theirs to see, they may check.

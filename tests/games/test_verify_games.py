@@ -10,7 +10,7 @@ from django.db import connection
 
 from games import chain
 from games.engines.base import canonical_json
-from games.models import Snapshot
+from games.models import Game, Snapshot
 from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.services.undo import check_undo
@@ -79,6 +79,18 @@ def test_verify_games_detects_seat_flags_out_of_step(played, capsys):
     code, out = run_verify(capsys)
     assert code == 1
     assert "seats flagged to act [] differ from the replay's" in out
+
+
+def test_verify_games_detects_spectators_put_ahead_of_their_delay(alice, bob, capsys):
+    game = do_create_game(title="duel", players=[alice, bob], seed=3, spectator_delay=2)
+    rng = random.Random(8)
+    for _ in range(4):
+        random_move(game, rng)
+    assert run_verify(capsys) == (0, "all games verified\n")
+    Game.objects.filter(pk=game.pk).update(spectator_seq=game.seq)
+    code, out = run_verify(capsys)
+    assert code == 1
+    assert f"game row puts the spectators at seq {game.seq}, the stream at 3" in out
 
 
 @pytest.fixture
