@@ -18,12 +18,14 @@ from typing import Any
 
 from ..base import Action, EngineBase, IllegalAction, Result, State
 from ..i18n import N_
-from . import describe, scoring, setup, turn, view
+from . import scoring, setup
+from .data.variants import variant
 from .refusals import WORDS, refuse
 from .rounds import flow, opening, operating, stock  # noqa: F401 (each registers its rounds)
+from .rules import turn
 from .state import CubaState, copy_state
 from .steps import buy_train, route
-from .variants import variant
+from .words import describe, view
 
 ENDED_BY = (operating.BANK_BROKEN, buy_train.BANKRUPTCY, operating.SECOND_8_EXPORTED)
 # What a seat that runs out of time does, by preference: end what may be

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.cuba import cash
+from games.engines.cuba.rules import cash
 
 from .opening import ENGINE, FUNDING, auction_data, money, new, play, sell_cheaply, to_act
 

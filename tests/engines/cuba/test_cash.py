@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engines.base import IllegalAction
-from games.engines.cuba import cash, variants
+from games.engines.cuba.data import variants
+from games.engines.cuba.rules import cash
 
 
 def test_setup_pays_starting_capital_out_of_the_bank():

@@ -7,7 +7,8 @@ import pytest
 
 from games.engines import typed
 from games.engines.base import IllegalAction
-from games.engines.cuba import cash, shares, variants
+from games.engines.cuba.data import variants
+from games.engines.cuba.rules import cash, shares
 from games.engines.cuba.state import CubaState
 
 from .opening import COSTS, ENGINE, money, new, play, through_auction, to_act

@@ -17,13 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines.base import IllegalAction
-from games.engines.cuba.board import FC
-from games.engines.cuba.graph import build, cheapest_reach, reach
-from games.engines.cuba.hexes import HEXES, NEIGHBOURS
-from games.engines.cuba.laying import Layer, check_lay, legal_lays
-from games.engines.cuba.simulate import one_round, phase_for_round, start
-from games.engines.cuba.tiles import TILES
-from games.engines.cuba.tokens import check_token, legal_tokens
+from games.engines.cuba.data.hexes import HEXES, NEIGHBOURS
+from games.engines.cuba.data.tiles import TILES
+from games.engines.cuba.map.board import FC
+from games.engines.cuba.map.graph import build, cheapest_reach, reach
+from games.engines.cuba.map.laying import Layer, check_lay, legal_lays
+from games.engines.cuba.map.tokens import check_token, legal_tokens
+from games.engines.cuba.play.simulate import one_round, phase_for_round, start
 
 from .helpers import empty_board, put, token
 from .test_optimiser_bruteforce import facing, random_minor_board

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engines.cuba.randomgame import ENGINE, choose
+from games.engines.cuba.play.randomgame import ENGINE, choose
 
 GOLDEN = Path(__file__).parent / "golden_describe"
 # Where each language's goldens are: English at the top, German beside it.

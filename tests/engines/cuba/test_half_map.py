@@ -21,18 +21,10 @@ import pytest
 
 from games.engines import typed
 from games.engines.base import IllegalAction
-from games.engines.cuba import setup, variants
-from games.engines.cuba.board import (
-    PARTS,
-    buildable,
-    edge_tile,
-    in_play,
-    new_board,
-    side_open,
-)
-from games.engines.cuba.companies import BY_SYM, MAJORS, majors_in_play
-from games.engines.cuba.graph import build
-from games.engines.cuba.hexes import (
+from games.engines.cuba import setup
+from games.engines.cuba.data import variants
+from games.engines.cuba.data.companies import BY_SYM, MAJORS, majors_in_play
+from games.engines.cuba.data.hexes import (
     HAVANA,
     HEXES,
     LAND,
@@ -42,14 +34,13 @@ from games.engines.cuba.hexes import (
     harbor_accepts,
     parse_coord,
 )
-from games.engines.cuba.laying import Layer, check_lay, legal_lays
-from games.engines.cuba.mapview import map_view
-from games.engines.cuba.optimiser import check_claim, optimise
-from games.engines.cuba.routes import Train, enumerate_routes, route_of_paths
-from games.engines.cuba.simulate import MINOR_SYMS, one_round, phase_for_round
-from games.engines.cuba.state import CubaState
-from games.engines.cuba.tiles import exits, rotated_paths
-from games.engines.cuba.tokens import (
+from games.engines.cuba.data.tiles import exits, rotated_paths
+from games.engines.cuba.map.board import PARTS, buildable, edge_tile, in_play, new_board, side_open
+from games.engines.cuba.map.graph import build
+from games.engines.cuba.map.laying import Layer, check_lay, legal_lays
+from games.engines.cuba.map.optimiser import check_claim, optimise
+from games.engines.cuba.map.routes import Train, enumerate_routes, route_of_paths
+from games.engines.cuba.map.tokens import (
     check_token,
     choose_minor_home,
     fec_home_options,
@@ -57,6 +48,9 @@ from games.engines.cuba.tokens import (
     legal_tokens,
     minor_home_options,
 )
+from games.engines.cuba.play.simulate import MINOR_SYMS, one_round, phase_for_round
+from games.engines.cuba.state import CubaState
+from games.engines.cuba.words.mapview import map_view
 
 from .helpers import put, token
 

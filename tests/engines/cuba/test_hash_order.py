@@ -23,12 +23,12 @@ HASH_SEEDS = ("1", "2")
 
 def dump() -> None:
     """Print the legal lays, stations and best plans on a few built maps (run in a subprocess)."""
-    from games.engines.cuba.board import MINORS
-    from games.engines.cuba.laying import Layer, legal_lays
-    from games.engines.cuba.optimiser import optimise, plan_json
-    from games.engines.cuba.routes import Train
-    from games.engines.cuba.simulate import build_map
-    from games.engines.cuba.tokens import legal_tokens
+    from games.engines.cuba.map.board import MINORS
+    from games.engines.cuba.map.laying import Layer, legal_lays
+    from games.engines.cuba.map.optimiser import optimise, plan_json
+    from games.engines.cuba.map.routes import Train
+    from games.engines.cuba.map.tokens import legal_tokens
+    from games.engines.cuba.play.simulate import build_map
 
     trains = [Train("5+", 5, plus=True), Train("4", 4)]
     cubes = dict.fromkeys(sorted(MINORS), 2)

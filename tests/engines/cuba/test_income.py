@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.cuba import cash, income, market, setup, shares, variants
+from games.engines.cuba import setup
+from games.engines.cuba.data import market, variants
+from games.engines.cuba.rules import cash, income, shares
 
 # Market cells (the chart's prices, inlined: the tests do not read the data).
 CELL = {price: index for index, price in enumerate(c.price for c in market.CELLS)}

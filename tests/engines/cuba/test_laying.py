@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.cuba.board import tiles_on_map
-from games.engines.cuba.laying import Layer, check_lay, lay_tile, legal_lays
-from games.engines.cuba.tiles import MANIFEST, TILES
+from games.engines.cuba.data.tiles import MANIFEST, TILES
+from games.engines.cuba.map.board import tiles_on_map
+from games.engines.cuba.map.laying import Layer, check_lay, lay_tile, legal_lays
 
 from .helpers import empty_board, put, token
 

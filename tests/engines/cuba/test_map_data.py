@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from games.engines.cuba import hexes, tiles
-from games.engines.cuba.hexes import HEXES, NEIGHBOURS, edge_open
-from games.engines.cuba.tiles import MANIFEST, TILES
-from games.engines.cuba.upgrades import upgrade_fault
+from games.engines.cuba.data import hexes, tiles
+from games.engines.cuba.data.hexes import HEXES, NEIGHBOURS, edge_open
+from games.engines.cuba.data.tiles import MANIFEST, TILES
+from games.engines.cuba.map.upgrades import upgrade_fault
 
 # The team's component facts, copied into the repository with their sources
 # (docs/sources.md), so these checks run on every clone.

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 
-from games.engines.cuba.board import new_board
-from games.engines.cuba.hexes import HEXES
-from games.engines.cuba.laying import Layer, lay_tile
-from games.engines.cuba.mapview import map_view
-from games.engines.cuba.optimiser import optimise, plan_json
-from games.engines.cuba.routes import Train
-from games.engines.cuba.tokens import home_token
+from games.engines.cuba.data.hexes import HEXES
+from games.engines.cuba.map.board import new_board
+from games.engines.cuba.map.laying import Layer, lay_tile
+from games.engines.cuba.map.optimiser import optimise, plan_json
+from games.engines.cuba.map.routes import Train
+from games.engines.cuba.map.tokens import home_token
+from games.engines.cuba.words.mapview import map_view
 
 
 def test_view_lists_every_hex_with_its_printing() -> None:

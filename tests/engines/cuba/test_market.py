@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.cuba import market
+from games.engines.cuba.data import market
 
 PRICE = {c.price: c.index for c in market.CELLS}
 

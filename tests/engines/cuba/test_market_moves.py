@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.cuba import market
+from games.engines.cuba.data import market
 from games.engines.cuba.steps import buy_sell_par
 
 from .stockgame import give, play, start_major, stock_game

@@ -7,8 +7,12 @@ import random
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.cuba.laying import legal_lays
-from games.engines.cuba.notation import (
+from games.engines.cuba.map.laying import legal_lays
+from games.engines.cuba.map.optimiser import optimise, plan_json
+from games.engines.cuba.map.routes import Train
+from games.engines.cuba.map.tokens import legal_tokens
+from games.engines.cuba.play.simulate import one_round, phase_for_round, start
+from games.engines.cuba.words.notation import (
     lay_text,
     parse_lay,
     parse_route,
@@ -16,10 +20,6 @@ from games.engines.cuba.notation import (
     route_text,
     token_text,
 )
-from games.engines.cuba.optimiser import optimise, plan_json
-from games.engines.cuba.routes import Train
-from games.engines.cuba.simulate import one_round, phase_for_round, start
-from games.engines.cuba.tokens import legal_tokens
 
 
 def test_every_legal_lay_and_station_round_trips_through_text() -> None:

@@ -15,13 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines.base import IllegalAction
-from games.engines.cuba.board import MINORS
-from games.engines.cuba.graph import build
-from games.engines.cuba.hexes import HEXES, NEIGHBOURS, edge_open
-from games.engines.cuba.optimiser import evaluate, optimise
-from games.engines.cuba.routes import Train, route_of_paths, train_value
-from games.engines.cuba.simulate import one_round, phase_for_round, start
-from games.engines.cuba.tiles import TILES, exits, rotated_paths
+from games.engines.cuba.data.hexes import HEXES, NEIGHBOURS, edge_open
+from games.engines.cuba.data.tiles import TILES, exits, rotated_paths
+from games.engines.cuba.map.board import MINORS
+from games.engines.cuba.map.graph import build
+from games.engines.cuba.map.optimiser import evaluate, optimise
+from games.engines.cuba.map.routes import Train, route_of_paths, train_value
+from games.engines.cuba.play.simulate import one_round, phase_for_round, start
 
 from .helpers import empty_board, put, token
 

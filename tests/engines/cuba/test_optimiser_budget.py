@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.cuba.board import MINORS, company_hexes
-from games.engines.cuba.optimiser import check_claim, evaluate, optimise, plan_json
-from games.engines.cuba.routes import train_from_name
-from games.engines.cuba.simulate import build_map
+from games.engines.cuba.map.board import MINORS, company_hexes
+from games.engines.cuba.map.optimiser import check_claim, evaluate, optimise, plan_json
+from games.engines.cuba.map.routes import train_from_name
+from games.engines.cuba.play.simulate import build_map
 
 UNLIMITED = 10**12
 SMALL = 3000  # cuts the search on SdC below; the full search needs about ten times more

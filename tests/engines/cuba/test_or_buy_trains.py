@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.cuba import cash, market, rolling_stock, shares, turn
+from games.engines.cuba.data import market
 from games.engines.cuba.rounds import flow
+from games.engines.cuba.rules import cash, rolling_stock, shares, turn
 from tests.engines.cuba.stockgame import give, start_major
 from tests.engines.cuba.test_engine import ENGINE, through_first_stock_round
 
@@ -521,7 +522,8 @@ def _income_decided_at_once(monkeypatch):
 def test_random_games_buy_finance_and_end_keeping_money_shares_and_limits(
     monkeypatch, players, options
 ):
-    from games.engines.cuba import randomgame, variants
+    from games.engines.cuba.data import variants
+    from games.engines.cuba.play import randomgame
 
     _income_decided_at_once(monkeypatch)
     played_types = set()

@@ -5,8 +5,9 @@ of each set, and the end after the set in which the bank broke."""
 
 from __future__ import annotations
 
-from games.engines.cuba import cash, income, market
+from games.engines.cuba.data import market
 from games.engines.cuba.rounds import flow, operating
+from games.engines.cuba.rules import cash, income
 
 from .stockgame import ENGINE, give, start_major, stock_game
 
@@ -207,7 +208,7 @@ def test_phase_change_surplus_goes_to_the_pool_in_charter_order_whatever_the_dic
     """A state read back from JSON may hold its companies in another order;
     the trains two companies give up at a phase change reach the pool in the
     printed order of the charters all the same."""
-    from games.engines.cuba import rolling_stock
+    from games.engines.cuba.rules import rolling_stock
 
     state = stock_game("4")
     for sym, cards in (("MS", ["4", "4", "4"]), ("Oe", ["3", "4", "4"])):

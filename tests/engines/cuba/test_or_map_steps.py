@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.cuba import cash, market, shares, turn
+from games.engines.cuba.data import market
 from games.engines.cuba.rounds.operating import OPERATING
+from games.engines.cuba.rules import cash, shares, turn
 
 from .helpers import empty_board, put, token
 from .test_engine import ENGINE, play, through_first_stock_round

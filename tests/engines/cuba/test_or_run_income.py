@@ -8,13 +8,16 @@ import random
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.cuba import board as B
-from games.engines.cuba import cash, income, market, optimiser, simulate, tokens, turn
-from games.engines.cuba.hexes import MAJOR_HOMES
-from games.engines.cuba.laying import Layer
-from games.engines.cuba.optimiser import Plan
+from games.engines.cuba.data import market
+from games.engines.cuba.data.hexes import MAJOR_HOMES
+from games.engines.cuba.map import board as B
+from games.engines.cuba.map import optimiser, tokens
+from games.engines.cuba.map.laying import Layer
+from games.engines.cuba.map.optimiser import Plan
+from games.engines.cuba.map.routes import Route, Train
+from games.engines.cuba.play import simulate
 from games.engines.cuba.rounds import operating
-from games.engines.cuba.routes import Route, Train
+from games.engines.cuba.rules import cash, income, turn
 from games.engines.cuba.steps import route as route_step
 
 from .test_engine import ENGINE, play, through_first_stock_round

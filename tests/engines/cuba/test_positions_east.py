@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.cuba.optimiser import optimise
-from games.engines.cuba.routes import Train
+from games.engines.cuba.map.optimiser import optimise
+from games.engines.cuba.map.routes import Train
 
 from .helpers import empty_board, put, token
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.cuba.optimiser import optimise
+from games.engines.cuba.map.optimiser import optimise
 
 from .realbuild import home, lay, minor_home, norm, runs, start, station, trains
 

@@ -11,11 +11,14 @@ import pytest
 
 from games.engines import typed
 from games.engines.base import IllegalAction
-from games.engines.cuba import board, cash, laying, privates, setup, shares, tokens, variants
+from games.engines.cuba import setup
+from games.engines.cuba.data import variants
+from games.engines.cuba.data.tiles import TILES
+from games.engines.cuba.map import board, laying, tokens
 from games.engines.cuba.rounds.base import Round
+from games.engines.cuba.rules import cash, privates, shares
 from games.engines.cuba.state import CubaState, copy_state
 from games.engines.cuba.steps import abilities
-from games.engines.cuba.tiles import TILES
 
 from .opening import COSTS, FUNDING
 

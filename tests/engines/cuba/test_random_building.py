@@ -13,12 +13,12 @@ import random
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.cuba.board import MINORS, company_hexes, content, tiles_on_map
-from games.engines.cuba.hexes import HAVANA, HEXES, edge_open
-from games.engines.cuba.laying import check_lay, legal_lays
-from games.engines.cuba.mapview import map_view
-from games.engines.cuba.simulate import one_round, phase_for_round, start
-from games.engines.cuba.tiles import MANIFEST, TILES, exits
+from games.engines.cuba.data.hexes import HAVANA, HEXES, edge_open
+from games.engines.cuba.data.tiles import MANIFEST, TILES, exits
+from games.engines.cuba.map.board import MINORS, company_hexes, content, tiles_on_map
+from games.engines.cuba.map.laying import check_lay, legal_lays
+from games.engines.cuba.play.simulate import one_round, phase_for_round, start
+from games.engines.cuba.words.mapview import map_view
 
 ROUNDS = 28
 

@@ -7,9 +7,10 @@ import pytest
 
 from games.engines import base
 from games.engines.base import IllegalAction
-from games.engines.cuba import cash, notation, shares
-from games.engines.cuba.laying import Layer, check_lay
+from games.engines.cuba.map.laying import Layer, check_lay
 from games.engines.cuba.refusals import Fault, refusal
+from games.engines.cuba.rules import cash, shares
+from games.engines.cuba.words import notation
 
 from .helpers import empty_board, put, token
 

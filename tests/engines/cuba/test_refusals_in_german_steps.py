@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.cuba import cash
 from games.engines.cuba.rounds import flow
+from games.engines.cuba.rules import cash
 
 from .opening import ENGINE, new, to_act
 from .stockgame import seat_to_act, stock_game

@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.cuba import cash, rolling_stock, setup, trains, variants
-from games.engines.cuba.phases import PHASES
-from games.engines.cuba.rolling_stock import (
+from games.engines.cuba import setup
+from games.engines.cuba.data import trains, variants
+from games.engines.cuba.data.phases import PHASES
+from games.engines.cuba.rules import cash, rolling_stock
+from games.engines.cuba.rules.rolling_stock import (
     buy,
     buy_machine,
     depot_offers,

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.cuba.optimiser import check_claim, optimise, plan_json
-from games.engines.cuba.routes import Train, enumerate_routes, route_of_paths, train_from_name
+from games.engines.cuba.map.optimiser import check_claim, optimise, plan_json
+from games.engines.cuba.map.routes import Train, enumerate_routes, route_of_paths, train_from_name
 
 from .helpers import empty_board, put, token
 
@@ -226,7 +226,7 @@ def test_harbors_are_only_route_ends() -> None:
 
 
 def _middle_hexes(board, route) -> set[str]:
-    from games.engines.cuba.graph import build
+    from games.engines.cuba.map.graph import build
 
     net = build(board, "s")
     return {net.stops[s][0] for s in route.stops[1:-1]}

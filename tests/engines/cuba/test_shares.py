@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engines.base import IllegalAction
-from games.engines.cuba import shares
-from games.engines.cuba.companies import BY_SYM, shares_of
+from games.engines.cuba.data.companies import BY_SYM, shares_of
+from games.engines.cuba.rules import shares
 
 ORDER = [0, 1, 2, 3]
 

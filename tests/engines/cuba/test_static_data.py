@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from games.engines.cuba import board, companies, hexes, phases, routes, trains, variants
+from games.engines.cuba.data import companies, hexes, phases, trains, variants
+from games.engines.cuba.map import board, routes
 
 
 def test_companies_match_the_map_homes_and_the_board():

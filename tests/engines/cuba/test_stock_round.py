@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.cuba import cash, market, shares, tokens, variants
+from games.engines.cuba.data import market, variants
+from games.engines.cuba.map import tokens
 from games.engines.cuba.rounds.stock import STOCK
+from games.engines.cuba.rules import cash, shares
 from games.engines.cuba.steps import buy_sell_par
 
 from .stockgame import ENGINE, give, play, seat_to_act, start_major, stock_game, to_seat

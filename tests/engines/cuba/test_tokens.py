@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.engines.base import IllegalAction
-from games.engines.cuba.board import new_board
-from games.engines.cuba.tokens import (
+from games.engines.cuba.map.board import new_board
+from games.engines.cuba.map.tokens import (
     check_token,
     choose_minor_home,
     fec_home_options,
@@ -163,7 +163,7 @@ def test_stations_of_any_shape_raise_illegal_action(line, coord, city, passes) -
 
 
 def test_a_major_out_of_the_game_keeps_no_home() -> None:
-    from games.engines.cuba.tokens import release_home
+    from games.engines.cuba.map.tokens import release_home
 
     b = release_home(new_board(), "MS")
     assert "B9" not in b["reserved"]

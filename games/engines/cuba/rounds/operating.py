@@ -21,11 +21,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import income, privates, rolling_stock, turn
-from ..board import content
-from ..companies import FC
-from ..hexes import revenue_of
-from ..phases import phase
+from ...base import State
+from ..data.companies import FC
+from ..data.hexes import revenue_of
+from ..data.phases import phase
+from ..map.board import content
+from ..rules import income, privates, rolling_stock, turn
 from ..steps import (
     abilities,
     buy_train,
@@ -39,7 +40,7 @@ from ..steps import (
     track,
 )
 from . import flow
-from .base import Round, State, auto
+from .base import Round, auto
 
 DATA = "operating"
 # A move that leaves the player a choice even when it is the only one listed.

@@ -27,11 +27,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...base import IllegalAction
-from .. import cash, emergency, rolling_stock, shares, turn
-from ..companies import BY_SYM, in_game, symbol
-from ..refusals import refusal, refuse
-from ..rounds.base import Refused
-from ..trains import BY_NAME
+from ..data.companies import BY_SYM, in_game, symbol
+from ..data.trains import BY_NAME
+from ..refusals import Refused, refusal, refuse
+from ..rules import cash, emergency, rolling_stock, shares, turn
 
 NAME = "buy trains"
 ACTIONS = frozenset(

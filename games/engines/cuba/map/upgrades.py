@@ -12,10 +12,10 @@ from __future__ import annotations
 from functools import cache
 from itertools import product
 
-from ..i18n import N_
-from .hexes import HAVANA, HEXES, Path, Stop
-from .refusals import reason
-from .tiles import NEXT_COLOR, TILES, Tile, rotated_paths
+from ...i18n import N_
+from ..data.hexes import HAVANA, HEXES, Path, Stop
+from ..data.tiles import NEXT_COLOR, TILES, Tile, rotated_paths
+from ..refusals import reason
 
 PREPRINTED_HAVANA = "#B7"  # pseudo tile name for the printed Havana hex
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import IllegalAction
-from .board import Board, company_hexes, new_board
-from .hexes import MAJOR_HOMES
-from .laying import Layer, lay_tile, legal_lays
-from .tokens import (
+from ...base import IllegalAction
+from ..data.hexes import MAJOR_HOMES
+from ..map.board import Board, company_hexes, new_board
+from ..map.laying import Layer, lay_tile, legal_lays
+from ..map.tokens import (
     check_token,
     choose_minor_home,
     home_token,

@@ -23,14 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..i18n import N_
+from ...i18n import N_
+from ..data.companies import BY_SYM, FC
+from ..data.phases import phase as phase_of
+from ..data.trains import MACHINES, MAX_MACHINES_PER_MINOR, WAGONS
+from ..map.laying import COMMISSIONER_TILES, Layer, LayResult, check_lay, legal_lays
+from ..map.laying import apply_lay as _apply_lay
+from ..refusals import reason, refusal, refuse
 from . import cash, shares
-from .companies import BY_SYM, FC
-from .laying import COMMISSIONER_TILES, Layer, LayResult, check_lay, legal_lays
-from .laying import apply_lay as _apply_lay
-from .phases import phase as phase_of
-from .refusals import reason, refusal, refuse
-from .trains import MACHINES, MAX_MACHINES_PER_MINOR, WAGONS
 
 State = dict[str, Any]
 Ability = Literal["wagon", "machine", "fc_share", "mail", "n_train_discount"]

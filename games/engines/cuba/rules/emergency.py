@@ -24,10 +24,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import N_
-from . import cash, market, rolling_stock, shares
-from .companies import BY_SYM, in_game, shares_of
-from .refusals import reason
+from ...i18n import N_
+from ..data import market
+from ..data.companies import BY_SYM, in_game, shares_of
+from ..refusals import reason
+from . import cash, rolling_stock, shares
 
 State = dict[str, Any]
 

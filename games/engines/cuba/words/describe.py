@@ -15,14 +15,14 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from ..base import Action, State
-from ..i18n import N_, Words
-from . import market, trains
-from .companies import BY_SYM, in_game
-from .hexes import HEXES
-from .privates import COMMISSIONER_BY_CARD, CONCESSION_BY_CARD, CONCESSION_VALUE
-from .rolling_stock import NEXT_NARROW
-from .steps.buy_sell_par import DIRECTOR_SHARES, MINOR_START_SHARES
+from ...base import Action, State
+from ...i18n import N_, Words
+from ..data import market, trains
+from ..data.companies import BY_SYM, in_game
+from ..data.hexes import HEXES
+from ..rules.privates import COMMISSIONER_BY_CARD, CONCESSION_BY_CARD, CONCESSION_VALUE
+from ..rules.rolling_stock import NEXT_NARROW
+from ..rules.shares import DIRECTOR_SHARES, MINOR_START_SHARES
 
 _ = Words("cuba").gettext
 ngettext = Words("cuba").ngettext

@@ -40,11 +40,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from ..i18n import N_
+from ...i18n import N_
+from ..data.companies import BY_SYM, FC, MAJORS, MINORS, Company, shares_of
+from ..data.variants import BY_ID
+from ..refusals import reason, refuse
 from .cash import player
-from .companies import BY_SYM, FC, MAJORS, MINORS, Company, shares_of
-from .refusals import reason, refuse
-from .variants import BY_ID
 
 Certificates = dict[str, dict[str, list[int]]]
 
@@ -54,6 +54,10 @@ POOL = "pool"
 SOURCES = (IPO, TREASURY, POOL)
 HOLDING_LIMIT = 60  # VI.5, IV.4: a player may own up to 60% of a company
 POOL_LIMIT = 5  # VI.4: certificates of one company in the pool after a sale
+# VI.7: the 40% director's certificate and a 20% share, three share prices.
+MINOR_START_SHARES = 3
+# VI.8: the 20% director's certificate costs twice the par price.
+DIRECTOR_SHARES = 2
 # Whole sentences, one for each place, so that each reads right in German.
 NO_CERTIFICATE_IN = {
     IPO: N_("there is no {company} certificate in the initial offering"),

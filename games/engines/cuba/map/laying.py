@@ -17,7 +17,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..i18n import N_
+from ...i18n import N_
+from ..data.hexes import HAVANA, HEXES, LAND, edge_open
+from ..data.tiles import (
+    COLOR_PHASE,
+    NEXT_COLOR,
+    TILES,
+    Tile,
+    distinct_rotations,
+    exits,
+    rotated_paths,
+)
+from ..refusals import reason, refusal, refuse
 from .board import (
     FC,
     Board,
@@ -30,9 +41,6 @@ from .board import (
     part_side_open,
 )
 from .graph import Reach, build, cheapest_reach, reach
-from .hexes import HAVANA, HEXES, LAND, edge_open
-from .refusals import reason, refusal, refuse
-from .tiles import COLOR_PHASE, NEXT_COLOR, TILES, Tile, distinct_rotations, exits, rotated_paths
 from .upgrades import old_tile_name, stop_mapping, upgrade_fault
 
 SUGAR_FIELD_COST = 10  # a major's plain track on a sugar cane hex

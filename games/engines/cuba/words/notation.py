@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .refusals import refuse
+from ..refusals import refuse
 
 _LAY = re.compile(
     r"^lay\s+(\S+)\s+on\s+([A-Za-z]\d+)\s+rot\s+([0-5])(?:\s+with\s+([Cc][1-6]))?"

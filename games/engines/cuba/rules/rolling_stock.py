@@ -22,14 +22,11 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Literal
 
-from ..i18n import N_
-from . import cash
-from .companies import BY_SYM, in_game
-from .phases import BY_TRIGGER
-from .phases import phase as phase_of
-from .privates import n_train_discount, use_n_train_discount
-from .refusals import reason, refusal, refuse
-from .trains import (
+from ...i18n import N_
+from ..data.companies import BY_SYM, in_game
+from ..data.phases import BY_TRIGGER
+from ..data.phases import phase as phase_of
+from ..data.trains import (
     BY_NAME,
     MACHINE_BY_GENERATION,
     MACHINES,
@@ -43,6 +40,9 @@ from .trains import (
     Wagon,
     machines_bonus,
 )
+from ..refusals import reason, refusal, refuse
+from . import cash
+from .privates import n_train_discount, use_n_train_discount
 
 State = dict[str, Any]
 Source = Literal["depot", "pool"]

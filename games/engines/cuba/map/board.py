@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .companies import majors_in_play
-from .hexes import (
+from ..data.companies import majors_in_play
+from ..data.hexes import (
     HAVANA,
     HEXES,
     LAND,
@@ -33,7 +33,7 @@ from .hexes import (
     edge_open,
     harbor_accepts,
 )
-from .tiles import SPECIAL, TILES, exits, initial_supply, rotated_paths
+from ..data.tiles import SPECIAL, TILES, exits, initial_supply, rotated_paths
 
 Board = dict[str, Any]
 FC = "FC"

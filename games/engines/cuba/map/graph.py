@@ -27,8 +27,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..data.hexes import HEXES, NEIGHBOURS, Stop
 from .board import FC, Board, city_tokens, content, part_of
-from .hexes import HEXES, NEIGHBOURS, Stop
 
 
 @dataclass

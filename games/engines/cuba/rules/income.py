@@ -27,9 +27,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from . import cash, market, shares, trains
-from .companies import BY_SYM, FC, Company
-from .refusals import refuse
+from ..data import market, trains
+from ..data.companies import BY_SYM, FC, Company
+from ..refusals import refuse
+from . import cash, shares
 
 State = Any
 

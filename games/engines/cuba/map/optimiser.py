@@ -23,10 +23,10 @@ from itertools import permutations, product
 from math import prod
 from typing import Any
 
+from ..refusals import refuse
 from .board import Board
 from .graph import build
 from .laying import FC_FEE
-from .refusals import refuse
 from .routes import Route, Train, enumerate_routes, route_of_paths, train_value
 
 CUBE_VALUE = 30

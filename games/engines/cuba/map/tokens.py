@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import N_
+from ...i18n import N_
+from ..data.hexes import HAVANA, HEXES
+from ..refusals import reason, refusal, refuse
 from .board import (
     MINORS,
     Board,
@@ -23,9 +25,7 @@ from .board import (
     in_play,
 )
 from .graph import build, cheapest_reach, reach
-from .hexes import HAVANA, HEXES
 from .laying import FC_FEE, _check_passes, _fc_blocks
-from .refusals import reason, refusal, refuse
 
 TOKEN_COSTS = (40, 60, 80)
 

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import State
-from . import mapview, market, scoring, shares
-from .cash import player
-from .companies import BY_SYM, shares_of
-from .variants import BY_ID
+from ...base import State
+from .. import scoring
+from ..data import market
+from ..data.companies import BY_SYM, shares_of
+from ..data.variants import BY_ID
+from ..rules import shares
+from ..rules.cash import player
+from . import mapview
 
 PROVISIONAL = (
     "Some 18Cuba data is provisional: the rules draft has gaps, so three "

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import Action, State
-from .engine import ENDED_BY, CubaEngine
+from ...base import Action, State
+from ..engine import ENDED_BY, CubaEngine
 
 ENGINE = CubaEngine()
 ENGINE_ENDS = ENDED_BY

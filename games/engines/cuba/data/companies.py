@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..refusals import refuse
 from .hexes import HAVANA, HEXES, MAJOR_HOMES
-from .refusals import refuse
 
 Kind = Literal["major", "minor", "fc"]
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import Board, city_tokens, content, edge_tile, in_play, part_of
-from .hexes import BARRIERS, HEXES, PART_NOTES, revenue_of
-from .tiles import SPECIAL
+from ..data.hexes import BARRIERS, HEXES, PART_NOTES, revenue_of
+from ..data.tiles import SPECIAL
+from ..map.board import Board, city_tokens, content, edge_tile, in_play, part_of
 
 
 def map_view(

@@ -15,7 +15,7 @@ rounds that the end has been triggered. No other account may overdraw.
 
 from __future__ import annotations
 
-from .refusals import refuse
+from ..refusals import refuse
 
 Ledger = dict[str, int]
 BANK = "bank"

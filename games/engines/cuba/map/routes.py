@@ -23,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..data.hexes import HAVANA, revenue_of
+from ..data.tiles import face
+from ..refusals import refuse
 from .board import MINORS, Board, city_tokens, content
 from .graph import Network, build
-from .hexes import HAVANA, revenue_of
-from .refusals import refuse
-from .tiles import face
 
 
 @dataclass(frozen=True)

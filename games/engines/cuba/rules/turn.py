@@ -33,10 +33,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..data.companies import BY_SYM
+from ..map.laying import Layer
 from . import income, shares
 from .cash import player
-from .companies import BY_SYM
-from .laying import Layer
 
 State = dict[str, Any]
 
