@@ -32,9 +32,11 @@ from ..steps import (
     buy_train,
     dividend,
     done,
+    emergency,
     home,
     issue,
     machines,
+    offer,
     route,
     token,
     track,
@@ -193,7 +195,9 @@ OPERATING = Round(
         token,  # VII.3.6
         route,  # VII.3.7 (blocking)
         dividend,  # VII.3.8 (blocking)
-        buy_train,  # VII.3.9-10 (blocking while the company must buy a train)
+        buy_train,  # VII.3.9: from the bank or the pool, and trade-ins
+        emergency,  # VII.3.10: financing the forced train, bankruptcy
+        offer,  # VII.3.9: from another company; blocks for the three (steps/buy_train.py)
         machines,  # VII.3.11
         done,  # the director ends the turn
     ),

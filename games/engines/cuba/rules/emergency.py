@@ -28,7 +28,7 @@ from ...i18n import N_
 from ..data import market
 from ..data.companies import BY_SYM, in_game, shares_of
 from ..refusals import reason
-from . import cash, rolling_stock, shares
+from . import cash, rolling_stock, shares, turn
 
 State = dict[str, Any]
 
@@ -61,6 +61,17 @@ def forced(state: State, company: str) -> bool:
     if state["companies"][company]["trains"]:
         return False
     return cheapest(state, company) is not None
+
+
+def financing(state: State, company: str) -> bool:
+    """Does the company owe its forced train to emergency financing: it
+    could not pay it, or its director has begun raising the money (the
+    turn's `emergency`)? Its train is then the cheapest one (VII.3.10)."""
+    record = turn.current(state)
+    assert record is not None
+    if not forced(state, company):
+        return False
+    return bool(record.get("emergency")) or deficit(state, company) > 0
 
 
 def deficit(state: State, company: str) -> int:

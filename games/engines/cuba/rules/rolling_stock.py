@@ -53,6 +53,8 @@ OBSOLETE: dict[str, TrainCard] = {t.obsolete_as: t for t in NARROW if t.obsolete
 # The type an n-train is traded in for: the next one, never skipping one.
 NEXT_NARROW: dict[str, str] = {a.name: b.name for a, b in pairwise(NARROW)}
 STANDARD_STACKS: tuple[str, ...] = tuple(STANDARD_COUNTS)
+# Every card a mail line may name, by its name in lower case (`card_named`).
+_CARDS = {name.lower(): name for name in [*BY_NAME, *OBSOLETE, *WAGON_BY_NAME]}
 
 
 @dataclass
@@ -73,6 +75,13 @@ class Changes:
 def train_card(name: str) -> TrainCard:
     """The printed card behind a held name ("3-1n" is the 3n turned over)."""
     return OBSOLETE.get(name) or BY_NAME[name]
+
+
+def card_named(word: str) -> str:
+    """The train or wagon a mail line names, in any case ("2N" is the 2n)."""
+    if word.lower() not in _CARDS:
+        raise refuse("there is no train or wagon {card}", card=repr(word))
+    return _CARDS[word.lower()]
 
 
 def is_train(name: str) -> bool:

@@ -33,8 +33,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...base import IllegalAction
 from ..data.companies import BY_SYM
 from ..map.laying import Layer
+from ..refusals import refuse
 from . import income, shares
 from .cash import player
 
@@ -154,3 +156,39 @@ def acting_account(state: State) -> str | None:
     if entity in BY_SYM:
         return shares.director(state["certificates"], entity)
     return entity
+
+
+# --- the train purchase (VII.3.9-10) -----------------------------------------------
+
+
+def buying_trains(state: State) -> bool:
+    """Is the operating company at its train purchase: the income decided,
+    no later step acted, the game not over, and a major or a minor (the FC
+    buys nothing)? The purchase's three steps (`steps.buy_train`,
+    `steps.emergency`, `steps.offer`) are active exactly then."""
+    record = current(state)
+    return (
+        record is not None
+        and state["end"] is None
+        and record["paid"] is not None
+        and open_at(state, "buy_train")
+        and BY_SYM[record["company"]].kind in ("major", "minor")
+    )
+
+
+def purchase_refusal(state: State, seat: int) -> IllegalAction | None:
+    """Why `seat` may make no move of the train purchase now, whatever the
+    move: no company is buying, an offer waits for its answer, or `seat`
+    does not direct the buyer. None: the move's own rules decide."""
+    if not buying_trains(state):
+        return refuse("no company is buying trains now")
+    record = current(state)
+    assert record is not None
+    offer = record["offer"]
+    if offer is not None:
+        return refuse(
+            "first the director of {sym} accepts or refuses the offer", sym=offer["from"]
+        )
+    if not is_director(state, seat):
+        return refuse("only the director of {sym} buys its trains", sym=str(record["company"]))
+    return None
