@@ -2,7 +2,7 @@
 with names (`narrate`), a few words after a cryptic move line (`gloss`) and
 the heading a legal move is listed under (`move_group`).
 
-`describe` reads the view alone (`view.py`), and only static data besides
+`describe` reads the view alone (`words/view.py`), and only static data besides
 (company, private and hex names), so it can never say more than the view
 does. Companies are walked in the printed charter order (`companies.in_game`)
 and players in playing order, never in a dict's own order: a view read back
@@ -326,7 +326,7 @@ def _round(view: dict[str, Any], names: Sequence[str]) -> list[str]:
 
 def _turn_so_far(turn: dict[str, Any]) -> list[str]:
     """What the operating company has done this turn, from its record
-    (`turn.py`): the record's stage is the latest step acted in, not the
+    (`rules/turn.py`): the record's stage is the latest step acted in, not the
     next move, so the mail says what is done rather than guess what is next."""
     done = []
     if turn.get("issued"):

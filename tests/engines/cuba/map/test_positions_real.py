@@ -28,7 +28,7 @@ import pytest
 
 from games.engines.cuba.map.optimiser import optimise
 
-from .realbuild import home, lay, minor_home, norm, runs, start, station, trains
+from ..realbuild import home, lay, minor_home, norm, runs, start, station, trains
 
 
 def best(board, company, names, kind="major", **kw):

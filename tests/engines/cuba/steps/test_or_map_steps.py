@@ -11,8 +11,8 @@ from games.engines.cuba.data import market
 from games.engines.cuba.rounds.operating import OPERATING
 from games.engines.cuba.rules import cash, shares, turn
 
-from .helpers import empty_board, put, token
-from .test_engine import ENGINE, play, through_first_stock_round
+from ..helpers import empty_board, put, token
+from ..test_engine import ENGINE, play, through_first_stock_round
 
 
 def first_or():

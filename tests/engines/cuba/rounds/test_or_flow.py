@@ -9,7 +9,7 @@ from games.engines.cuba.data import market
 from games.engines.cuba.rounds import flow, operating
 from games.engines.cuba.rules import cash, income
 
-from .stockgame import ENGINE, give, start_major, stock_game
+from ..stockgame import ENGINE, give, start_major, stock_game
 
 
 def default_move(state):

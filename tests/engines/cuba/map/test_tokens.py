@@ -18,7 +18,7 @@ from games.engines.cuba.map.tokens import (
     tokens_available,
 )
 
-from .helpers import empty_board, put, token
+from ..helpers import empty_board, put, token
 
 
 @pytest.fixture

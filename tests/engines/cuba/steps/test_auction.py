@@ -8,7 +8,7 @@ import pytest
 from games.engines.base import IllegalAction
 from games.engines.cuba.rules import cash
 
-from .opening import ENGINE, FUNDING, auction_data, money, new, play, sell_cheaply, to_act
+from ..opening import ENGINE, FUNDING, auction_data, money, new, play, sell_cheaply, to_act
 
 
 def test_c1_to_c6_are_auctioned_in_ascending_order():

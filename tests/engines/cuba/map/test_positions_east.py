@@ -16,7 +16,7 @@ import pytest
 from games.engines.cuba.map.optimiser import optimise
 from games.engines.cuba.map.routes import Train
 
-from .helpers import empty_board, put, token
+from ..helpers import empty_board, put, token
 
 
 def trains(*spec: str) -> list[Train]:

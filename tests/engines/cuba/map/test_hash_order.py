@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 SEEDS = (0,)  # a map with FC passes in plans and stations, and cubes delivered
 HASH_SEEDS = ("1", "2")
 
@@ -57,7 +57,7 @@ def dump() -> None:
 def run(hash_seed: str) -> dict:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     done = subprocess.run(
-        [sys.executable, "-c", "from tests.engines.cuba.test_hash_order import dump; dump()"],
+        [sys.executable, "-c", "from tests.engines.cuba.map.test_hash_order import dump; dump()"],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -12,7 +12,7 @@ from games.engines.cuba.refusals import Fault, refusal
 from games.engines.cuba.rules import cash, shares
 from games.engines.cuba.words import notation
 
-from .helpers import empty_board, put, token
+from ..helpers import empty_board, put, token
 
 ENGINE = base.get("18cuba")
 MS = Layer("MS", "major", home="B9")

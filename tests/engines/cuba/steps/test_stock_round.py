@@ -12,7 +12,7 @@ from games.engines.cuba.rounds.stock import STOCK
 from games.engines.cuba.rules import cash, shares
 from games.engines.cuba.steps import buy_sell_par
 
-from .stockgame import ENGINE, give, play, seat_to_act, start_major, stock_game, to_seat
+from ..stockgame import ENGINE, give, play, seat_to_act, start_major, stock_game, to_seat
 
 PRICE = {c.price: c.index for c in market.CELLS}
 

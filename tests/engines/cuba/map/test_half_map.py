@@ -52,7 +52,7 @@ from games.engines.cuba.play.simulate import MINOR_SYMS, one_round, phase_for_ro
 from games.engines.cuba.state import CubaState
 from games.engines.cuba.words.mapview import map_view
 
-from .helpers import put, token
+from ..helpers import put, token
 
 SIDES = {"SW": 0, "W": 1, "NW": 2, "NE": 3, "E": 4, "SE": 5}
 # Our reading of the red tile's printed values, phases 1 to 7 (README).

@@ -25,7 +25,7 @@ from games.engines.cuba.map.laying import Layer, check_lay, legal_lays
 from games.engines.cuba.map.tokens import check_token, legal_tokens
 from games.engines.cuba.play.simulate import one_round, phase_for_round, start
 
-from .helpers import empty_board, put, token
+from ..helpers import empty_board, put, token
 from .test_optimiser_bruteforce import facing, random_minor_board
 
 MS = Layer("MS", "major")

@@ -20,7 +20,7 @@ from games.engines.cuba.rounds import operating
 from games.engines.cuba.rules import cash, income, turn
 from games.engines.cuba.steps import route as route_step
 
-from .test_engine import ENGINE, play, through_first_stock_round
+from ..test_engine import ENGINE, play, through_first_stock_round
 
 
 def first_stock_round():

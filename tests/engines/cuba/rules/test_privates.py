@@ -20,7 +20,7 @@ from games.engines.cuba.rules import cash, privates, shares
 from games.engines.cuba.state import CubaState, copy_state
 from games.engines.cuba.steps import abilities
 
-from .opening import COSTS, FUNDING
+from ..opening import COSTS, FUNDING
 
 # --- the data ------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from games.engines.base import IllegalAction
 from games.engines.cuba.map.optimiser import check_claim, optimise, plan_json
 from games.engines.cuba.map.routes import Train, enumerate_routes, route_of_paths, train_from_name
 
-from .helpers import empty_board, put, token
+from ..helpers import empty_board, put, token
 
 T2, T3, T4, T5, T6 = (Train(str(n), n) for n in (2, 3, 4, 5, 6))
 T6P = Train("6+", 6, plus=True)

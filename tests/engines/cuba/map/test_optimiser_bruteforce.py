@@ -23,7 +23,7 @@ from games.engines.cuba.map.optimiser import evaluate, optimise
 from games.engines.cuba.map.routes import Train, route_of_paths, train_value
 from games.engines.cuba.play.simulate import one_round, phase_for_round, start
 
-from .helpers import empty_board, put, token
+from ..helpers import empty_board, put, token
 
 REGION = ["B5", "B9", "B11", "C4", "C6", "C8", "C10", "C12", "B13", "D11", "D13", "C14"]
 CITY_HEXES = {"B9", "B11", "C4", "D13", "C14"}

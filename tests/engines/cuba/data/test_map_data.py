@@ -14,7 +14,7 @@ from games.engines.cuba.map.upgrades import upgrade_fault
 
 # The team's component facts, copied into the repository with their sources
 # (docs/sources.md), so these checks run on every clone.
-SOURCE = Path(__file__).resolve().parents[3] / "docs/sources/gamedata/18cuba.json"
+SOURCE = Path(__file__).resolve().parents[4] / "docs/sources/gamedata/18cuba.json"
 
 
 @pytest.fixture(scope="module")

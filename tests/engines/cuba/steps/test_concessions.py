@@ -11,7 +11,7 @@ from games.engines.cuba.data import variants
 from games.engines.cuba.rules import cash, shares
 from games.engines.cuba.state import CubaState
 
-from .opening import COSTS, ENGINE, money, new, play, through_auction, to_act
+from ..opening import COSTS, ENGINE, money, new, play, through_auction, to_act
 
 
 def draft(players=3, difficulty="easy", seed=1):

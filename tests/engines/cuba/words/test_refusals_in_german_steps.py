@@ -17,8 +17,8 @@ from games.engines.base import IllegalAction
 from games.engines.cuba.rounds import flow
 from games.engines.cuba.rules import cash
 
-from .opening import ENGINE, new, to_act
-from .stockgame import seat_to_act, stock_game
+from ..opening import ENGINE, new, to_act
+from ..stockgame import seat_to_act, stock_game
 
 
 def refused(state: Any, seat: int, action: dict[str, Any]) -> IllegalAction:

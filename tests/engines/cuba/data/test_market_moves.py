@@ -14,7 +14,7 @@ import pytest
 from games.engines.cuba.data import market
 from games.engines.cuba.steps import buy_sell_par
 
-from .stockgame import give, play, start_major, stock_game
+from ..stockgame import give, play, start_major, stock_game
 
 LOWER = (50, 60, 70, 80, 90, 100, 110, 120, 132, 144, 158, 180, 196, 213, 231, 250, 275, 300)
 UPPER = (55, 65, 75, 85, 95, 105, 115, 126, 138, 151, 172, 188, 204, 222, 240, 260, 290)

@@ -9,7 +9,7 @@ from games.engines.cuba.data.tiles import MANIFEST, TILES
 from games.engines.cuba.map.board import tiles_on_map
 from games.engines.cuba.map.laying import Layer, check_lay, lay_tile, legal_lays
 
-from .helpers import empty_board, put, token
+from ..helpers import empty_board, put, token
 
 MS = Layer("MS", "major", home="B9")
 HG = Layer("HG", "minor", home="C4")
