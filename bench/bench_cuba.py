@@ -25,11 +25,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import pin_one_core
-from games.engines.cuba.board import MINORS, company_hexes
-from games.engines.cuba.laying import Layer, legal_lays
-from games.engines.cuba.optimiser import optimise
-from games.engines.cuba.routes import Train, enumerate_routes
-from games.engines.cuba.simulate import build_map
+from games.engines.cuba.map.board import MINORS, company_hexes
+from games.engines.cuba.map.laying import Layer, legal_lays
+from games.engines.cuba.map.optimiser import optimise
+from games.engines.cuba.map.routes import Train, enumerate_routes
+from games.engines.cuba.play.simulate import build_map
 
 TRAIN_SETS = ([Train("6", 6), Train("5", 5)], [Train("8", 8), Train("4D", 4, double=True)])
 

@@ -43,7 +43,7 @@ LONG_GAME = 1_500
 
 
 def bench_games(seeds: int) -> None:
-    from games.engines.cuba import randomgame
+    from games.engines.cuba.play import randomgame
 
     for name, players, options in SETUPS:
         seconds, moves = [], []
@@ -70,8 +70,8 @@ def bench_service_move(measured: int) -> None:
     from accounts.models import User
     from games import store
     from games.engines import base
-    from games.engines.cuba import laying
-    from games.engines.cuba.randomgame import choose
+    from games.engines.cuba.map import laying
+    from games.engines.cuba.play.randomgame import choose
     from games.services.creation import do_create_game
     from games.services.moves import check_submit_action
 

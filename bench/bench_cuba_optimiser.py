@@ -29,10 +29,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import pin_one_core
-from games.engines.cuba.board import MINORS, company_hexes
-from games.engines.cuba.optimiser import WORK_BUDGET, optimise
-from games.engines.cuba.routes import train_from_name
-from games.engines.cuba.simulate import build_map
+from games.engines.cuba.map.board import MINORS, company_hexes
+from games.engines.cuba.map.optimiser import WORK_BUDGET, optimise
+from games.engines.cuba.map.routes import train_from_name
+from games.engines.cuba.play.simulate import build_map
 
 WORST = {"seed": 7, "company": "StSp", "trains": ["6+", "6+", "6+"], "wagons": [1, 2, 3]}
 REACHABLE = (

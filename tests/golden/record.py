@@ -68,7 +68,7 @@ def policy_for(title: str) -> golden.Policy:
     without an operating round worth the name; its own random player
     (`randomgame.choose`) plays whole games."""
     if title == "18cuba":
-        from games.engines.cuba.randomgame import choose
+        from games.engines.cuba.play.randomgame import choose
 
         return choose
     return golden.random_policy

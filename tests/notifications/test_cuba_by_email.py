@@ -10,7 +10,7 @@ import pytest
 
 from games import store
 from games.engines import base
-from games.engines.cuba.randomgame import choose
+from games.engines.cuba.play.randomgame import choose
 from games.services.common import engine_for
 from games.services.creation import do_create_game
 from notifications import inbound

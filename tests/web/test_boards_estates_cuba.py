@@ -8,8 +8,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from games.engines.cuba.randomgame import ENGINE as CUBA
-from games.engines.cuba.randomgame import choose
+from games.engines.cuba.play.randomgame import ENGINE as CUBA
+from games.engines.cuba.play.randomgame import choose
 from games.engines.estates.engine import EstatesEngine
 from games.services.creation import do_create_game
 from web import boards

@@ -1,30 +1,19 @@
-"""18Cuba (API name ``18cuba``).
+"""18Cuba (API name ``18cuba``), from the commissioners' auction to the
+final ranking.
 
-The game plays from the commissioners' auction through the concession draft
-and the stock rounds; the operating rounds are not built yet, so a game ends
-when it reaches its first one, with the final totals as they stand
-(``rounds/operating.py``).
+Modules, by folder (README.md gives the layout and the reasons for it):
 
-Modules, by concern:
-
-* ``hexes``     the grid, neighbours, barriers, preprinted hexes (``map.json``)
-* ``tiles``     tile faces, rotations, the physical manifest (``tiles.json``)
-* ``board``     the map part of the state (laid tiles, tokens, supply)
-* ``graph``     the track network of a gauge and what a company reaches
-* ``upgrades``  which tile may replace which
-* ``laying``    tile lay and upgrade rules, legal lays
-* ``tokens``    station tokens and homes
-* ``routes``    route enumeration and validation
-* ``optimiser`` the exact best revenue of a company's trains and wagons
-* ``mapview``   the map as drawable data
-* ``companies`` ``trains`` ``phases`` ``market`` ``variants``  static data
-* ``cash``      every transfer of money; ``shares`` certificates and directors
-* ``state``     the typed state and its copy
-* ``privates``  the commissioners and concessions and their abilities
-* ``rounds``    the round base and the rounds; ``steps`` one module per verb group
-* ``engine``    the protocol wired to the rounds; ``view`` ``scoring``
-
-README.md gives the layout and the reasons for it.
+* ``engine``  the protocol wired to the rounds; ``state`` the typed state
+  and its copy; ``setup`` a new game; ``scoring`` the result; ``refusals``
+* ``data/``   what is printed: the map and tiles (``map.json``,
+  ``tiles.json``), companies, trains, phases, market, variants
+* ``map/``    the map's rules: board, graph, upgrades, laying, tokens,
+  routes, optimiser
+* ``rules/``  cash, shares, privates, rolling stock, emergency financing,
+  income, the operating company's turn
+* ``steps/``  one module per verb group; ``rounds/`` the rounds, lists of steps
+* ``words/``  a mail's lines, move notation, the view and the map view
+* ``play/``   random building and random games, for tests and benchmarks
 """
 
 from __future__ import annotations

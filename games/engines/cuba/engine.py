@@ -6,9 +6,9 @@ the modules that hold the rules, and nothing else.
     to_act / legal  -> the current round (`rounds.flow.current`)
     apply           -> EngineBase's template: copy_state (`state.py`), then
                        Round.process and `flow.settle` (the next round)
-    view            -> view.py (everything is open in 18Cuba)
+    view            -> words/view.py (everything is open in 18Cuba)
     text / parse    -> the steps' own lines (Round.text / Round.parse)
-    describe, narrate, gloss, move_group -> describe.py (a mail's words)
+    describe, narrate, gloss, move_group -> words/describe.py (a mail's words)
     result          -> scoring.py (cash + shares at market value, IX.2)
 """
 
@@ -18,14 +18,16 @@ from typing import Any
 
 from ..base import Action, EngineBase, IllegalAction, Result, State
 from ..i18n import N_
-from . import describe, scoring, setup, turn, view
+from . import scoring, setup
+from .data.variants import variant
 from .refusals import WORDS, refuse
 from .rounds import flow, opening, operating, stock  # noqa: F401 (each registers its rounds)
+from .rules import turn
 from .state import CubaState, copy_state
-from .steps import buy_train, route
-from .variants import variant
+from .steps import emergency, offer, route
+from .words import describe, view
 
-ENDED_BY = (operating.BANK_BROKEN, buy_train.BANKRUPTCY, operating.SECOND_8_EXPORTED)
+ENDED_BY = (operating.BANK_BROKEN, emergency.BANKRUPTCY, operating.SECOND_8_EXPORTED)
 # What a seat that runs out of time does, by preference: end what may be
 # ended, run the best routes, keep the income, and otherwise the cheapest
 # move the rules force (a bid, a train the company must own).
@@ -103,10 +105,10 @@ class CubaEngine(EngineBase):
         stock move is not checked against every tile lay on the map; and a
         director's own routes and an offer at a price not listed, which no
         list can hold (too many), as their own candidate: `apply` validates
-        them in full (`steps.route`, `steps.buy_train`)."""
+        them in full (`steps.route`, `steps.offer`)."""
         if seat not in self.to_act(state):
             return []
-        claim = route.candidates(state, seat, action) or buy_train.candidates(state, seat, action)
+        claim = route.candidates(state, seat, action) or offer.candidates(state, seat, action)
         if claim:
             return claim
         kind = action.get("type") if isinstance(action, dict) else None

@@ -23,6 +23,11 @@ from ..i18n import Words
 WORDS = Words("cuba")
 refuse = WORDS.refuse
 
+# Why a move is refused, as a step or a rules library says it: a refusal (its
+# sentence kept to be said again in the player's language) or the English
+# sentence a rules library's `*_fault` returns.
+Refused = IllegalAction | str
+
 
 class Fault(str):
     """The English sentence refusing a move, with its msgid and values."""

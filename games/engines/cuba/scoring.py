@@ -5,8 +5,9 @@ share price chart's value; company treasuries and trains count for nothing.
 from __future__ import annotations
 
 from ..base import Result, Score, State, finished, rank
-from . import market, shares
-from .cash import player
+from .data import market
+from .rules import shares
+from .rules.cash import player
 
 
 def share_value(state: State, seat: int) -> int:

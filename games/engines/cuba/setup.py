@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import random
 
-from . import board, cash, market, shares, trains
-from .companies import BY_SYM, FC, majors_in_play
+from .data import market, trains
+from .data.companies import BY_SYM, FC, majors_in_play
+from .data.variants import BANK, Variant
+from .map import board
+from .rules import cash, shares
 from .state import CompanyState, CubaState, PrivateState, RoundState
-from .variants import BANK, Variant
 
 
 def new_game(variant: Variant, seed: int, part: str | None = None) -> CubaState:

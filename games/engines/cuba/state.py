@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from ..typed import copier
-from .board import Board
-from .cash import Ledger
+from .map.board import Board
+from .rules.cash import Ledger
 
 
 class CompanyState(TypedDict):

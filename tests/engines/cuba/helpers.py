@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from games.engines.cuba.board import Board, content, new_board
-from games.engines.cuba.hexes import edge_open
-from games.engines.cuba.tiles import TILES, exits, rotated_paths
+from games.engines.cuba.data.hexes import edge_open
+from games.engines.cuba.data.tiles import TILES, exits, rotated_paths
+from games.engines.cuba.map.board import Board, content, new_board
 
 
 def put(board: Board, coord: str, tile: str, rotation: int = 0) -> Board:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.cuba import cash
 from games.engines.cuba.engine import CubaEngine
+from games.engines.cuba.rules import cash
 
 ENGINE = CubaEngine()
 

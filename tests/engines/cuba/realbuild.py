@@ -9,11 +9,11 @@ against the map; the helper finds the rotation.
 
 from __future__ import annotations
 
-from games.engines.cuba import laying, tokens
-from games.engines.cuba.board import Board, new_board
-from games.engines.cuba.optimiser import Plan, plan_json
-from games.engines.cuba.routes import Train, train_from_name
-from games.engines.cuba.tiles import exits, rotated_paths
+from games.engines.cuba.data.tiles import exits, rotated_paths
+from games.engines.cuba.map import laying, tokens
+from games.engines.cuba.map.board import Board, new_board
+from games.engines.cuba.map.optimiser import Plan, plan_json
+from games.engines.cuba.map.routes import Train, train_from_name
 
 
 def start() -> Board:

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.cuba import cash, market, setup, shares, variants
+from games.engines.cuba import setup
+from games.engines.cuba.data import market, variants
 from games.engines.cuba.engine import CubaEngine
 from games.engines.cuba.rounds import flow
+from games.engines.cuba.rules import cash, shares
 from games.engines.cuba.steps import buy_sell_par
 
 ENGINE = CubaEngine()

@@ -9,7 +9,7 @@ import pytest
 
 from games.engines import base
 from games.engines.base import IllegalAction
-from games.engines.cuba import variants
+from games.engines.cuba.data import variants
 
 ENGINE = base.get("18cuba")
 

@@ -25,11 +25,14 @@ from collections import Counter
 
 import pytest
 
-from games.engines.cuba import cash, optimiser, randomgame, rolling_stock, turn, variants
-from games.engines.cuba.companies import BY_SYM
-from games.engines.cuba.optimiser import evaluate
-from games.engines.cuba.phases import phase
-from games.engines.cuba.routes import enumerate_routes, train_value
+from games.engines.cuba.data import variants
+from games.engines.cuba.data.companies import BY_SYM
+from games.engines.cuba.data.phases import phase
+from games.engines.cuba.map import optimiser
+from games.engines.cuba.map.optimiser import evaluate
+from games.engines.cuba.map.routes import enumerate_routes, train_value
+from games.engines.cuba.play import randomgame
+from games.engines.cuba.rules import cash, rolling_stock, turn
 from games.engines.cuba.steps import route
 
 # (players, options): every variant, the 2-player easy one on both halves.

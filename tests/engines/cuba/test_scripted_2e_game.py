@@ -23,8 +23,9 @@ from functools import cache
 from typing import Any
 
 from games.engines.base import get
-from games.engines.cuba import cash, market, variants
-from games.engines.cuba.income import CUBE_THRESHOLDS
+from games.engines.cuba.data import market, variants
+from games.engines.cuba.rules import cash
+from games.engines.cuba.rules.income import CUBE_THRESHOLDS
 
 ENGINE = get("18cuba")
 SEED = 1

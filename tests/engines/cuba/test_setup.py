@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from games.engines import typed
-from games.engines.cuba import cash, market, setup, shares, variants
+from games.engines.cuba import setup
+from games.engines.cuba.data import market, variants
+from games.engines.cuba.rules import cash, shares
 from games.engines.cuba.state import CubaState, copy_state
 
 

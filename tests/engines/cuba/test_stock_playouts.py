@@ -16,10 +16,11 @@ import random
 
 import pytest
 
-from games.engines.cuba import cash, market, shares, variants
-from games.engines.cuba.companies import BY_SYM, shares_of
+from games.engines.cuba.data import market, variants
+from games.engines.cuba.data.companies import BY_SYM, shares_of
 from games.engines.cuba.rounds import flow
 from games.engines.cuba.rounds.stock import STOCK
+from games.engines.cuba.rules import cash, shares
 from games.engines.cuba.state import copy_state
 from games.engines.cuba.steps import buy_sell_par
 

@@ -17,19 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ...base import IllegalAction
+from ...base import Action, State
 from ...i18n import N_
 from ..refusals import refuse
-
-State = dict[str, Any]
-Action = dict[str, Any]
-
-
-# Why a move is refused, as a step or a rules library says it: a refusal (its
-# sentence kept to be said again in the player's language) or the English
-# sentence a rules library's `*_fault` returns.
-Refused = IllegalAction | str
-
 
 # The round's refusals, one whole sentence per round and per step a round
 # waits for (a name inside a sentence could not be said in German); a name

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import cash
-from .base import Round, State, refuse
+from ...base import State
+from ..rules import cash
+from .base import Round, refuse
 
 # Filled by `rounds/__init__`-free registration below, so each round module
 # stays importable on its own (the steps import nothing of the flow).

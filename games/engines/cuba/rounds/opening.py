@@ -8,10 +8,11 @@ old order) and with it the priority deal.
 
 from __future__ import annotations
 
-from ..cash import player
+from ...base import State
+from ..rules.cash import player
 from ..steps import auction, concession
 from . import flow
-from .base import Round, State
+from .base import Round
 
 
 def new_order(state: State) -> None:

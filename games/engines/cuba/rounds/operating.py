@@ -21,25 +21,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import income, privates, rolling_stock, turn
-from ..board import content
-from ..companies import FC
-from ..hexes import revenue_of
-from ..phases import phase
+from ...base import State
+from ..data.companies import FC
+from ..data.hexes import revenue_of
+from ..data.phases import phase
+from ..map.board import content
+from ..rules import income, privates, rolling_stock, turn
 from ..steps import (
     abilities,
     buy_train,
     dividend,
     done,
+    emergency,
     home,
     issue,
     machines,
+    offer,
     route,
     token,
     track,
 )
 from . import flow
-from .base import Round, State, auto
+from .base import Round, auto
 
 DATA = "operating"
 # A move that leaves the player a choice even when it is the only one listed.
@@ -192,7 +195,9 @@ OPERATING = Round(
         token,  # VII.3.6
         route,  # VII.3.7 (blocking)
         dividend,  # VII.3.8 (blocking)
-        buy_train,  # VII.3.9-10 (blocking while the company must buy a train)
+        buy_train,  # VII.3.9: from the bank or the pool, and trade-ins
+        emergency,  # VII.3.10: financing the forced train, bankruptcy
+        offer,  # VII.3.9: from another company; blocks for the three (steps/buy_train.py)
         machines,  # VII.3.11
         done,  # the director ends the turn
     ),

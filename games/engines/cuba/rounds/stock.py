@@ -13,11 +13,13 @@ moments:
 
 from __future__ import annotations
 
-from .. import cash, market, shares
-from ..companies import BY_SYM
+from ...base import State
+from ..data import market
+from ..data.companies import BY_SYM
+from ..rules import cash, shares
 from ..steps import abilities, buy_sell_par
 from . import flow
-from .base import Round, State
+from .base import Round
 
 
 def begin(state: State) -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import privates
-from ..companies import BY_SYM
+from ..data.companies import BY_SYM
 from ..refusals import refuse
+from ..rules import privates
 
 NAME = "put a concession's ability into a company"
 ACTIONS = frozenset({"assign"})

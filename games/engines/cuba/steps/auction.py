@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .. import cash
-from ..privates import COMMISSIONERS
 from ..refusals import refuse
+from ..rules import cash
+from ..rules.privates import COMMISSIONERS
 
 NAME = "bid for the commissioner"
 ACTIONS = frozenset({"bid", "pass"})

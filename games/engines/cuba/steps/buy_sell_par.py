@@ -31,13 +31,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...base import IllegalAction
+from ...base import Action, IllegalAction, State
 from ...i18n import N_
-from .. import cash, market, shares
-from ..companies import BY_SYM, FLOAT_PERCENT, in_game, shares_of, symbol
-from ..refusals import refusal, refuse
-from ..rounds.base import Action, Refused, State
-from ..variants import BY_ID
+from ..data import market
+from ..data.companies import BY_SYM, FLOAT_PERCENT, in_game, shares_of, symbol
+from ..data.variants import BY_ID
+from ..refusals import Refused, refusal, refuse
+from ..rules import cash, shares
+from ..rules.shares import DIRECTOR_SHARES, MINOR_START_SHARES
 
 NAME = "sell or buy shares"
 ACTIONS = frozenset({"sell", "buy", "par", "convert", "pass"})
@@ -46,10 +47,6 @@ DATA = "stock"
 # IV.2: a concession is worth $210 towards the 60% of a minor (VI.7).
 CONCESSION_VALUE = 210
 CONCESSIONS = tuple(f"M{n}" for n in range(1, 7))
-# VI.7: the 40% director's certificate and a 20% share, three share prices.
-MINOR_START_SHARES = 3
-# VI.8: the 20% director's certificate costs twice the par price.
-DIRECTOR_SHARES = 2
 
 # `parse` with no source: the first of these the purchase is legal from.
 DEFAULT_SOURCES = shares.SOURCES

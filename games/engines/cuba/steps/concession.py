@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import cash, privates
+from ..data.variants import BY_ID
 from ..refusals import refuse
-from ..variants import BY_ID
+from ..rules import cash, privates
 
 NAME = "choose a concession"
 ACTIONS = frozenset({"choose", "pass"})

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import income, turn
-from ..companies import BY_SYM
+from ..data.companies import BY_SYM
 from ..refusals import refuse
+from ..rules import income, turn
 
 NAME = "pay out or retain the income"
 ACTIONS = frozenset({"payout", "retain"})

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import turn
 from ..refusals import refuse
+from ..rules import turn
 
 NAME = "end the company's turn"
 ACTIONS = frozenset({"pass"})

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import tokens, turn
-from ..companies import BY_SYM
+from ..data.companies import BY_SYM
+from ..map import tokens
 from ..refusals import refuse
+from ..rules import turn
 
 NAME = "place the home station"
 ACTIONS = frozenset({"home"})

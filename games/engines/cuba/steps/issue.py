@@ -18,9 +18,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...base import IllegalAction
-from .. import cash, market, shares, turn
-from ..companies import BY_SYM, shares_of
+from ..data import market
+from ..data.companies import BY_SYM, shares_of
 from ..refusals import refuse
+from ..rules import cash, shares, turn
 
 NAME = "issue or redeem a share"
 ACTIONS = frozenset({"issue", "redeem"})

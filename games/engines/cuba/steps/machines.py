@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import rolling_stock, turn
-from ..companies import BY_SYM
+from ..data.companies import BY_SYM
+from ..data.trains import MACHINES
 from ..refusals import refuse
-from ..trains import MACHINES
+from ..rules import rolling_stock, turn
 
 NAME = "buy machines"
 ACTIONS = frozenset({"buy_machine"})

@@ -24,14 +24,16 @@ from itertools import product
 from typing import Any
 
 from ...base import IllegalAction
-from .. import income, notation, optimiser, turn
-from ..board import Board, copy_board, is_blocked
-from ..companies import BY_SYM, FC, in_game
-from ..laying import FC_FEE
-from ..optimiser import CUBE_VALUE, Plan
+from ..data.companies import BY_SYM, FC, in_game
+from ..data.trains import WAGONS
+from ..map import optimiser
+from ..map.board import Board, copy_board, is_blocked
+from ..map.laying import FC_FEE
+from ..map.optimiser import CUBE_VALUE, Plan
+from ..map.routes import Train, train_from_name
 from ..refusals import refuse
-from ..routes import Train, train_from_name
-from ..trains import WAGONS
+from ..rules import income, turn
+from ..words import notation
 
 NAME = "run trains"
 ACTIONS = frozenset({"run"})

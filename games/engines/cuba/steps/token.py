@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import cash, laying, notation, shares, tokens, turn
-from ..companies import BY_SYM
+from ..data.companies import BY_SYM
+from ..map import laying, tokens
 from ..refusals import refuse
+from ..rules import cash, shares, turn
+from ..words import notation
 
 NAME = "place a station"
 ACTIONS = frozenset({"station"})

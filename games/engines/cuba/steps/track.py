@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import cash, laying, notation, privates, turn
-from ..board import company_hexes
+from ..map import laying
+from ..map.board import company_hexes
 from ..refusals import refuse
+from ..rules import cash, privates, turn
+from ..words import notation
 
 NAME = "lay track"
 ACTIONS = frozenset({"lay"})
