@@ -1,6 +1,10 @@
 """No module of a title imports, even inside a function, a module that
 imports it back: a title's modules form layers (state and data below the
-rules, the rules below the engine), so each can be read and tested alone."""
+rules, the rules below the engine), so each can be read and tested alone.
+
+The engines' shared modules (``games/engines/*.py``: the protocol, the
+refusal, the words and verbs, the template, the registry) form layers the
+same way, below every title: none imports a title."""
 
 from __future__ import annotations
 
@@ -46,6 +50,18 @@ def cycles(package: Path) -> list[str]:
 @pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
 def test_a_titles_modules_import_no_circle(package):
     assert cycles(package) == []
+
+
+def test_the_engines_shared_modules_import_no_circle():
+    assert cycles(ROOT) == []
+
+
+def test_no_shared_module_imports_a_title():
+    """The registry finds titles by name at run time; nothing below it may
+    import one, or a title would import itself through the shared parts."""
+    titles = {package.name for package in PACKAGES}
+    found = {path.stem: sibling_imports(path) & titles for path in ROOT.glob("*.py")}
+    assert {module: names for module, names in found.items() if names} == {}
 
 
 def test_a_circle_is_found(tmp_path):
