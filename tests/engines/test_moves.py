@@ -18,7 +18,7 @@ import pytest
 from games.engines import base, i18n
 from games.engines.verbs import Moves, Verb, line
 
-DECLARING = ("havana", "pointcity")
+DECLARING = ("havana", "pointcity", "estates")
 LANGUAGES = ("en", "de")
 NAMES = ["alice", "bob", "carol", "dave", "erin"]
 # (players, seed) of the random games per title: enough for every verb to
