@@ -24,6 +24,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .errors import IllegalAction
+
 ENGINES = Path(__file__).resolve().parent
 DEFAULT = "en"
 # The folders with catalogues: a domain read back from a mail's ledger is
@@ -82,16 +84,27 @@ class Words:
     def pgettext(self, context: str, message: str) -> str:
         return self._catalogue().pgettext(context, message)
 
-    def refuse(self, template: str, **params: Any) -> Any:
+    def refuse(self, template: str, **params: Any) -> Refusal:
         """An ``IllegalAction`` saying `template` (English, ``{name}``
         placeholders) with `params` (str or int: a mail keeps them as JSON),
         that a mail can say again in its reader's language.  ``raise
         refuse("no building {id} at a row end", id=7)``."""
-        from .base import IllegalAction
-
-        return IllegalAction(
+        return Refusal(
             template.format(**params), template=template, params=params, domain=self.folder
         )
+
+
+class Refusal(IllegalAction):
+    """A refusal in a title's catalogue: it says itself in a language."""
+
+    def said(self, language: str | None) -> str:
+        return said(self, language)
+
+
+def said(error: IllegalAction, language: str | None) -> str:
+    """A refusal in `language` where its title's catalogue has it, else its
+    English message."""
+    return translated(error.domain, error.template, error.params, language) or error.message
 
 
 def translated(

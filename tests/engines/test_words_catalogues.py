@@ -123,6 +123,18 @@ def test_a_refusal_keeps_its_words_to_be_said_again_in_german():
     assert refusal.said("de") == "a test refusal 3"
 
 
+def test_i18n_says_a_refusal_in_the_readers_language_and_a_plain_one_in_english():
+    """Translation is i18n's: the error keeps only its msgid, values and
+    catalogue (games.engines.errors imports nothing of i18n)."""
+    from games.engines.errors import IllegalAction
+
+    refusal = i18n.Words("havana").refuse("empty command")
+    assert i18n.said(refusal, "de") == refusal.said("de") != "empty command"
+    assert i18n.said(refusal, "en") == "empty command"
+    plain = IllegalAction("a plain sentence")
+    assert i18n.said(plain, "de") == plain.said("de") == "a plain sentence"
+
+
 def test_a_refusal_from_an_unknown_catalogue_is_its_english_message():
     assert i18n.translated("../../etc", "x {n}", {"n": 1}, "de") == "x 1"
     assert i18n.translated(None, "x", {}, "de") is None

@@ -1,9 +1,10 @@
-"""The Estates in words for a mail: a seat's view, a move, a legal move's gloss.
+"""The Estates in words for a mail: a seat's view.
 
 ``describe`` reads the view alone, so it can show nothing the view hides:
 other seats' cheques and stashes stay "hidden" until the game is over.
-Cubes are named by their company and pips ("sienna 5"), the companies by
-the names in data.json with their colour once, beside the certificates.
+Things are named as ``names.py`` names them (the moves too); the companies
+with their colour once, beside the certificates.  The last turn's use of
+the piece is said as its move recalls it (``moves.py``).
 """
 
 from __future__ import annotations
@@ -12,38 +13,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..i18n import N_, Words
-from .board import requirement
-from .data import CUBE_COMPANY, CUBE_VALUE, DATA, ROWS, parse_lot
-from .pieces import display_slot, mayor_moves
+from .data import CUBE_COMPANY
+from .moves import recalled
+from .names import COLOURS, ROMAN, SPECIAL_NAMES, cube_name, piece_name, seat_name
+from .pieces import mayor_moves
 
 _ = Words("estates").gettext
 ngettext = Words("estates").ngettext
 
 
 View = dict[str, Any]
-State = dict[str, Any]
-Action = dict[str, Any]
 
 WIDTH = 72
-ROMAN = {1: "I", 2: "II", 3: "III"}
-COLOURS: dict[str, str] = DATA["company_colours"]
-# The colours of data.json, for translation where a company is shown.
-COLOUR_WORDS = (N_("blue"), N_("green"), N_("gray"), N_("yellow"), N_("red"), N_("purple"))
-SPECIAL_NAMES = {
-    "permit1": N_("permit I"),
-    "permit2": N_("permit II"),
-    "permit3": N_("permit III"),
-    "cancel": N_("cancel cube"),
-    "mayor": N_("mayor"),
-}
-# A special as the object of "auctions" in a narration.
-THE_SPECIAL = {
-    "permit1": N_("the permit I"),
-    "permit2": N_("the permit II"),
-    "permit3": N_("the permit III"),
-    "cancel": N_("the cancel cube"),
-    "mayor": N_("the mayor"),
-}
 ENDED = {
     "two_rows_complete": N_("two rows complete"),
     "no_numbered_roof": N_("no numbered roof left"),
@@ -61,37 +42,6 @@ ROUND_ENDS = (
     N_("nothing left to choose"),
     N_("resignation"),
 )
-
-
-def cube_name(cube: str) -> str:
-    """ "sienna-5" -> "sienna 5"."""
-    return f"{CUBE_COMPANY[cube]} {CUBE_VALUE[cube]}"
-
-
-def piece_name(piece: dict[str, Any]) -> str:
-    """A piece in an auction or the last turn, as the table calls it (as an
-    object: "auctions ...", "for ...", "keep ...")."""
-    kind = piece.get("kind")
-    if kind == "cube" and "cube" in piece:
-        return _("the {cube} cube").format(cube=cube_name(piece["cube"]))
-    if kind == "roof":
-        value = piece.get("value")
-        if value is None:
-            return _("a roof")
-        return _("roof {value}").format(value=value) if value else _("a blank roof")
-    if kind == "permit":
-        return _("permit {roman}").format(roman=ROMAN.get(piece.get("value", 0), "?"))
-    if kind == "cancel":
-        return _("the cancel cube")
-    if kind == "mayor":
-        return _("the mayor")
-    return _("the piece")
-
-
-def _name(names: Sequence[str], seat: Any) -> str:
-    if isinstance(seat, int) and 0 <= seat < len(names):
-        return names[seat]
-    return _("nobody")
 
 
 def _company(company: str) -> str:
@@ -233,16 +183,16 @@ def _auction(view: View, names: Sequence[str]) -> list[str]:
     auction = view["auction"]
     if auction is None:
         return []
-    auctioneer = _name(names, auction["auctioneer"])
+    auctioneer = seat_name(names, auction["auctioneer"])
     lines = [
         _("Auction: {auctioneer} auctions {piece}").format(
             auctioneer=auctioneer, piece=piece_name(auction["piece"])
         )
     ]
     bids = [
-        _("{who} passed").format(who=_name(names, s))
+        _("{who} passed").format(who=seat_name(names, s))
         if amount is None
-        else f"{_name(names, s)} {amount}"
+        else f"{seat_name(names, s)} {amount}"
         for s, amount in auction["bids"]
     ]
     if bids:
@@ -250,22 +200,22 @@ def _auction(view: View, names: Sequence[str]) -> list[str]:
     if auction["high_bidder"] is not None:
         lines.append(
             _("  high bid {high} by {who}").format(
-                high=auction["high"], who=_name(names, auction["high_bidder"])
+                high=auction["high"], who=seat_name(names, auction["high_bidder"])
             )
         )
-    waiting = [_name(names, s) for s in auction["waiting_for"]]
+    waiting = [seat_name(names, s) for s in auction["waiting_for"]]
     if waiting:
         lines += _wrap(_("  still to bid:"), waiting)
     phase = view["phase"]
     if phase == "resolve":
-        high = _name(names, auction["high_bidder"])
+        high = seat_name(names, auction["high_bidder"])
         lines.append(
             _("  {auctioneer} decides: give to {high} or keep").format(
                 auctioneer=auctioneer, high=high
             )
         )
     elif phase == "place":
-        lines.append(_("  {who} now places it").format(who=_name(names, view["recipient"])))
+        lines.append(_("  {who} now places it").format(who=seat_name(names, view["recipient"])))
     return lines
 
 
@@ -276,10 +226,10 @@ def _last(view: View, names: Sequence[str]) -> list[str]:
     if last.get("blank_roof"):
         return [
             _("Last turn: {who} turned over a blank roof").format(
-                who=_name(names, last.get("seat"))
+                who=seat_name(names, last.get("seat"))
             )
         ]
-    who = _name(names, last.get("auctioneer"))
+    who = seat_name(names, last.get("auctioneer"))
     text = _("Last turn: {who} auctioned {piece}").format(
         who=who, piece=piece_name(last.get("piece", {}))
     )
@@ -290,28 +240,14 @@ def _last(view: View, names: Sequence[str]) -> list[str]:
             sold = _("; gave it to {who} at {amount}")
         else:
             sold = _("; kept it over {who} at {amount}")
-        sold = sold.format(who=_name(names, seat), amount=amount)
+        sold = sold.format(who=seat_name(names, seat), amount=amount)
     else:
         sold = _("; nobody bid")
-    used = _use(last.get("used", {}), _name(names, last.get("recipient")))
+    used = recalled(last["used"], seat_name(names, last.get("recipient")))
     if len(text + sold) < WIDTH:
         return _wrap(text + sold + ";", [used], indent="  ")
     # Too long for one line (German, or long names): the sale on the next.
     return [text + ";", *_wrap("  " + sold.lstrip("; ") + ";", [used], indent="  ")]
-
-
-def _use(used: Action, who: str) -> str:
-    kind = used.get("type")
-    if kind == "place":
-        return _("{who} placed it on {lot}").format(who=who, lot=used.get("lot"))
-    if kind == "cancel":
-        roman = ROMAN.get(used.get("permit", 0), "?")
-        return _("{who} cancelled permit {roman}").format(who=who, roman=roman)
-    if kind == "mayor":
-        return _("{who} put the mayor at row {row}").format(who=who, row=used.get("row"))
-    if kind == "house":
-        return _("{who} had left; the house used it").format(who=who)
-    return _("{who} discarded it").format(who=who)
 
 
 def _opponents(view: View, seat: int | None, names: Sequence[str]) -> list[str]:
@@ -368,7 +304,7 @@ def _result(view: View, names: Sequence[str]) -> list[str]:
 
 def _now(view: View, names: Sequence[str]) -> list[str]:
     phase = view["phase"]
-    acting = ", ".join(_name(names, s) for s in view["to_act"])
+    acting = ", ".join(seat_name(names, s) for s in view["to_act"])
     doing = {
         "start": N_("Now: {who} chooses a piece to auction"),
         "bid": N_("Now: {who} bids or passes"),
@@ -392,168 +328,3 @@ def describe(view: View, seat: int | None, names: Sequence[str]) -> list[str]:
     lines += _opponents(view, seat, names)
     lines += _rounds(view, names)
     return lines
-
-
-# -- narrate ----------------------------------------------------------------
-
-
-def _choice(action: Action) -> str:
-    piece = action.get("piece")
-    if piece == "cube":
-        slot = display_slot(action.get("at"))
-        if slot is None:
-            return _("a cube")
-        if slot[1] == 0:
-            return _("the display row {row} left-end cube").format(row=slot[0] + 1)
-        return _("the display row {row} right-end cube").format(row=slot[0] + 1)
-    if piece == "roof":
-        return _("a roof")
-    if str(piece) in THE_SPECIAL:
-        return _(THE_SPECIAL[str(piece)])
-    return _("the piece")
-
-
-def narrate(action: Action, seat: int, names: Sequence[str]) -> str:
-    who = _name(names, seat)
-    kind = action.get("type") if isinstance(action, dict) else None
-    if kind == "auction":
-        # Only the seat's own form holds the stash; the public form never does.
-        if action.get("stash"):
-            text = _("{who} stashes a cheque, auctions {piece}")
-        else:
-            text = _("{who} auctions {piece}")
-        return text.format(who=who, piece=_choice(action))
-    if kind == "bid":
-        return _("{who} bids {amount}").format(who=who, amount=action.get("amount"))
-    if kind == "pass":
-        return _("{who} passes").format(who=who)
-    if kind == "give":
-        return _("{who} gives the piece to the high bidder").format(who=who)
-    if kind == "keep":
-        return _("{who} keeps the piece and pays the high bidder").format(who=who)
-    if kind == "place":
-        return _("{who} places it on lot {lot}").format(who=who, lot=action.get("lot"))
-    if kind == "cancel":
-        roman = ROMAN.get(action.get("permit", 0), "?")
-        return _("{who} cancels permit {roman}").format(who=who, roman=roman)
-    if kind == "mayor":
-        return _("{who} puts the mayor at row {row}").format(who=who, row=action.get("row"))
-    if kind == "discard":
-        return _("{who} discards the piece").format(who=who)
-    return _("{who} moves").format(who=who)
-
-
-# -- gloss ------------------------------------------------------------------
-
-
-def _auction_gloss(state: State, action: Action) -> str | None:
-    piece = action.get("piece")
-    if piece == "cube":
-        slot = display_slot(action.get("at"))
-        if slot is None or not state["display"][slot[0]]:
-            return None
-        cube = state["display"][slot[0]][slot[1]]
-        return _("{cube} cube ({colour})").format(
-            cube=cube_name(cube), colour=_(COLOURS[CUBE_COMPANY[cube]])
-        )
-    if piece == "roof":
-        left = len(state["roofs"])
-        numbered = sum(1 for v in state["roofs"] if v)
-        if left == numbered:
-            return _("a face-down roof ({left} left)").format(left=left)
-        return _("a face-down roof ({left} left, {blank} blank)").format(
-            left=left, blank=left - numbered
-        )
-    if piece == "cancel":
-        return _("cancel cube: removes a placed permit")
-    if piece == "mayor":
-        return _("mayor: doubles one row's score")
-    if isinstance(piece, str) and piece in SPECIAL_NAMES:
-        value = int(piece[-1])
-        longer = ngettext(
-            "{permit}: a row {count} lot longer or shorter",
-            "{permit}: a row {count} lots longer or shorter",
-            value,
-        )
-        return longer.format(permit=_(SPECIAL_NAMES[piece]), count=value)
-    return None
-
-
-def _placing(state: State) -> dict[str, Any]:
-    return state["auction"]["piece"] if state.get("auction") else {}
-
-
-def _place_gloss(state: State, action: Action) -> str | None:
-    where = parse_lot(action.get("lot"))
-    if where is None:
-        return None
-    r, n = where
-    row = state["board"][r]
-    piece = _placing(state)
-    kind = piece.get("kind")
-    if kind == "cube":
-        below = row["floors"][n]
-        cube = cube_name(piece["cube"])
-        if below:
-            return _("{cube} on {below}").format(cube=cube, below=cube_name(below[-1]))
-        return _("{cube}: new building").format(cube=cube)
-    if kind == "roof":
-        floors, roof = row["floors"][n], piece.get("value") or 0
-        worth = sum(CUBE_VALUE[c] for c in floors) + roof
-        top = cube_name(floors[-1])
-        if len(floors) > 1:
-            return _("roof {roof} on {top} ({floors} floors): worth {worth}").format(
-                roof=roof, top=top, floors=len(floors), worth=worth
-            )
-        return _("roof {roof} on {top}: worth {worth}").format(roof=roof, top=top, worth=worth)
-    if kind == "permit":
-        return _lots(ROWS[r], requirement(row), n)
-    return None
-
-
-def _lots(row: str, before: int, after: int) -> str:
-    """ "row b: 4 -> 6 lots": a row's requirement changed by a permit."""
-    text = ngettext(
-        "row {row}: {before} -> {after} lots", "row {row}: {before} -> {after} lots", after
-    )
-    return text.format(row=row, before=before, after=after)
-
-
-def gloss(state: State, seat: int, action: Action, names: Sequence[str] = ()) -> str | None:
-    kind = action.get("type")
-    if kind == "auction":
-        return _auction_gloss(state, action)
-    auction = state.get("auction")
-    if auction is None:
-        return None
-    piece = piece_name(auction["piece"])
-    if kind == "bid":
-        if auction["high_bidder"] is None:
-            return _("first bid for {piece}").format(piece=piece)
-        return _("for {piece}, over {high}").format(piece=piece, high=auction["high"])
-    if kind == "pass":
-        return _("no bid for {piece}").format(piece=piece)
-    if kind in ("give", "keep"):
-        price = auction["high"]
-        if kind == "give":
-            return _("sell {piece} for {price}").format(piece=piece, price=price)
-        return _("pay {price}, keep {piece}").format(piece=piece, price=price)
-    if kind == "place":
-        return _place_gloss(state, action)
-    if kind == "cancel":
-        for r, row in enumerate(state["board"]):
-            for change in row["permits"]:
-                if abs(change) == action.get("permit"):
-                    return _lots(ROWS[r], requirement(row), requirement(row) - change)
-        return None
-    if kind == "mayor":
-        row = action.get("row")
-        mayor = state.get("mayor")
-        if mayor is not None:
-            return _("mayor from row {old} to row {new}: x2").format(old=ROWS[mayor], new=row)
-        return _("row {row} scores double").format(row=row)
-    if kind == "discard":
-        if auction["piece"].get("kind") == "cube":
-            return None
-        return _("{piece} leaves the game").format(piece=piece)
-    return None

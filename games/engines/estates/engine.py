@@ -13,9 +13,10 @@ from typing import Any
 from .. import i18n
 from ..base import EngineBase, Result
 from ..i18n import N_
-from . import commands, describe, leaving, scoring, turn, view
+from . import describe, leaving, scoring, turn, view
 from .data import EDITIONS
 from .errors import IllegalAction, refuse
+from .moves import MOVES
 from .placement import apply_place, check_place, place_actions
 from .state import EstatesState, copy_state, new_state
 
@@ -56,7 +57,8 @@ class EstatesEngine(EngineBase):
     # The template's own refusals (EngineBase's English), said from the
     # title's catalogue.
     WORDS = i18n.Words("estates")
-    SAYS = describe  # the mail's words (EngineBase.describe, narrate, gloss)
+    SAYS = describe  # the board in words (EngineBase.describe)
+    MOVES = MOVES  # each verb's line, narration and gloss (EngineBase)
     GAME_OVER = N_("the game is over")
     NOT_YOUR_TURN = N_("it is not your turn")
     NOT_AN_ACTION = N_('an action is an object with a "type"')
@@ -132,17 +134,6 @@ class EstatesEngine(EngineBase):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)
-
-    def text(self, action: Action) -> str:
-        try:
-            return commands.text(action)
-        except (KeyError, TypeError, AttributeError) as exc:
-            # A guard, not a refusal: ``text`` only ever sees the engine's
-            # own legal actions (a player's action is refused by why_not).
-            raise IllegalAction(f"not an Estates action: {action!r}") from exc
-
-    def parse(self, text: str, state: State, seat: int) -> Action:
-        return commands.parse(text)
 
     def timeout_action(self, state: State, seat: int) -> Action:
         """Pass on bids, give to the high bidder, the first placement, no stash."""

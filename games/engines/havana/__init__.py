@@ -2,7 +2,8 @@
 
 Modules by concern: ``data`` (component data, validated at import), ``setup``,
 ``order`` (turn order), ``actions`` (the action cards), ``buying``,
-``rounds`` (phases and turns), ``commands`` (email text), ``view``,
+``rounds`` (phases and turns), ``describe`` (the board in words),
+``moves`` (each verb declared once: its line, narration and gloss), ``view``,
 ``scoring``; ``engine`` wires them to the protocol of ``games.engines.base``.
 """
 

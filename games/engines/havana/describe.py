@@ -1,10 +1,11 @@
-"""Havana in words for a mail: the table as a seat sees it, moves with names.
+"""Havana in words for a mail: the table as a seat sees it, and the names
+of the things on it (a move's words, in ``moves.py``, name them so too).
 
 Cards are named as printed, value first ("2 Protection"); where two cards
 share a value the code a player types follows in brackets ("2 Protection
 (2p)").  The 2009 building tiles carry no printed names, so a building is its
-id as the commands write it (B9) with its VP and cost.  Players are named,
-with their seat number where a command needs it ("bob (seat 1)").
+id as a move's line writes it (B9) with its VP and cost.  Players are named,
+with their seat number where a move's line needs it ("bob (seat 1)").
 """
 
 from __future__ import annotations
@@ -12,13 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..base import State
 from ..i18n import N_, Words
 from . import data
-from .buying import open_buildings
 from .order import number
-
-Action = dict[str, Any]
 
 _words = Words("havana")
 _ = _words.gettext
@@ -27,7 +24,6 @@ pgettext = _words.pgettext
 
 
 WIDTH = 72
-GLOSS_WIDTH = 50
 PHASES = {
     "choose": N_("everyone chooses two cards face down"),
     "replace": N_("everyone picks a new card face down"),
@@ -315,223 +311,3 @@ def describe(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> li
         if other != me:
             lines += _seat_lines(view, other, names, mine=False)
     return lines
-
-
-# --- moves -------------------------------------------------------------------
-
-
-def _taxed(what: str) -> str:
-    """What the Tax Collector took from one seat, as the narration names it
-    after "Sarah's": a worker or a cube's colour."""
-    taken = {
-        "worker": pgettext("taxed", "worker"),
-        "red": pgettext("taxed", "red"),
-        "yellow": pgettext("taxed", "yellow"),
-        "blue": pgettext("taxed", "blue"),
-        "brown": pgettext("taxed", "brown"),
-        "gray": pgettext("taxed", "gray"),
-    }
-    return taken.get(what, what)
-
-
-def _narrate(action: Action, name: str, names: Sequence[str]) -> str:
-    kind = action.get("type")
-    if kind == "choose":
-        if "cards" not in action:
-            return _("{name} has chosen cards, face down").format(name=name)
-        first, second = (card(c) for c in action["cards"])
-        return _("{name} chooses {first} and {second}").format(
-            name=name, first=first, second=second
-        )
-    if kind == "replace":
-        if "card" not in action:
-            return _("{name} has chosen a new card, face down").format(name=name)
-        return _("{name} plays {card} on {cover}").format(
-            name=name, card=card(action["card"]), cover=card(action["cover"])
-        )
-    if kind == "skip":
-        code = data.CARD_BY_KEY[action["card"]]["code"]
-        return _("{name} skips {card}").format(name=name, card=card(code))
-    if kind == "refreshment":
-        return _("{name} plays {card}: a peso from the centre").format(name=name, card=face("1"))
-    if kind == "debris":
-        return _("{name} plays {card}: all gray cubes from the centre").format(
-            name=name, card=face("2d")
-        )
-    if kind == "conserve":
-        return _("{name} plays {card}: {building} to the box").format(
-            name=name, card=face("3c"), building=f"B{action['building']}"
-        )
-    if kind == "tax":
-        taken = sorted(action["take"].items(), key=lambda item: int(item[0]))
-        parts = [
-            _("{who}'s {what}").format(who=who(names, int(s)), what=_taxed(what))
-            for s, what in taken
-        ]
-        return _("{name} plays {card}: {taken}").format(
-            name=name, card=face("3t"), taken=", ".join(parts) or _("nobody to tax")
-        )
-    if kind == "worker":
-        return _("{name} plays {card}: workers from the supply").format(name=name, card=face("4w"))
-    if kind == "architect":
-        return _("{name} plays {card}: a worker from the supply").format(
-            name=name, card=face("4a")
-        )
-    if kind == "steal_pesos":
-        if action["victim"] is None:
-            return _("{name} plays {card}: nobody to rob").format(name=name, card=face("5"))
-        return _("{name} plays {card} on {victim}").format(
-            name=name, card=face("5"), victim=who(names, action["victim"])
-        )
-    if kind == "steal_cubes":
-        if action["victim"] is None:
-            return _("{name} plays {card}: nobody to rob").format(name=name, card=face("6"))
-        return _("{name} plays {card}: {cubes} from {victim}").format(
-            name=name,
-            card=face("6"),
-            cubes=cube_list(action["cubes"]),
-            victim=who(names, action["victim"]),
-        )
-    if kind == "black_market":
-        return _("{name} plays {card}: cubes from the bag").format(name=name, card=face("7"))
-    if kind == "pesos":
-        return _("{name} plays {card}: half the centre's pesos").format(name=name, card=face("8"))
-    if kind == "mama":
-        return _("{name} plays {card}: {cubes} from the centre").format(
-            name=name, card=face("9"), cubes=cube_list(action["cubes"])
-        )
-    if kind == "buy":
-        return _("{name} buys {building} for {cost}").format(
-            name=name, building=f"B{action['building']}", cost=cost(action["pay"])
-        )
-    if kind == "end":
-        return _("{name} ends the turn").format(name=name)
-    raise ValueError(kind)
-
-
-def narrate(action: Action, seat: int, names: Sequence[str]) -> str:
-    name = who(names, seat)
-    try:
-        return _narrate(action, name, names)
-    except (KeyError, TypeError, ValueError, AttributeError):
-        # A malformed or unknown action still gets a line, never a crash.
-        kind = action.get("type") if isinstance(action, dict) else None
-        if isinstance(kind, str):
-            return _("{name} moves ({kind})").format(name=name, kind=kind)
-        return _("{name} moves").format(name=name)
-
-
-def _fit(text: str) -> str:
-    return text if len(text) <= GLOSS_WIDTH else text[: GLOSS_WIDTH - 3] + "..."
-
-
-def gloss(state: State, seat: int, action: Action, names: Sequence[str] = ()) -> str | None:
-    """The card names behind the codes, a building's VP and cost, a result."""
-    kind = action.get("type")
-    table = state["buildings"]
-    if kind == "choose":
-        low, high = action["cards"]
-        return _fit(
-            _("{first} + {second}: number {number}").format(
-                first=card_name(low), second=card_name(high), number=f"{number([low, high]):02d}"
-            )
-        )
-    if kind == "replace":
-        kept = [c for c in state["seats"][seat]["cards"] if c != action["cover"]]
-        result = number([*kept, action["card"]])
-        return _fit(
-            _("{card} over {cover}: number {number}").format(
-                card=card_name(action["card"]),
-                cover=card_name(action["cover"]),
-                number=f"{result:02d}",
-            )
-        )
-    if kind == "skip":
-        return _fit(_("skip {card}").format(card=card(data.CARD_BY_KEY[action["card"]]["code"])))
-    if kind == "conserve":
-        info = table[str(action["building"])]
-        if info["architect"]:
-            text = _("box it: {vp} VP, Architect; {cost}")
-        else:
-            text = _("box it: {vp} VP; {cost}")
-        return _fit(text.format(vp=info["vp"], cost=short_cost(info["cost"])))
-    if kind == "buy":
-        info = table[str(action["building"])]
-        total = state["seats"][seat]["vp"] + info["vp"]
-        return _fit(
-            _("+{vp} VP: you reach {total} of {target}").format(
-                vp=info["vp"], total=total, target=state["target"]
-            )
-        )
-    if kind == "tax":
-        taken = list(action["take"].values())
-        boxed = [w for w in taken if w != "worker"]
-        gone = [_("{cubes} boxed").format(cubes=cube_list(boxed))] if boxed else []
-        if "worker" in taken:
-            workers = amount("workers", taken.count("worker"))
-            gone.append(_("{workers} to supply").format(workers=workers))
-        return _fit(_("+1 peso; {taken}").format(taken=", ".join(gone) or _("nobody to tax")))
-    if kind == "steal_pesos":
-        victim = action["victim"]
-        if victim is None:
-            return _("{card}: nobody can be robbed").format(card=face("5"))
-        n = state["seats"][victim]["pesos"] // 2
-        return _fit(
-            _("{card}: {pesos} from {victim}").format(
-                card=face("5"), pesos=amount("pesos", n), victim=who(names, victim)
-            )
-        )
-    if kind == "steal_cubes":
-        if action["victim"] is None:
-            return _("{card}: nobody can be robbed").format(card=face("6"))
-        held = state["seats"][action["victim"]]["cubes"]
-        coloured = sum(held[c] for c in data.COLOURED)
-        victim = who(names, action["victim"])
-        return _fit(
-            _("{victim} has {coloured} coloured, {gray} gray").format(
-                victim=victim, coloured=coloured, gray=held["gray"]
-            )
-        )
-    if kind == "mama":
-        return _fit(_("{card}: half the centre's cubes").format(card=face("9")))
-    if kind == "black_market":
-        count = 1 if state["flags"]["black_market"] else 2
-        return _fit(
-            ngettext(
-                "{card}: {count} cube from the bag", "{card}: {count} cubes from the bag", count
-            ).format(card=face("7"), count=count)
-        )
-    if kind == "worker":
-        wanted = 1 if state["flags"]["worker"] else 2
-        return _fit(f"{face('4w')}: {amount('workers', min(wanted, state['workers']))}")
-    if kind == "refreshment":
-        return _fit(f"{face('1')}: {amount('pesos', min(1, state['centre']['pesos']))}")
-    if kind == "debris":
-        return _fit(
-            _("{card}: {count} gray from the centre").format(
-                card=face("2d"), count=state["centre"]["cubes"]["gray"]
-            )
-        )
-    if kind == "architect":
-        workers = amount("workers", min(1, state["workers"]))
-        return _fit(
-            _("{card}: {workers}, build Architect").format(card=face("4a"), workers=workers)
-        )
-    if kind == "pesos":
-        half = (state["centre"]["pesos"] + 1) // 2
-        return _fit(
-            _("{card}: {pesos} from the centre").format(
-                card=face("8"), pesos=amount("pesos", half)
-            )
-        )
-    return None
-
-
-def move_group(state: State, seat: int, action: Action) -> str | None:
-    """Buying lists many payment plans: one heading per building."""
-    if action.get("type") != "buy":
-        return None
-    bid = action["building"]
-    if bid not in open_buildings(state):
-        return None
-    return building(bid, state["buildings"])

@@ -8,8 +8,9 @@ from typing import Any
 from .. import i18n
 from ..base import EngineBase, IllegalAction, Result, State
 from ..i18n import N_
-from . import commands, data, rounds, scoring, setup, view
+from . import data, rounds, scoring, setup, view
 from . import describe as words
+from .moves import MOVES
 from .order import number
 from .state import HavanaState, copy_state
 
@@ -57,7 +58,8 @@ class HavanaEngine(EngineBase):
 
     # The template's own refusals, said from the title's catalogue.
     WORDS = i18n.Words("havana")
-    SAYS = words  # the mail's words (EngineBase.describe, narrate, gloss, move_group)
+    SAYS = words  # the board in words (EngineBase.describe)
+    MOVES = MOVES  # each verb's line, narration, gloss and group (EngineBase)
     GAME_OVER = N_("the game is over")
     NOT_YOUR_TURN = N_("it is not your turn to act")
     NOT_AN_ACTION = N_("an action must be an object with a 'type'")
@@ -77,8 +79,8 @@ class HavanaEngine(EngineBase):
 
     def why_not(self, state: State, seat: int, action: Action) -> IllegalAction:
         try:
-            line = commands.text(action)
-        except (IllegalAction, KeyError, TypeError, AttributeError, ValueError):
+            line = self.text(action)
+        except IllegalAction:
             line = str(action.get("type"))
         buying = state["phase"] == "actions" and state["buying"]
         if buying and action["type"] not in ("buy", "end"):
@@ -89,17 +91,6 @@ class HavanaEngine(EngineBase):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)
-
-    def text(self, action: Action) -> str:
-        try:
-            return commands.text(action)
-        except (KeyError, TypeError, AttributeError) as exc:
-            # A guard, not a refusal: the server has the line of the engine's
-            # own legal actions only (a player's action is refused by apply).
-            raise IllegalAction("not a Havana action") from exc
-
-    def parse(self, text: str, state: State, seat: int) -> Action:
-        return commands.parse(text, state, seat)
 
     def timeout_action(self, state: State, seat: int) -> Action:
         """Choices: the pair (or replacement) giving the lowest number; optional

@@ -1,14 +1,14 @@
-"""Point City in words: a seat's view as mail lines, moves narrated and glossed.
+"""Point City in words: a seat's view as mail lines, and the names of the
+things on the board (a move's words, in ``moves.py``, name them so too).
 
 ``describe`` reads the view alone, so it shows nothing the view hides (the far
-side of market cards, the pile below its top card).  ``gloss`` gets the state
-but only ever names what the market and the display show face up.  Resources
-keep the lower-case names the commands use; a double-symbol card is "double
+side of market cards, the pile below its top card).  Resources keep the
+lower-case names a move's line uses; a double-symbol card is "double
 energy" (``energy2`` in a ``pay`` list).
 
 Every word a reader sees is marked for translation (``_``, ``ngettext``; the
 labels of the resources with ``N_``) and said in the language of the call
-(``i18n.speaking`` in ``engine.py``).  Card names come from ``cards.json`` and
+(``i18n.speaking`` in ``EngineBase``).  Card names come from ``cards.json`` and
 stay as printed; the commands quoted ("civic <id>") stay English.
 """
 
@@ -17,12 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..base import Action, State
 from ..i18n import N_, Words
-from .data import CARDS, RESOURCES, TOKENS, WILD, Token
-from .market import BUILDING, INDEX, NAMES, SIZE
-from .payment import permanent
-from .scoring import ingenuity_cards, token_points
+from .data import RESOURCES, TOKENS, WILD, Token
+from .market import BUILDING, SIZE
+from .scoring import token_points
 
 WIDTH = 72
 
@@ -104,7 +102,7 @@ def _points(n: int) -> str:
     return ngettext("{count} point", "{count} points", n).format(count=n)
 
 
-def _and(items: list[str]) -> str:
+def joined(items: list[str]) -> str:
     """``a and b and c``, in the reader's language."""
     if not items:
         return ""
@@ -160,7 +158,7 @@ def wrap(head: str, parts: list[str], indent: str = "    ") -> list[str]:
     return lines
 
 
-def _name(names: Sequence[str], seat: int) -> str:
+def seat_name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else _("seat {number}").format(number=seat + 1)
 
 
@@ -176,13 +174,13 @@ def describe(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> li
     lines = _status(view, names)
     others = list(range(count))
     if seat is not None and me is not None:
-        lines += _player(me, _("{name} (you)").format(name=_name(names, seat)))
+        lines += _player(me, _("{name} (you)").format(name=seat_name(names, seat)))
         others = [(seat + k) % count for k in range(1, count)]
     lines += _market(view["market"])
     lines += _pile(view)
     lines += _display(view["display"], me, view["phase"] == "over")
     for other in others:
-        lines += _player(seats[other], _name(names, other))
+        lines += _player(seats[other], seat_name(names, other))
     if view.get("opponent") is not None:
         lines += _opponent(view)
     if view.get("result") is not None:
@@ -193,7 +191,7 @@ def describe(view: dict[str, Any], seat: int | None, names: Sequence[str]) -> li
 def _status(view: dict[str, Any], names: Sequence[str]) -> list[str]:
     if view["phase"] == "over":
         return [_("The game is over.")]
-    who = _name(names, view["current"])
+    who = seat_name(names, view["current"])
     if view["phase"] == "civic":
         n = view.get("civic_tokens_to_take", 1)
         if n == 1:
@@ -353,7 +351,7 @@ def _opponent(view: dict[str, Any]) -> list[str]:
     if bot["tokens"]:
         lines += wrap("  " + _("Civic tokens:"), [str(t["id"]) for t in bot["tokens"]])
     if view["phase"] != "over":
-        spaces = _and([str(s) for s in bot["next_spaces"]])
+        spaces = joined([str(s) for s in bot["next_spaces"]])
         lines.append("  " + _("Next it takes {spaces}").format(spaces=spaces))
     return lines
 
@@ -368,7 +366,7 @@ def _result(view: dict[str, Any], names: Sequence[str]) -> list[str]:
             line = _("{name} beat the solo opponent: {mine} to {them}")
         else:
             line = _("{name} did not beat the solo opponent: {mine} to {them}")
-        lines.append(line.format(name=_name(names, 0), mine=mine, them=them))
+        lines.append(line.format(name=seat_name(names, 0), mine=mine, them=them))
         if view.get("opponent_levels") is not None:
             levels = ", ".join(
                 ngettext("{level} star {total}", "{level} stars {total}", lv["level"]).format(
@@ -379,110 +377,15 @@ def _result(view: dict[str, Any], names: Sequence[str]) -> list[str]:
             lines.append("  " + _("Opponent by level: {levels}").format(levels=levels))
             lines.append("  " + _("Stars earned: {stars}").format(stars=view.get("stars", 0)))
         return lines
-    winners = [_name(names, s) for s in result["winners"]]
+    winners = [seat_name(names, s) for s in result["winners"]]
     if winners:
         line = ngettext("Winner: {names}", "Winners: {names}", len(winners))
-        lines.append(line.format(names=_and(winners)))
+        lines.append(line.format(names=joined(winners)))
     else:
         lines.append(_("Winner: nobody"))
     order = sorted(range(len(result["places"])), key=lambda s: (result["places"][s], s))
     lines += wrap(
         "  " + _("Places:"),
-        [f"{result['places'][s]}. {_name(names, s)} {result['scores'][s]}" for s in order],
+        [f"{result['places'][s]}. {seat_name(names, s)} {result['scores'][s]}" for s in order],
     )
     return lines
-
-
-# -- narrate, gloss, move_group ----------------------------------------------------
-
-
-def narrate(action: Action, seat: int, names: Sequence[str]) -> str:
-    who = _name(names, seat)
-    kind = action.get("type")
-    if kind == "flip":
-        if "space" not in action:
-            return _("{who} flips a card to its building side").format(who=who)
-        return _("{who} flips {space} to its building side").format(who=who, space=action["space"])
-    if kind == "draw":
-        return _("{who} draws the top two cards of the pile").format(who=who)
-    if kind == "take":
-        return _narrate_take(action, who)
-    if kind == "civic":
-        token_id = action.get("token")
-        token = TOKENS.get(token_id) if isinstance(token_id, int) else None
-        if token is None:
-            return _("{who} takes a civic token").format(who=who)
-        return _("{who} takes civic token {id} ({rule})").format(
-            who=who, id=token.id, rule=token_rule(token)
-        )
-    if kind == "pass":
-        return _("{who} passes: no draft is possible").format(who=who)
-    return _("{who} moves").format(who=who)
-
-
-def _narrate_take(action: Action, who: str) -> str:
-    spaces = [str(s) for s in action.get("spaces") or []]
-    pay = action.get("pay") or []
-    where = _and(spaces) if spaces else _("two market cards")
-    if not pay:
-        return _("{who} takes {spaces}").format(who=who, spaces=where)
-    paying = _("{who} takes {spaces}, paying {paid}")
-    line = paying.format(who=who, spaces=where, paid=counted([kind_name(str(k)) for k in pay]))
-    if len(line) <= WIDTH:
-        return line
-    # A long payment keeps within a phone's width: in the pay command's
-    # words, else as a count (stocks are open, so nothing is lost for good).
-    line = paying.format(who=who, spaces=" ".join(spaces), paid=counted([str(k) for k in pay]))
-    if len(line) <= WIDTH:
-        return line
-    return ngettext(
-        "{who} takes {spaces}, paying {count} card",
-        "{who} takes {spaces}, paying {count} cards",
-        len(pay),
-    ).format(who=who, spaces=where, count=len(pay))
-
-
-def _space_gloss(slot: dict[str, Any] | None) -> str:
-    if slot is None:
-        return _("nothing")
-    card = CARDS[slot["card"]]
-    if slot["side"] == BUILDING:
-        if card.building == "civic":
-            return _("{name} (civic)").format(name=card.name)
-        return _("{name} {points} VP").format(name=card.name, points=card.points)
-    return kind_name(card.stock_kind)
-
-
-def gloss(state: State, seat: int, action: Action, names: Sequence[str] = ()) -> str | None:
-    kind = action.get("type")
-    market = state["market"]
-    if kind == "take":
-        got = " + ".join(_space_gloss(market[INDEX[s]]) for s in action["spaces"])
-        return got if len(got) <= 50 else got[:47] + "..."
-    if kind == "flip":
-        slot = market[INDEX[action["space"]]]
-        return _("{card} card; its building is unseen").format(card=_space_gloss(slot))
-    if kind == "draw" and state["pile"]:
-        top = kind_name(CARDS[state["pile"][0]].stock_kind)
-        return _("top card: {card}, then one unseen").format(card=top)
-    if kind == "civic":
-        token = TOKENS[action["token"]]
-        player = state["seats"][seat]
-        now = token_points(token, permanent(player["city"]), ingenuity_cards(player["stock"]))
-        if token.kind == "flat":
-            return token_rule(token)
-        return _("{rule}: {points} now").format(rule=token_rule(token), points=now)
-    return None
-
-
-def move_group(state: State, seat: int, action: Action) -> str | None:
-    """Takes by row (a vertical pair by both its rows); flips together."""
-    kind = action.get("type")
-    if kind == "take":
-        rows = sorted({NAMES.index(s) // SIZE + 1 for s in action["spaces"]})
-        if len(rows) == 1:
-            return _("Take from row {row}").format(row=rows[0])
-        return _("Take from rows {first}-{last}").format(first=rows[0], last=rows[1])
-    if kind == "flip":
-        return _("Flip a card")
-    return None

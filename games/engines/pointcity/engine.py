@@ -7,9 +7,10 @@ from typing import Any
 from .. import i18n
 from ..base import Action, EngineBase, IllegalAction, Result, State
 from ..i18n import N_
-from . import commands, describe, scoring, turn, view
+from . import describe, scoring, turn, view
 from .data import TOKENS
 from .market import BUILDING, INDEX, PAIR_SET, flippable
+from .moves import MOVES
 from .payment import KIND_ORDER, permanent
 from .setup import setup_state
 from .state import PointCityState, copy_state
@@ -47,7 +48,7 @@ def _explain(state: State, seat: int, action: dict[str, Any]) -> IllegalAction:
     if kind == "pass":
         return refuse("you may pass only when no draft is possible")
     if kind not in ("flip", "draw", "take", "civic", "pass"):
-        # commands.HELP's words, whole in each msgid.
+        # moves.HELP's words, whole in each msgid.
         return refuse(
             "unknown action {kind}; "
             "commands: flip b3 | draw | take a1 b1 [pay energy energy2 ingenuity] | "
@@ -83,7 +84,7 @@ def _explain_take(state: State, seat: int, action: dict[str, Any]) -> IllegalAct
     pay = action.get("pay")
     if not isinstance(pay, list) or not all(isinstance(k, str) and k in KIND_ORDER for k in pay):
         return refuse("pay is a list of card kinds, e.g. ['energy', 'ingenuity']")
-    choices = " | ".join(commands.text(a) for a in options)
+    choices = " | ".join(MOVES.text(a) for a in options)
     return refuse("that payment does not fit; the ways to pay are: {choices}", choices=choices)
 
 
@@ -118,7 +119,8 @@ class PointCity(EngineBase):
     # The template's own refusals, said from the title's catalogue (a
     # refusal's text is a format string: the example's braces are doubled).
     WORDS = WORDS
-    SAYS = describe  # the mail's words (EngineBase.describe, narrate, gloss, move_group)
+    SAYS = describe  # the board in words (EngineBase.describe)
+    MOVES = MOVES  # each verb's line, narration, gloss and group (EngineBase)
     GAME_OVER = N_("the game is over")
     NOT_YOUR_TURN = N_("it is not your turn")
     NOT_AN_ACTION = N_('an action is an object with a "type", e.g. {{"type": "draw"}}')
@@ -141,12 +143,6 @@ class PointCity(EngineBase):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)
-
-    def text(self, action: Action) -> str:
-        return commands.text(action)
-
-    def parse(self, text: str, state: State, seat: int) -> Action:
-        return commands.parse(text, state, seat)
 
     def provisional(self, options: dict[str, Any]) -> list[str]:
         return ["cards"]

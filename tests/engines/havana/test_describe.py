@@ -190,7 +190,12 @@ def test_moves_are_narrated_with_names_and_printed_card_names():
     assert say({"type": "skip", "card": "conservation"}, 0, NAMES) == (
         "Vanessa skips 3 Conservation (3c)"
     )
-    assert say({"type": "mystery"}, 0, NAMES) == "Vanessa moves (mystery)"
+
+
+def test_a_move_havana_declares_no_verb_for_is_a_failure_not_a_vague_line():
+    """A bug in a move's words shows: no "Vanessa moves" stands in for it."""
+    with pytest.raises(ValueError, match="mystery"):
+        ENGINE.narrate({"type": "mystery"}, 0, NAMES)
 
 
 def test_glosses_name_the_cards_and_the_building_behind_a_line():

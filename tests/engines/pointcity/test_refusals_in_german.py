@@ -10,7 +10,7 @@ import pytest
 
 from games.engines.base import IllegalAction
 from games.engines.pointcity import ENGINE
-from games.engines.pointcity.commands import HELP
+from games.engines.pointcity.moves import HELP
 
 from .helpers import ALICE, BOB, act, empty_stock, give, move_to, new_game, set_market, set_space
 from .test_civic import civic_pair

@@ -1,0 +1,53 @@
+"""The titles by API name: imported when first asked for, so a broken or
+missing title never stops the others from loading."""
+
+from __future__ import annotations
+
+import importlib
+
+from .protocol import Engine
+
+# API name -> module path.
+KNOWN_TITLES: dict[str, str] = {
+    "havana": "games.engines.havana",
+    "18cuba": "games.engines.cuba",
+    "pointcity": "games.engines.pointcity",
+    "estates": "games.engines.estates",
+}
+
+_registry: dict[str, Engine] = {}
+
+
+def register(engine: Engine) -> Engine:
+    """Add a title (tests register their own small engines this way)."""
+    _registry[engine.NAME] = engine
+    return engine
+
+
+def unregister(name: str) -> None:
+    _registry.pop(name, None)
+
+
+def get(name: str) -> Engine:
+    """The engine for an API name; raises KeyError for an unknown title."""
+    if name not in _registry and name in KNOWN_TITLES:
+        module = importlib.import_module(KNOWN_TITLES[name])
+        # A title package still under construction has no ENGINE yet.
+        if hasattr(module, "ENGINE"):
+            register(module.ENGINE)
+    return _registry[name]
+
+
+def available() -> dict[str, Engine]:
+    """Every title that imports cleanly, by API name."""
+    for name in KNOWN_TITLES:
+        try:
+            get(name)
+        except KeyError:
+            continue
+        except ModuleNotFoundError as exc:
+            # Only a title whose package is absent is skipped; a title that
+            # fails inside must not disappear silently.
+            if exc.name != KNOWN_TITLES[name]:
+                raise
+    return dict(_registry)
