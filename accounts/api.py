@@ -19,9 +19,9 @@ from rest_framework.views import APIView
 from accounts import credentials, rules, tokens
 from accounts.authentication import CachedTokenAuthentication
 from accounts.models import ApiToken, User
-from config.parsers import JSONParser
-from config.throttling import ScopedRateThrottle
 from games.api.urls import LARGEST_ID
+from ops.parsers import JSONParser
+from ops.throttling import ScopedRateThrottle
 
 TOKEN_NAME_HELP = "Your word for the token (a laptop, a script), shown in the list of tokens."
 

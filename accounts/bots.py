@@ -1,7 +1,7 @@
 """The accounts that bots play under.
 
 A seat needs a user (Seat.user is not null) and a user holds at most one seat
-in a game (games.sql.active_seat), so a bot is one account per kind and seat
+in a game (games.stream.sql.active_seat), so a bot is one account per kind and seat
 index: `bot:greedy:0`, `bot:greedy:1`, ...  Seat n of any game is played by
 `bot:<kind>:n`, so two bots of one kind in a game never share an account,
 and the accounts stay few (kinds times the largest table).

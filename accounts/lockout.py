@@ -1,6 +1,6 @@
 """Failed log-ins counted per account name, whatever the client's address.
 
-The "auth" rate (config.throttling) counts per client address, and an
+The "auth" rate (ops.throttling) counts per client address, and an
 attacker with many addresses has a fresh budget at each.  Here every try of
 one name counts wherever it comes from: after CORREO_LOGIN_FAILURES_ALLOWED
 failures each further try waits CORREO_LOGIN_DELAY_SECONDS, doubled with
@@ -27,7 +27,7 @@ number an address waits before it can ask again (the mail itself goes at
 most once a quarter hour anyway: notifications.outbox).
 
 The counts live in the cache: Redis when deployed, shared by every process.
-With Redis away the cache serves from each process's memory (config.cache)
+With Redis away the cache serves from each process's memory (ops.cache)
 and the counts go on there: each process then allows its own
 CORREO_LOGIN_FAILURES_ALLOWED, so the defence weakens by the number of web
 processes for the outage but never stops.  Refusing every log-in instead

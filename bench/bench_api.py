@@ -36,10 +36,10 @@ django_setup()
 from accounts import tokens as api_tokens  # noqa: E402
 from accounts.models import User  # noqa: E402
 from bench.floor import urls as floor_urls  # noqa: E402
-from games import store  # noqa: E402
 from games.engines import base  # noqa: E402
 from games.models import Game  # noqa: E402
 from games.services.creation import do_create_game  # noqa: E402
+from games.stream import store  # noqa: E402
 
 CLIENTS = 16
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))

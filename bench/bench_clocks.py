@@ -43,7 +43,8 @@ from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from accounts.models import User  # noqa: E402
-from games import sweep, tasks  # noqa: E402
+from games import tasks  # noqa: E402
+from games.jobs import sweep  # noqa: E402
 from games.models import Event, Game, Seat  # noqa: E402
 from games.services.creation import do_create_game  # noqa: E402
 

@@ -68,12 +68,12 @@ def bench_service_move(measured: int) -> None:
     from django.db import connection
 
     from accounts.models import User
-    from games import store
     from games.engines import base
     from games.engines.cuba.map import laying
     from games.engines.cuba.play.randomgame import choose
     from games.services.creation import do_create_game
     from games.services.moves import check_submit_action
+    from games.stream import store
 
     engine = base.get("18cuba")
     # Six players: their random games are the ones that run past 1,500 events.

@@ -3,14 +3,14 @@
 Three tricks stood beside the public APIs; the code keeps the first only
 (README, Benchmarks), and the other two live on here, to be measured again:
 
-- `reads`: games.sql's hand-written reads (the game with the player's seat
+- `reads`: games.stream.sql's hand-written reads (the game with the player's seat
   and head event, the players, the events since a seq) from prepared
-  statements, made model instances by games.instances (`from_db`, the
+  statements, made model instances by games.stream.rows (`from_db`, the
   fields' converters); the plain way is the ORM's querysets.
 - `serializers`: games.api.serializers.validated reused one serializer per
   class and thread, resetting DRF's private result attributes; the plain way
   is a new serializer per request.
-- `copy`: games.store's planning copy of the game (`_as_left_by`) was made
+- `copy`: games.stream.store's planning copy of the game (`_as_left_by`) was made
   with `Game.__new__` and its `__dict__`; the plain way is `copy.copy`.
 
 The move path (POST an action) and the detail path (GET a game) are timed
@@ -57,10 +57,11 @@ from django.test import Client  # noqa: E402
 
 from accounts import tokens as api_tokens  # noqa: E402
 from accounts.models import User  # noqa: E402
-from games import instances, sql, store  # noqa: E402
 from games.api import serializers  # noqa: E402
 from games.models import Event, Game, Seat  # noqa: E402
 from games.services.creation import do_create_game  # noqa: E402
+from games.stream import rows as instances  # noqa: E402
+from games.stream import sql, store  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "11"))
 MOVES = int(os.environ.get("BENCH_MOVES", "30"))  # per game and round

@@ -42,10 +42,10 @@ from django.test import Client  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from accounts.models import User  # noqa: E402
-from games import store  # noqa: E402
 from games.engines import base  # noqa: E402
 from games.services.creation import do_create_game  # noqa: E402
 from games.services.moves import do_submit_action  # noqa: E402
+from games.stream import store  # noqa: E402
 
 PORT = int(os.environ.get("BENCH_PORT", "8933"))
 TARGET_MS = 60

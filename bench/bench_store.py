@@ -27,12 +27,12 @@ from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from accounts.models import User  # noqa: E402
-from games import store  # noqa: E402
 from games.engines import base  # noqa: E402
 from games.models import Event, Game  # noqa: E402
 from games.services.creation import do_create_game  # noqa: E402
 from games.services.moves import check_submit_action, do_submit_action  # noqa: E402
 from games.services.undo import do_undo  # noqa: E402
+from games.stream import store  # noqa: E402
 
 HAVANA = base.get("havana")
 LENGTHS = (10, 1_000, 10_000)

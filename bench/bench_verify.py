@@ -2,7 +2,7 @@
 
 BENCH_VERIFY_GAMES (default 1 000) three-player Havana games of 200 events
 each (random legal moves; written in bulk exactly as the service chains and
-snapshots them), then `games.verification.all_problems()` over all of them,
+snapshots them), then `games.audit.verification.all_problems()` over all of them,
 as the command runs it, in this process pinned to one core.  Prints games
 and events per second, and what 10 000 games of 200 events would take at
 that rate (target: under a minute), with the spread over BENCH_VERIFY_RUNS
@@ -24,12 +24,12 @@ from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from accounts.models import User  # noqa: E402
-from games import chain, store  # noqa: E402
+from games.audit.verification import all_problems  # noqa: E402
 from games.engines import base  # noqa: E402
 from games.models import Event, Game, Snapshot  # noqa: E402
 from games.services.common import derived_fields  # noqa: E402
 from games.services.creation import do_create_game  # noqa: E402
-from games.verification import all_problems  # noqa: E402
+from games.stream import chain, store  # noqa: E402
 
 GAMES = int(os.environ.get("BENCH_VERIFY_GAMES", "1000"))
 EVENTS = 200

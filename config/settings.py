@@ -15,7 +15,7 @@ import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
-from config.logging import logging_config
+from ops.logging import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("CORREO_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -40,7 +40,7 @@ def check_secret_key(debug: bool, secret_key: str) -> None:
 
 check_secret_key(DEBUG, SECRET_KEY)
 
-# The event chain's seals (games.chain) are keyed by secrets that live here,
+# The event chain's seals (games.stream.chain) are keyed by secrets that live here,
 # outside the database, so rewriting rows cannot forge them.  Rotating: set
 # CHAIN_KEY to the new key and add the old one to CHAIN_KEYS_RETIRED; events
 # keep the id of the key that sealed them.  Like SECRET_KEY, the development
@@ -86,12 +86,12 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "django_htmx",
-    "config.apps.ConfigApp",  # metrics hooks, log context for Celery tasks
+    "ops.apps.OpsConfig",  # metrics hooks, log context for Celery tasks
 ]
 
 MIDDLEWARE = [
-    "config.logging.RequestContextMiddleware",  # request id, game id, access line
-    "config.metrics.MetricsMiddleware",
+    "ops.logging.RequestContextMiddleware",  # request id, game id, access line
+    "ops.metrics.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -113,7 +113,9 @@ ASGI_APPLICATION = "config.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        # config/ is no app: the API docs' page template (config.docs) is
+        # found through DIRS, every app's own through APP_DIRS.
+        "DIRS": [BASE_DIR / "config" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -138,7 +140,7 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 # Without it, the first request on a connection the database dropped gets a
 # 503 "try again" (games.api.errors) and the connection is replaced.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=False)
-# The hot statements (games.sql) are prepared once per connection.  Behind
+# The hot statements (games.stream.sql) are prepared once per connection.  Behind
 # PgBouncer in transaction mode that needs PgBouncer 1.21+ with
 # max_prepared_statements set; otherwise turn this off.
 CORREO_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
@@ -196,16 +198,16 @@ LOGOUT_REDIRECT_URL = "/"
 # Requests larger than this are refused before a view sees them.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=1_000_000)
 # JSON bodies nested deeper than this are refused before they are decoded
-# (config/parsers.py); the deepest body a client sends today has 3 levels.
+# (ops/parsers.py); the deepest body a client sends today has 3 levels.
 CORREO_JSON_MAX_DEPTH = env.int("CORREO_JSON_MAX_DEPTH", default=32)
-# A game export posted to /api/games/import/ (games.exchange): a whole game
+# A game export posted to /api/games/import/ (games.audit.exchange): a whole game
 # of The Estates for five is half a megabyte, a long 18Cuba game a few.
 CORREO_IMPORT_MAX_BYTES = env.int("CORREO_IMPORT_MAX_BYTES", default=16_000_000)
 
 # How many proxies stand in front of gunicorn, each appending to
 # X-Forwarded-For: 0 when clients reach it directly (`make run`), 1 behind
 # deploy/nginx.  The client is the entry that many places from the right
-# (config.clients); DRF is told the same.  Too high, and a client picks its
+# (ops.clients); DRF is told the same.  Too high, and a client picks its
 # own address; too low, and every client shares the proxy's.
 CORREO_TRUSTED_PROXIES = env.int("CORREO_TRUSTED_PROXIES", default=0)
 
@@ -217,11 +219,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # DRF's parsers, refusing bodies no field can hold (config/parsers.py).
+    # DRF's parsers, refusing bodies no field can hold (ops/parsers.py).
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.JSONParser",
-        "config.parsers.FormParser",
-        "config.parsers.MultiPartParser",
+        "ops.parsers.JSONParser",
+        "ops.parsers.FormParser",
+        "ops.parsers.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
     "DEFAULT_RENDERER_CLASSES": [
@@ -229,8 +231,8 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_THROTTLE_CLASSES": [
-        "config.throttling.AnonRateThrottle",
-        "config.throttling.UserRateThrottle",
+        "ops.throttling.AnonRateThrottle",
+        "ops.throttling.UserRateThrottle",
     ],
     # Cache-backed (Redis when configured), so limits hold across workers.
     "DEFAULT_THROTTLE_RATES": {
@@ -241,7 +243,7 @@ REST_FRAMEWORK = {
         # become a way to try passwords (web.throttle).
         "password": env.str("THROTTLE_PASSWORD", default="10/hour"),
         # Starting a game, per account, the API and the web form together
-        # (config.throttling.CreateRateThrottle).
+        # (ops.throttling.CreateRateThrottle).
         "create": env.str("THROTTLE_CREATE", default="30/hour"),
     },
 }
@@ -321,7 +323,7 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
 }
 
-# Neither a move nor a read needs Redis (config.outage): every socket to it
+# Neither a move nor a read needs Redis (ops.outage): every socket to it
 # has a timeout, and after a failure each process leaves it alone for a while,
 # serving the cache from its own memory and leaving mail in the outbox.
 CORREO_REDIS_TIMEOUT = env.float("CORREO_REDIS_TIMEOUT", default=1.0)
@@ -337,7 +339,7 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "config.cache.FallbackRedisCache",
+            "BACKEND": "ops.cache.FallbackRedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {
                 "socket_connect_timeout": CORREO_REDIS_TIMEOUT,
@@ -420,7 +422,7 @@ CORREO_TIMEOUT_RETRY_SECONDS = env.int("CORREO_TIMEOUT_RETRY_SECONDS", default=3
 # Without a broker (the embedded default) `manage.py runserver` sweeps itself.
 CORREO_EMBEDDED_SWEEP = env.bool("CORREO_EMBEDDED_SWEEP", default=not REDIS_URL)
 
-# Bots (games.bot_turns): a bot moves no sooner than this after the move it
+# Bots (games.jobs.bot_turns): a bot moves no sooner than this after the move it
 # answers, so that people at the table can follow; its tasks go to this queue
 # ("": Celery's default).
 CORREO_BOT_PACE_SECONDS = env.float("CORREO_BOT_PACE_SECONDS", default=5.0)
@@ -438,14 +440,14 @@ if CORREO_TOKEN_TTL_DAYS < 1:
     raise ImproperlyConfigured("CORREO_TOKEN_TTL_DAYS must be at least 1 (days)")
 
 # Running games one account may have started at once (moderators: no limit).
-# Every game listed costs each other user nothing more (games.spectators),
+# Every game listed costs each other user nothing more (games.stream.spectators),
 # but a flood of them still crowds the lists and the sweep.
 CORREO_MAX_ACTIVE_GAMES = env.int("CORREO_MAX_ACTIVE_GAMES", default=100)
 
 # Current states and game views memoised per process (entries never go stale).
 CORREO_STATE_CACHE_SIZE = env.int("CORREO_STATE_CACHE_SIZE", default=512)
 
-# JSON lines with request id and game id (config/logging.py); LOG_FORMAT=text for humans.
+# JSON lines with request id and game id (ops/logging.py); LOG_FORMAT=text for humans.
 LOGGING = logging_config(env.str("LOG_LEVEL", default="INFO"), env.str("LOG_FORMAT", "json"))
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 

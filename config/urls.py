@@ -8,9 +8,9 @@ from drf_spectacular.views import (
 )
 
 from accounts import api as accounts_api
-from config import health, metrics
 from config.docs import OfflineRedocView
 from notifications import views as notification_views
+from ops import health, metrics
 from web.forms import LiftingSetPasswordForm, OutboxPasswordResetForm
 from web.throttle import auth_throttled, password_throttled
 

@@ -1,6 +1,6 @@
 """gunicorn settings; every value can be overridden from the environment.
 
-Logs are JSON lines (config/logging.py); the access line is written by
+Logs are JSON lines (ops/logging.py); the access line is written by
 Django's RequestContextMiddleware (with request id and game id), so
 gunicorn's own access log is off unless GUNICORN_ACCESSLOG names a target.
 """
@@ -32,8 +32,8 @@ if os.environ.get("LOG_FORMAT", "json") == "json":
     logconfig_dict = {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"context": {"()": "config.logging.ContextFilter"}},
-        "formatters": {"json": {"()": "config.logging.JsonFormatter"}},
+        "filters": {"context": {"()": "ops.logging.ContextFilter"}},
+        "formatters": {"json": {"()": "ops.logging.JsonFormatter"}},
         "handlers": {
             "console": {
                 "class": "logging.StreamHandler",

@@ -18,9 +18,10 @@ from django.template.response import TemplateResponse
 from django.urls import path
 
 from accounts.bots import KINDS
-from games import exchange, selectors
+from games import selectors
+from games.audit import exchange
+from games.audit.exchange import imported_lines
 from games.errors import IllegalAction, ServiceError, in_words
-from games.exchange import imported_lines
 from games.models import Game, ModerationItem
 from games.services.abort import check_abort
 from games.services.bots import check_hand_to_bot

@@ -10,11 +10,9 @@ class GamesConfig(AppConfig):
 
         from django.conf import settings
 
-        from games import (
-            bot_turns,  # noqa: F401 - registers its committed listener
-            deadlines,  # noqa: F401 - registers its append listener
-        )
+        from games.clocks import deadlines  # noqa: F401 - registers its append listener
         from games.engines import base
+        from games.jobs import bot_turns  # noqa: F401 - registers its committed listener
 
         for path in settings.CORREO_EXTRA_ENGINES:
             module, _, attribute = path.partition(":")

@@ -15,7 +15,7 @@
 - reminder: `listener(game, seat, offset_seconds)`, a seat's deadline is near.
 - replay: `listener(title, seconds)`, a state was rebuilt from the stream.
 - timeout_failure: `listener(game, seat, error)`, applying a seat's timeout
-  raised (`games.timeouts` held the seat back and flagged the game).
+  raised (`games.jobs.timeouts` held the seat back and flagged the game).
 
 Other apps (notifications' outbox, clocks, metrics) register in their
 AppConfig.ready().  A listener must be quick and must not call back into the

@@ -27,7 +27,7 @@ class Game(models.Model):
     )
     seq = models.PositiveIntegerField(default=0)
     head_hash = models.CharField(max_length=64, blank=True)
-    # The rule the game's events are hashed under (games.chain); a game keeps
+    # The rule the game's events are hashed under (games.stream.chain); a game keeps
     # the rule it was created under, so older games keep verifying.
     chain_version = models.PositiveSmallIntegerField(default=2)
     to_act = JSONTextField(default=list)
@@ -37,12 +37,12 @@ class Game(models.Model):
     # spectators see the game as it stood `spectator_delay` moves ago.
     public = models.BooleanField(default=True)
     spectator_delay = models.PositiveSmallIntegerField(default=0)
-    # Where those spectators stand (games.spectators): the seq they see and
+    # Where those spectators stand (games.stream.spectators): the seq they see and
     # when its event was appended, which is the game's place in their list.
     # Written with each append that moves it, so lists sort in the database.
     spectator_seq = models.PositiveIntegerField(default=0)
     spectator_at = models.DateTimeField(null=True, blank=True)
-    # Clock options (games.clock.ClockConfig as JSON); null: no clock.
+    # Clock options (games.clocks.options.ClockConfig as JSON); null: no clock.
     clock = JSONTextField(null=True, blank=True)
     paused = models.BooleanField(default=False)
     # The seats whose players are bots (accounts.bots), so that a move in a

@@ -10,7 +10,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError, transaction
 
-from games import bot_turns, sweep, timeouts
+from games.jobs import bot_turns, sweep, timeouts
 from games.services import bots
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ def timeout_game(game_id: int, seq: int, now: str) -> int:
 
 @shared_task(acks_late=True, ignore_result=True)
 def play_bot(game_id: int, seq: int) -> int | None:
-    """A bot's move after event `seq` (games.bot_turns queues it); the seq
+    """A bot's move after event `seq` (games.jobs.bot_turns queues it); the seq
     of the move, or None when the game had moved on or no bot was to act."""
     event = bots.do_bot_move(game_id, seq)
     return None if event is None else event.seq

@@ -22,9 +22,9 @@ from django.conf import settings
 from django.test.utils import override_settings
 
 from accounts.models import User
-from games import store
 from games.engines import base
 from games.services.creation import do_create_game
+from games.stream import store
 from notifications import inbound
 from notifications.addresses import reply_address
 from notifications.models import Notification

@@ -31,11 +31,11 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from config.logging import game_id_var
-from config.metrics import NOTIFICATION_FAILURES
 from games.models import Game
 from notifications import render
 from notifications.models import Notification
+from ops.logging import game_id_var
+from ops.metrics import NOTIFICATION_FAILURES
 
 log = logging.getLogger(__name__)
 

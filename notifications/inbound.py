@@ -35,8 +35,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
-from config.logging import game_id_var
-from games import store
 from games.engines import base
 from games.engines.base import IllegalAction
 from games.errors import ServiceError, StaleSeq
@@ -45,9 +43,11 @@ from games.services.moves import check_submit_action
 from games.services.queue import check_report
 from games.services.seats import check_resign
 from games.services.takeback import check_answer_takeback, check_request_takeback
+from games.stream import store
 from notifications import outbox, parse
 from notifications.addresses import is_reply_address, verify_reply_address
 from notifications.models import InboundMessage, Notification
+from ops.logging import game_id_var
 
 log = logging.getLogger(__name__)
 

@@ -21,10 +21,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from config import outage
-from games import hooks, selectors, store
+from games import hooks, selectors
 from games.models import Event, Game, Seat
+from games.stream import store
 from notifications.models import Notification
+from ops import outage
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +179,7 @@ def enqueue(task, notification_id: int) -> bool:
     With the broker down this fails within milliseconds (one connection
     attempt, no publish retries), or within the Redis timeouts when it hangs
     (config.settings), and then this process does not try again for a while
-    (config.outage): a move is never held up by the mail.
+    (ops.outage): a move is never held up by the mail.
     """
     queue = queue_of(task)
     options = {"queue": queue} if queue else {}

@@ -26,9 +26,11 @@ from django.utils.translation import get_language, gettext_lazy, override, pgett
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import narration, provisional, selectors, store, visibility
+from games import selectors
 from games.engines import base, i18n
 from games.models import Event, Game, Seat
+from games.selectors import narration, provisional, visibility
+from games.stream import store
 from notifications import board_image
 from notifications.addresses import reply_address, unsubscribe_token
 from notifications.models import Notification

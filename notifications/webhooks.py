@@ -32,10 +32,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from config.logging import game_id_var
-from config.metrics import NOTIFICATION_FAILURES
 from notifications import render, webhook_http
 from notifications.models import Notification, WebhookBreaker
+from ops.logging import game_id_var
+from ops.metrics import NOTIFICATION_FAILURES
 
 log = logging.getLogger(__name__)
 

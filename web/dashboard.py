@@ -8,10 +8,11 @@ from typing import Any
 from django.conf import settings
 from django.db.models import OuterRef, Subquery, prefetch_related_objects
 
-from config.throttling import CreateRateThrottle
-from games import narration, selectors, visibility
+from games import selectors
 from games.engines import base
 from games.models import Event, Game
+from games.selectors import narration, visibility
+from ops.throttling import CreateRateThrottle
 
 WATCHABLE = 20
 
@@ -38,7 +39,7 @@ PER = {1: "a second", 60: "a minute", 3600: "an hour", 86400: "a day"}
 
 def creation_limits(user) -> dict[str, Any]:
     """What the form tells before anyone is refused: how many games one may
-    start in a while (config.throttling.CreateRateThrottle) and have running
+    start in a while (ops.throttling.CreateRateThrottle) and have running
     at once (none for a moderator, who may set up games for others)."""
     throttle = CreateRateThrottle()
     starts = None

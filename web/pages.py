@@ -12,10 +12,12 @@ from typing import Any
 
 from django.conf import settings
 
-from games import narration, selectors, store
+from games import selectors
 from games.engines import base
-from games.memo import LRU
 from games.models import Event, Game, Seat
+from games.selectors import narration
+from games.stream import store
+from games.stream.lru import LRU
 from web import boards, moves
 
 LOG_LINES = 40
@@ -191,7 +193,7 @@ def log_lines(
     last: int | None = None,
 ) -> list[dict[str, Any]]:
     """The log as the viewer may see it (the API's events), up to `up_to`,
-    each line told with the players' names (`games.narration`)."""
+    each line told with the players' names (`games.selectors.narration`)."""
     after = max(0, up_to - last) if last else 0
     shown = selectors.Viewer(
         seat=viewer.seat, moderator=viewer.moderator, head=up_to, delayed=viewer.delayed

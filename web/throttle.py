@@ -1,8 +1,8 @@
 """Rate limits on the pages that take a password, send a mail or start a game.
 
 Log-in (ours and the admin's), sign-up and password-reset forms count
-against the same "auth" scope, per client address (config.clients), as the
-API's token and register endpoints (config.throttling): guessing passwords
+against the same "auth" scope, per client address (ops.clients), as the
+API's token and register endpoints (ops.throttling): guessing passwords
 through the pages is no cheaper than through the API, and the doors share
 one budget.  The password change form counts per user in its own
 "password" scope: a stolen session must not become a way to try passwords.
@@ -22,7 +22,7 @@ import math
 from django.shortcuts import render
 
 from accounts.lockout import LockedOut
-from config.throttling import CreateRateThrottle, ScopedRateThrottle, creation_refusal
+from ops.throttling import CreateRateThrottle, ScopedRateThrottle, creation_refusal
 
 
 def too_many(request, wait: float, message: str):

@@ -8,14 +8,14 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.parsers import ImportParser
-from config.throttling import CreateRateThrottle, CreationThrottled
-from games import clock as clock_options
-from games import exchange, selectors, vacation
+from games import selectors
 from games.api import schema
 from games.api import serializers as s
+from games.audit import exchange
+from games.audit.exchange import import_record
+from games.clocks import options as clock_options
+from games.clocks import vacation
 from games.engines import base, bots
-from games.exchange import import_record
 from games.models import Game
 from games.services.bots import check_hand_to_bot
 from games.services.clocks import check_extend, check_pause, check_resume
@@ -25,6 +25,8 @@ from games.services.moves import check_submit_action_by_id
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from games.services.undo import check_undo
 from games.services.vacation import check_start_vacation
+from ops.parsers import ImportParser
+from ops.throttling import CreateRateThrottle, CreationThrottled
 
 
 def game_or_404(pk: int) -> Game:

@@ -237,7 +237,7 @@ class EngineBase:
     def provisional(self, options: dict[str, Any]) -> list[str]:
         """What component data of a game with these (resolved) options is our
         reading rather than a confirmed source, as short keys (Havana's
-        "buildings"); `games.provisional` says each in a sentence.  A title's
+        "buildings"); `games.selectors.provisional` says each in a sentence.  A title's
         `PROVISIONAL_DATA` says whether any of its games can have some."""
         return ["data"] if getattr(self, "PROVISIONAL_DATA", False) else []
 

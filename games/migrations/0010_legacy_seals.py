@@ -14,7 +14,7 @@ BATCH = 1000
 
 
 def seal_heads(apps, schema_editor):
-    from games.chain import seal
+    from games.stream.chain import seal
 
     event_model = apps.get_model("games", "Event")
     legacy_seal = apps.get_model("games", "LegacySeal")

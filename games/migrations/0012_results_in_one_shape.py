@@ -44,7 +44,7 @@ NEW_KEYS = {"winners", "places", "scores", "ended_by", "breakdown"}
 
 def replayed(game, event_model):
     """The result today's engine gives for the game's stream, or None."""
-    from games import replay
+    from games.stream import replay
     from games.engines import base
 
     try:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games import store
 from games.models import Event, Game
 from games.services.common import (
     require_active,
@@ -12,6 +11,7 @@ from games.services.common import (
     required_reason,
     sync_seat_statuses,
 )
+from games.stream import store
 
 
 def check_abort(game: Game, moderator, *, reason) -> Event:

@@ -16,14 +16,14 @@ from typing import Any
 from django.utils.translation import gettext_noop
 
 from accounts import bots as accounts
-from games import bot_seats as seats
-from games import store
 from games.engines import bots as engine_bots
 from games.errors import InvalidRequest, StaleSeq
 from games.models import Event, Game, Seat
+from games.selectors import bots as seats
 from games.services.common import engine_for, require_active, require_moderator
 from games.services.moves import do_submit_action
 from games.services.replacement import do_replace_seat
+from games.stream import store
 
 
 def do_bot_move(game_id: int, seq: int) -> Event | None:

@@ -21,7 +21,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import deadlines, store
+from games.clocks import deadlines
 from games.errors import Conflict, GameLocked, InvalidRequest
 from games.models import Event, Game, ModerationItem, Outage, Seat, Vacation
 from games.services import queue
@@ -31,6 +31,7 @@ from games.services.common import (
     required_reason,
     retry_on_stale,
 )
+from games.stream import store
 
 TIMEOUT_FAILED = "timeout_failed"
 

@@ -9,7 +9,6 @@ from typing import Any, TypeVar
 
 from django.utils.translation import gettext_noop
 
-from games import replay, sql, store
 from games.engines import base
 from games.engines.base import Engine, State
 from games.errors import (
@@ -22,6 +21,7 @@ from games.errors import (
     Suspended,
 )
 from games.models import Event, Game, Seat
+from games.stream import replay, sql, store
 
 # A write that re-reads the game before each try loses to a concurrent append
 # only when that append lands in the few milliseconds between its read and

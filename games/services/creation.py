@@ -9,13 +9,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
-from games import chain, commitment, store
-from games import clock as clock_options
-from games.bot_seats import bot_seats, seat_holders
+from games.clocks import options as clock_options
 from games.engines import base
 from games.errors import Forbidden, InvalidRequest, TooManyGames
 from games.models import Event, Game, Seat
+from games.selectors.bots import bot_seats, seat_holders
 from games.services.common import derived_fields
+from games.stream import chain, commitment, store
 
 
 def check_create_game(

@@ -1,6 +1,6 @@
 """Importing a game from a complete export (docs/export-format.md).
 
-games.exchange checks the document whole before anything is written; this
+games.audit.exchange checks the document whole before anything is written; this
 writes it in one transaction: the accounts (a given mapping, or inactive
 placeholders), the game, its seats and its events, then checks the stored
 game as `verify_games` does.  Any failure rolls everything back: no partial
@@ -11,14 +11,14 @@ keep their seq, kind, actor, source, payload, time and nonce.  Their hashes
 are recomputed under this server's ids (a hash covers the game's id and,
 inside the commitment, the actor's) and sealed with this server's key: the
 exporting server's seals cannot verify here, so the document's own chain is
-checked first (games.exchange) and the import is recorded in a final `note`
+checked first (games.audit.exchange) and the import is recorded in a final `note`
 event, sealed here, that names the origin's game and head hash.
 
 A seal that cannot be checked here (another server's key, or none) vouches
 for nothing: anyone can compute sha256, so such a document may say anything,
 a moderator's note rewritten in another's name included.  It is refused
 unless the moderator accepts it in so many words (`accept_unverified_seals`);
-then its events are sealed as imported unverified (games.chain), never as
+then its events are sealed as imported unverified (games.stream.chain), never as
 this server's own, and the game is marked `imported_unverified`.
 
 The game and its placeholder accounts keep the document's ids only where
@@ -46,11 +46,13 @@ from django.utils.translation import gettext_noop
 
 from accounts import bots, rules
 from accounts.models import User
-from games import chain, deadlines, exchange, spectators, verification
+from games.audit import exchange, verification
+from games.audit.exchange import IMPORTED
+from games.clocks import deadlines
 from games.errors import ImportRefused, InvalidRequest
-from games.exchange import IMPORTED
 from games.models import Event, Game, Seat
 from games.services.common import require_moderator, sync_seat_statuses
+from games.stream import chain, spectators
 
 # How many derived names to try for one placeholder before giving up.
 DERIVED_TRIES = 20
@@ -279,7 +281,7 @@ def _relinked(
 ) -> list[Event]:
     """The events under this game's and accounts' ids, chained and sealed
     here; nonces, payloads and times as they were.  Those whose seals could
-    not be checked are sealed as imported unverified (games.chain)."""
+    not be checked are sealed as imported unverified (games.stream.chain)."""
     prev = chain.GENESIS_HASH
     linked = []
     for origin in events:
@@ -297,7 +299,7 @@ def _relinked(
 
 
 def _payload_here(event: Event, ids: dict[int, int]) -> dict[str, Any]:
-    """The payload with the accounts it names (games.exchange) as they are here."""
+    """The payload with the accounts it names (games.audit.exchange) as they are here."""
     if event.kind == Event.Kind.CREATED:
         return {**event.payload, "seats": [ids[pk] for pk in event.payload["seats"]]}
     if event.kind == Event.Kind.SEAT_REPLACED:

@@ -7,11 +7,9 @@ from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from games import sql, store
 from games.engines.base import Action, Engine, IllegalAction, State
 from games.errors import InvalidRequest, NotFound, NotYourTurn, StaleSeq
 from games.models import Event, Game
-from games.payloads import action_payload
 from games.services.common import (
     derived_fields,
     engine_for,
@@ -22,6 +20,8 @@ from games.services.common import (
     require_unlocked,
     seat_of,
 )
+from games.stream import sql, store
+from games.stream.payloads import action_payload
 
 log = logging.getLogger(__name__)
 

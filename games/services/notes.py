@@ -3,9 +3,9 @@ game's log reads (the game's page lists the pinned notes at its top)."""
 
 from __future__ import annotations
 
-from games import store
 from games.models import Event, Game
 from games.services.common import require_moderator, required_reason
+from games.stream import store
 
 PINNED = "pinned"
 

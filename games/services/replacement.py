@@ -6,7 +6,7 @@ the person's) carry over, and everything that finds a player by their seat
 (`sql.active_seat`, the selectors, the outbox, a reply address's check that
 the sender still holds the seat) sees the new player at once.  Who held the
 seat before is in the stream (the `seat_replaced` event), which is what
-`games.verification` follows.
+`games.audit.verification` follows.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
-from games import store
 from games.errors import InvalidRequest
 from games.models import Event, Game, Seat
 from games.services.common import (
@@ -24,6 +23,7 @@ from games.services.common import (
     require_moderator,
     required_reason,
 )
+from games.stream import store
 
 
 def check_replace_seat(game: Game, moderator, *, seat, username, reason) -> Event:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games import store
 from games.models import Event, Game
 from games.services.common import (
     active_seat_row,
@@ -19,6 +18,7 @@ from games.services.common import (
     seat_of,
     sync_seat_statuses,
 )
+from games.stream import store
 
 
 def check_resign(game: Game, user, *, source: str = Event.Source.API, reason: str = "") -> Event:

@@ -1,16 +1,16 @@
 """Undo by consent: a player asks to take back their last move; the other
 seats approve or refuse; full approval appends an `undo`.  What is open and
-who answered is read in `games.takeback`."""
+who answered is read in `games.selectors.takeback`."""
 
 from __future__ import annotations
 
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
-from games import store
 from games.engines.base import IllegalAction
 from games.errors import InvalidRequest
 from games.models import Event, Game
+from games.selectors.takeback import ANSWERS, answers_to, open_request, other_seats
 from games.services.common import (
     engine_for,
     require_active,
@@ -19,7 +19,7 @@ from games.services.common import (
     seat_of,
 )
 from games.services.undo import do_undo
-from games.takeback import ANSWERS, answers_to, open_request, other_seats
+from games.stream import store
 
 
 def check_request_takeback(

@@ -7,7 +7,6 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
-from games import replay, store
 from games.engines.base import Engine, State
 from games.errors import InvalidRequest
 from games.models import Event, Game
@@ -18,6 +17,7 @@ from games.services.common import (
     require_moderator,
     sync_seat_statuses,
 )
+from games.stream import replay, store
 
 
 def check_undo(game: Game, moderator, *, to_seq: int, reason: str) -> Event:

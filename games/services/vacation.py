@@ -1,6 +1,6 @@
 """Starting a vacation: a yearly budget of days in which a player's clocks
 stand still in every game they play (games may opt out with
-clock.vacation = false).  The budget is read in `games.vacation`."""
+clock.vacation = false).  The budget is read in `games.clocks.vacation`."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import deadlines
+from games.clocks import deadlines
+from games.clocks.vacation import budget, used_days
 from games.errors import InvalidRequest, StaleSeq
 from games.models import Game, Seat, Vacation
 from games.services import clocks
 from games.services.common import require_not_suspended
-from games.vacation import budget, used_days
 
 log = logging.getLogger(__name__)
 

@@ -151,7 +151,7 @@ def test_the_counts_live_in_redis_for_every_process(alice, clock, settings):
 
 def test_with_redis_down_each_process_still_counts(alice, clock, settings):
     """The documented choice: no Redis, the counts go on in the process's own
-    memory (config.cache), rather than every log-in failing."""
+    memory (ops.cache), rather than every log-in failing."""
     location = settings.CACHES["default"]
     down = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     settings.CACHES = {"default": {**location, "LOCATION": down}}

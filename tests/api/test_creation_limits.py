@@ -13,11 +13,11 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from config.throttling import FixedWindowRateThrottle
 from games.errors import TooManyGames
 from games.models import Game
 from games.services.abort import check_abort
 from games.services.creation import check_create_game, do_create_game
+from ops.throttling import FixedWindowRateThrottle
 from tests.conftest import make_user
 from tests.support.threads import run_together
 

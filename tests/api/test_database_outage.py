@@ -6,9 +6,9 @@ import psycopg
 import pytest
 from django.db import OperationalError, connection
 
-from games import sql
 from games.models import Event
 from games.services.creation import do_create_game
+from games.stream import sql
 from tests.support.play import hand
 
 

@@ -3,7 +3,7 @@
 The attack: one account starts hundreds of public games whose spectators
 see them late.  Every other user may list them, and each listed game's
 place follows what its spectators see.  That place is kept on the game row
-(games.spectators), so the list and the dashboard sort and page in the
+(games.stream.spectators), so the list and the dashboard sort and page in the
 database: the queries a request makes do not grow with the games there are.
 """
 
@@ -12,10 +12,11 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games import selectors, store
+from games import selectors
 from games.models import Game
 from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
+from games.stream import store
 from tests.conftest import make_user
 from tests.support.play import current_state
 

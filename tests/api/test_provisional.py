@@ -7,8 +7,8 @@ import pytest
 from django.utils import translation
 from django.utils.html import escape
 
-from games import provisional
 from games.engines import base
+from games.selectors import provisional
 from games.services.creation import do_create_game
 from notifications import render
 from notifications.models import Notification

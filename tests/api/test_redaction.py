@@ -57,14 +57,16 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import selectors, spectators, store, visibility
+from games import selectors
 from games.engines import base
 from games.engines.base import canonical_json, clone
 from games.models import Event, Game
+from games.selectors import visibility
+from games.stream import spectators, store
 from tests.conftest import make_user
 
 try:
-    from games import memo
+    from games.stream import lru as memo
 except ImportError:  # no in-process cache to bypass
     memo = None
 

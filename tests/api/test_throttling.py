@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from config.throttling import FixedWindowRateThrottle
+from ops.throttling import FixedWindowRateThrottle
 from tests.notifications.conftest import free_port
 
 

@@ -17,7 +17,7 @@ from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 
 from accounts import tokens
 from accounts.models import ApiToken, Suspension, User
-from games import exchange
+from games.audit import exchange
 from games.models import Event, Game, ModerationItem, Seat, Snapshot, Vacation
 from games.services.clocks import check_lock
 from games.services.creation import do_create_game

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 import time
 
-from games import store
 from games.models import Game
 from games.services.common import engine_for, seat_of
 from games.services.moves import check_submit_action
+from games.stream import store
 
 BOT_TITLES = ["estates", "havana", "pointcity"]
 MAX_MOVES = 5000

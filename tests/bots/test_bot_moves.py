@@ -11,14 +11,16 @@ import pytest
 
 from accounts import bots as accounts
 from accounts.bots import Wanted
-from games import bot_seats, bot_turns, store
+from games.audit.verification import game_problems
 from games.engines import bots as engine_bots
+from games.jobs import bot_turns
 from games.models import Event, Game
-from games.payloads import public_payload
+from games.selectors import bots as bot_seats
 from games.services import bots
 from games.services.common import engine_for
 from games.services.creation import do_create_game
-from games.verification import game_problems
+from games.stream import store
+from games.stream.payloads import public_payload
 from notifications import outbox
 from notifications.models import Notification
 from tests.bots.play import BOT_TITLES, person_moves, play_to_the_end

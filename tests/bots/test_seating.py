@@ -9,10 +9,10 @@ import pytest
 
 from accounts import bots as accounts
 from accounts.models import User
+from games.audit.verification import game_problems
 from games.models import Event, Game, Seat
 from games.services.bots import do_hand_to_bot
 from games.services.creation import do_create_game
-from games.verification import game_problems
 from tests.api.conftest import client_for
 from tests.bots.play import person_moves
 

@@ -9,10 +9,10 @@ import random
 import pytest
 
 from accounts.bots import Wanted
-from games import bot_seats
+from games.audit.verification import game_problems
 from games.models import Event, Game
+from games.selectors import bots as bot_seats
 from games.services.creation import do_create_game
-from games.verification import game_problems
 from tests.bots.play import BOT_TITLES, person_moves, play_to_the_end
 from tests.support.waiting import wait_until
 

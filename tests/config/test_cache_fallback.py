@@ -12,7 +12,7 @@ import redis
 from django.conf import settings as django_settings
 from prometheus_client import REGISTRY
 
-from config.cache import FallbackRedisCache
+from ops.cache import FallbackRedisCache
 from tests.support.door import Door, redis_door, through
 
 pytestmark = pytest.mark.redis
@@ -41,7 +41,7 @@ def outage_warnings(caplog) -> list[str]:
     return [
         r.getMessage()
         for r in caplog.records
-        if r.name == "config.outage" and r.levelno == logging.WARNING
+        if r.name == "ops.outage" and r.levelno == logging.WARNING
     ]
 
 

@@ -1,5 +1,5 @@
 """Who a client is: the address the deployed proxy chain vouches for, never
-one the client wrote into X-Forwarded-For itself (config.clients)."""
+one the client wrote into X-Forwarded-For itself (ops.clients)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-from config.clients import client_address
+from ops.clients import client_address
 from tests.config.test_settings import ROOT
 
 # (proxies in front, the socket's address, X-Forwarded-For as received, the client)

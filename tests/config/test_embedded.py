@@ -6,9 +6,9 @@ import datetime
 
 import pytest
 
-from config import embedded
 from config.celery import app
 from games.models import SweepState
+from ops import embedded
 
 
 @pytest.mark.django_db

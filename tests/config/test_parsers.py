@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rest_framework.exceptions import ParseError
 
-from config.parsers import load_json, nesting_depth
+from ops.parsers import load_json, nesting_depth
 
 # Strings full of what could confuse a scan: brackets, quotes, backslashes.
 TRICKY = st.text(alphabet='[]{}"\\/ u0aé\x00\ud800', max_size=8)

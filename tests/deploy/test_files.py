@@ -90,7 +90,7 @@ def test_gunicorn_settings_load_and_log_json(monkeypatch):
     assert settings["workers"] == 3
     assert settings["bind"] == "127.0.0.1:8123"
     formatter = settings["logconfig_dict"]["formatters"]["json"]["()"]
-    assert formatter == "config.logging.JsonFormatter"
+    assert formatter == "ops.logging.JsonFormatter"
     assert callable(settings["child_exit"])
     assert settings["threads"] == 1  # sync workers unless WEB_THREADS says otherwise
 

@@ -8,8 +8,8 @@ import logging
 import pytest
 
 from accounts import tokens
-from config import logging as correo_logging
 from games.services.creation import do_create_game
+from ops import logging as correo_logging
 
 
 @pytest.fixture
@@ -116,5 +116,5 @@ def test_settings_install_the_json_formatter():
 
     handler = settings.LOGGING["handlers"]["console"]
     assert handler["filters"] == ["context"]
-    assert settings.LOGGING["formatters"]["main"]["()"] == "config.logging.JsonFormatter"
-    assert settings.MIDDLEWARE[0] == "config.logging.RequestContextMiddleware"
+    assert settings.LOGGING["formatters"]["main"]["()"] == "ops.logging.JsonFormatter"
+    assert settings.MIDDLEWARE[0] == "ops.logging.RequestContextMiddleware"

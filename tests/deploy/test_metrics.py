@@ -9,10 +9,10 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from accounts import tokens
-from games import store
 from games.models import SweepState
 from games.services.common import engine_for
 from games.services.creation import do_create_game
+from games.stream import store
 from tests.support.play import random_move
 
 
@@ -119,7 +119,7 @@ def test_a_scrape_by_ip_address_is_answered_whatever_allowed_hosts_says(client, 
 def test_a_database_outage_still_leaves_the_process_counters(client, db, monkeypatch):
     from django.db import OperationalError
 
-    from config import metrics
+    from ops import metrics
 
     def down(self):
         raise OperationalError("connection refused")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from games import golden
+from games.audit import golden
 from games.engines import base
 from tests.golden import record
 

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from games import golden
+from games.audit import golden
 from games.engines import base
 from games.engines.base import IllegalAction, canonical_json
 

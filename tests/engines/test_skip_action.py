@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from games import golden
+from games.audit import golden
 from games.engines import base
 from games.engines.base import canonical_json
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any, NotRequired, TypedDict
 
 import pytest
 
-from games import golden
+from games.audit import golden
 from games.engines import base, typed
 from tests.golden import record
 

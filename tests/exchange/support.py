@@ -10,13 +10,14 @@ from pathlib import Path
 from django.db import connection, transaction
 
 from accounts.models import User
-from games import chain, exchange, golden, store
+from games.audit import exchange, golden
 from games.engines.base import canonical_json
 from games.models import Event, Game
 from games.services.creation import do_create_game
 from games.services.importing import do_import_game
 from games.services.moves import do_submit_action
 from games.services.seats import do_resign
+from games.stream import chain, store
 from tests.support.play import random_move
 
 NAMES = ["alice", "bob", "carol", "dave", "erin"]

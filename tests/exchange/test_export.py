@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from games import exchange
+from games.audit import exchange
 from games.models import Event
 from tests.api.conftest import client_for
 from tests.conftest import make_user

@@ -14,11 +14,13 @@ from django.test import Client
 
 from accounts import rules
 from accounts.models import User
-from games import chain, exchange, selectors
+from games import selectors
+from games.audit import exchange
+from games.audit.verification import game_problems
 from games.models import Event, Game
 from games.services.creation import do_create_game
 from games.services.notes import check_pin_note
-from games.verification import game_problems
+from games.stream import chain
 from tests.api.conftest import client_for
 from tests.conftest import make_user
 from tests.exchange.support import (

@@ -14,7 +14,9 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from accounts.models import User
-from games import exchange, selectors
+from games import selectors
+from games.audit import exchange
+from games.audit.verification import game_problems
 from games.errors import GameLocked
 from games.models import Event, Game, ModerationItem, Seat
 from games.services.abort import check_abort
@@ -26,7 +28,6 @@ from games.services.replacement import check_replace_seat
 from games.services.seats import check_force_resign
 from games.services.suspension import check_suspend
 from games.services.undo import check_undo
-from games.verification import game_problems
 from tests.conftest import make_user
 from tests.exchange.support import (
     duel_exported_elsewhere,

@@ -8,9 +8,10 @@ import copy
 import pytest
 
 from accounts.models import User
-from games import chain, exchange
+from games.audit import exchange
 from games.errors import ImportRefused, InvalidRequest
 from games.models import Event, Game, Seat
+from games.stream import chain
 from tests.conftest import make_user
 from tests.exchange.support import FOREIGN_KEY, exported_elsewhere, import_it, resealed
 

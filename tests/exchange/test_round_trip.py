@@ -14,15 +14,16 @@ from django.utils import timezone
 
 from accounts.bots import Wanted
 from accounts.models import User
-from games import chain, exchange, golden, store
+from games.audit import exchange, golden
+from games.audit.exchange import IMPORTED
+from games.audit.verification import game_problems
 from games.errors import ImportRefused
-from games.exchange import IMPORTED
 from games.models import Event, Game, Seat
 from games.services.clocks import check_pause
 from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.services.undo import check_undo
-from games.verification import game_problems
+from games.stream import chain, store
 from tests.bots.play import person_moves
 from tests.conftest import make_user
 from tests.exchange.support import (

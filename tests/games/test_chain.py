@@ -17,13 +17,14 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import chain, store, tasks
+from games import tasks
 from games.models import Event, Game, LegacySeal
 from games.services.clocks import check_pause, check_resume
 from games.services.creation import do_create_game
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from games.services.undo import check_undo
 from games.services.vacation import check_start_vacation
+from games.stream import chain, store
 from tests.api.conftest import client_for
 from tests.support.play import random_move, users_by_seat
 from tests.support.tamper import triggers_disabled

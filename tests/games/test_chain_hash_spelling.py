@@ -1,4 +1,4 @@
-"""The version-2 hash is written out by hand for speed (games.chain._v2_hash);
+"""The version-2 hash is written out by hand for speed (games.stream.chain._v2_hash);
 here it is held to its definition, the sha256 of the canonical JSON of
 `{"prev", "event": sealed_fields(...)}`, for any event a stream can hold."""
 
@@ -9,9 +9,9 @@ import datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import chain
 from games.models import Event
-from games.payloads import public_payload
+from games.stream import chain
+from games.stream.payloads import public_payload
 
 json_scalars = st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False)
 json_values = st.recursive(

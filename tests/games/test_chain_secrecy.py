@@ -25,12 +25,12 @@ from dataclasses import dataclass, field
 import pytest
 
 from accounts.models import User
-from games import chain, store
 from games.engines import base
 from games.models import Event, Game
-from games.payloads import action_payload
 from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
+from games.stream import chain, store
+from games.stream.payloads import action_payload
 from tests.api.conftest import client_for
 from tests.notifications.conftest import Sink, eager_celery  # noqa: F401
 

@@ -14,12 +14,13 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import store, timeouts
 from games.errors import StaleSeq
+from games.jobs import timeouts
 from games.models import Event, Game
 from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
+from games.stream import store
 from tests.conftest import make_user
 from tests.support.threads import run_together
 

@@ -13,7 +13,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import store, tasks
+from games import tasks
 from games.errors import StaleSeq
 from games.models import Event, Game, Outage, Seat, SweepState, Vacation
 from games.services import clocks
@@ -21,6 +21,7 @@ from games.services.common import STALE_RETRIES
 from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
 from games.services.vacation import check_start_vacation
+from games.stream import store
 from tests.conftest import make_user
 from tests.support.play import hand
 from tests.support.threads import run_together

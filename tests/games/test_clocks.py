@@ -8,7 +8,8 @@ import pytest
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import clock, vacation
+from games.clocks import options as clock
+from games.clocks import vacation
 from games.errors import Forbidden, InvalidRequest
 from games.models import Event, Game, Seat
 from games.services.clocks import check_extend, check_pause, check_resume
@@ -112,7 +113,7 @@ def test_nothing_is_due_before_the_deadline(alice, bob, run_sweep):
 
 
 def test_a_timeout_after_the_player_moved_does_nothing(alice, bob):
-    from games import timeouts
+    from games.jobs import timeouts
 
     game = clocked([alice, bob])
     commit(game, alice, 0)
@@ -293,7 +294,8 @@ def test_claimed_games_are_queued_in_batches(settings, monkeypatch):
 def test_a_game_failing_in_a_batch_does_not_hold_the_others_back(alice, bob, monkeypatch):
     from django.db import DatabaseError
 
-    from games import tasks, timeouts
+    from games import tasks
+    from games.jobs import timeouts
 
     first, second = clocked([alice, bob]), clocked([alice, bob])
     real = timeouts.run_out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.memo import LRU
+from games.stream.lru import LRU
 
 
 def test_the_least_recently_used_entry_goes_first():

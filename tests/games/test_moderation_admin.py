@@ -8,11 +8,11 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from games import exchange
+from games.audit import exchange
+from games.audit.verification import game_problems
 from games.models import Event, Game, ModerationItem
 from games.services.creation import do_create_game
 from games.services.queue import check_report
-from games.verification import game_problems
 from tests.conftest import make_user
 
 

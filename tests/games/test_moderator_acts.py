@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from games import selectors
+from games.audit.verification import game_problems
 from games.errors import Conflict, Forbidden, GameLocked, GameNotActive, InvalidRequest, NotASeat
 from games.models import Event, Game, Seat
 from games.selectors import Viewer
@@ -24,7 +25,6 @@ from games.services.replacement import check_replace_seat
 from games.services.seats import check_force_resign, check_resign
 from games.services.takeback import check_request_takeback
 from games.services.undo import check_undo
-from games.verification import game_problems
 from tests.support.play import current_state, hand
 
 HOUR = datetime.timedelta(hours=1)

@@ -9,10 +9,11 @@ import pytest
 from django.core.management import call_command
 from django.db import DatabaseError, connection
 
-from games import chain, gate
+from games.audit import release_gate as gate
 from games.engines.base import canonical_json
 from games.models import Event, Game, Seat, Snapshot
 from games.services.creation import do_create_game
+from games.stream import chain
 from tests.support.play import random_move
 from tests.support.tamper import triggers_disabled
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from games import store
 from games.engines.base import IllegalAction
 from games.errors import (
     Forbidden,
@@ -20,6 +19,7 @@ from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
 from games.services.seats import check_resign
 from games.services.undo import check_undo
+from games.stream import store
 
 
 @pytest.fixture

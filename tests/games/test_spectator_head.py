@@ -20,7 +20,6 @@ from django.apps import apps
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import spectators
 from games.engines.base import IllegalAction
 from games.errors import ServiceError
 from games.models import Event, Game
@@ -32,6 +31,7 @@ from games.services.notes import check_pin_note
 from games.services.seats import check_resign
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from games.services.undo import check_undo
+from games.stream import spectators
 from tests.support.play import current_state, users_by_seat
 
 MOVES = ("action", "timeout")

@@ -7,10 +7,10 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from games import sql
 from games.hooks import Row
 from games.models import Event, Game, Seat, Snapshot
 from games.services.creation import do_create_game
+from games.stream import sql
 from notifications.models import Notification
 
 

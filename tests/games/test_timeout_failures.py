@@ -13,7 +13,7 @@ from django.utils import timezone
 from prometheus_client import REGISTRY
 
 from config.celery import app as celery_app
-from games import verification
+from games.audit import verification
 from games.engines import base
 from games.models import Event, Game, Seat
 from games.services.creation import do_create_game
@@ -90,7 +90,7 @@ def test_a_timeout_that_raises_is_held_back_an_hour_logged_counted_and_flagged(
     game = playing(BrokenDuel({0, 1}), [alice, bob])
     before = failures("brokenduel")
     now = timezone.now() + 2 * HOUR
-    with caplog.at_level(logging.ERROR, logger="games.timeouts"):
+    with caplog.at_level(logging.ERROR, logger="games.jobs.timeouts"):
         report = run_sweep(now)
 
     assert report["due"] == 1

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from games import visibility
 from games.models import Event
+from games.selectors import visibility
 from games.services.common import engine_for
 from games.services.creation import do_create_game
 from tests.support.play import current_state, random_move

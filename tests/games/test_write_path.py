@@ -30,7 +30,7 @@ def appends(tree: ast.AST) -> list[int]:
         called = isinstance(node, ast.Attribute) and node.attr == "append"
         if called and isinstance(node.value, ast.Name) and node.value.id == "store":
             lines.append(node.lineno)
-        imported = isinstance(node, ast.ImportFrom) and node.module == "games.store"
+        imported = isinstance(node, ast.ImportFrom) and node.module == "games.stream.store"
         if imported and any(alias.name == "append" for alias in node.names):
             lines.append(node.lineno)
     return lines
@@ -49,7 +49,7 @@ def raw_acts(tree: ast.AST) -> list[str]:
 
 def test_the_checks_find_what_they_look_for():
     caught = ast.parse(
-        "from games import store\nstore.append(game)\nfrom games.store import append\n"
+        "from games.stream import store\nstore.append(game)\nfrom games.stream.store import append\n"
         "from games.services.moves import do_submit_action, check_submit_action\n"
     )
     assert sorted(appends(caught)) == [2, 3]

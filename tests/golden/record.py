@@ -3,7 +3,7 @@
 Re-record a title's games only together with a bump of its VERSION (a change
 that alters existing games) or after a change to what is recorded here; the
 test in tests/engines/test_golden.py tells which.  Each game is a seeded
-random legal playout (games.golden.record), so recording twice gives the same
+random legal playout (games.audit.golden.record), so recording twice gives the same
 files.
 """
 
@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from games import golden
+from games.audit import golden
 from games.engines import base
 
 HERE = Path(__file__).resolve().parent

@@ -14,9 +14,9 @@ from django.core import mail
 from django.core.management import call_command
 from django.test import RequestFactory
 
-from games import store
 from games.models import Event
 from games.services.common import engine_for
+from games.stream import store
 from notifications.models import InboundMessage
 from tests.notifications.conftest import new_duel, reply_mail
 

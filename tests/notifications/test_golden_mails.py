@@ -18,10 +18,10 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import store
 from games.engines import base
 from games.services.creation import do_create_game
 from games.services.moves import do_submit_action
+from games.stream import store
 from notifications import render
 from notifications.addresses import reply_address
 from tests.conftest import make_user

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import store
 from games.services.common import engine_for
 from games.services.moves import check_submit_action
+from games.stream import store
 from notifications import delivery, render, tasks
 from notifications.addresses import reply_address, unsubscribe_token
 from notifications.models import Notification
@@ -206,7 +206,7 @@ def test_rendering_a_row_twice_gives_the_same_message(alice, bob):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_embedded_server_sweeps_the_outbox_itself(alice, bob, sink, monkeypatch):
-    from config import embedded
+    from ops import embedded
 
     monkeypatch.setattr("sys.argv", ["manage.py", "runserver"])
     monkeypatch.setenv("RUN_MAIN", "true")

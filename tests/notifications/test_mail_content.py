@@ -12,10 +12,10 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 
-from games import store
 from games.models import Event
 from games.services.common import engine_for
 from games.services.moves import do_submit_action
+from games.stream import store
 from notifications import render
 from notifications.models import Notification
 from tests.conftest import make_user

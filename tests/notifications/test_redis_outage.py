@@ -46,7 +46,7 @@ def outage_warnings(web) -> list[str]:
     return [
         line["message"]
         for line in web.log_lines()
-        if line.get("logger") == "config.outage" and line.get("level") == "WARNING"
+        if line.get("logger") == "ops.outage" and line.get("level") == "WARNING"
     ]
 
 

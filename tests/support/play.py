@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from games import store
 from games.models import Game, Seat
 from games.services.common import engine_for
 from games.services.moves import check_submit_action
+from games.stream import store
 
 
 def users_by_seat(game: Game) -> dict[int, object]:

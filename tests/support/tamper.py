@@ -32,9 +32,9 @@ def cut_off(game, to_seq: int) -> None:
     table owner's rights does to unsay the end of a game.  Every hash and
     seal of what is left holds; only what was written beside the events
     (snapshots, the outbox) and what the players were told still remember."""
-    from games import store
     from games.models import Event, Game, Seat
     from games.services.common import derived_fields, engine_for
+    from games.stream import store
 
     with triggers_disabled(), connection.cursor() as cursor:
         cursor.execute(

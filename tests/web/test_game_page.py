@@ -170,7 +170,7 @@ def test_take_back_is_offered_only_right_after_my_own_move(page_as, alice, bob, 
 def test_a_database_outage_is_a_503_page_that_says_try_again(page_as, alice, havana, monkeypatch):
     from django.db import OperationalError
 
-    from games import sql
+    from games.stream import sql
 
     def gone(*args, **kwargs):
         raise OperationalError("server closed the connection unexpectedly")

@@ -17,7 +17,7 @@ def played(alice, bob):
         title="pointcity", players=[alice, bob], seed=3, clock={"per_move": "72h"}
     )
     engine = base.get("pointcity")
-    from games import store
+    from games.stream import store
 
     for _ in range(2):
         state = store.load(game, engine).state

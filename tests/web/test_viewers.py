@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from games import store
 from games.engines import base
 from games.services.creation import do_create_game
 from games.services.moves import do_submit_action
+from games.stream import store
 from web import boards
 
 

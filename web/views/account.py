@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import credentials, rules, tokens
 from accounts.models import ApiToken, User
-from games import vacation
+from games.clocks import vacation
 from games.errors import ServiceError, in_words
 from games.services.vacation import check_start_vacation
 from notifications import webhooks

@@ -11,10 +11,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
-from games import clock as clock_options
-from games import narration, selectors
+from games import selectors
+from games.clocks import options as clock_options
 from games.engines import base, bots
 from games.errors import InvalidRequest
+from games.selectors import narration
 from games.services.abort import check_abort
 from games.services.bots import check_hand_to_bot
 from games.services.clocks import check_extend, check_lock, check_pause, check_resume, check_unlock

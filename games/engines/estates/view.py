@@ -75,7 +75,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "title": EDITIONS[state["edition"]]["title"],
         "edition": state["edition"],
         # Component data of this edition that is our reading, not a confirmed
-        # source (the engine's `provisional`; games.provisional words it).
+        # source (the engine's `provisional`; games.selectors.provisional words it).
         "provisional": list(EDITIONS[state["edition"]]["provisional"]),
         "players": state["players"],
         "round": state["round"],

@@ -6,7 +6,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import exchange, selectors
+from games import selectors
+from games.audit import exchange
 from games.errors import ServiceError
 
 

@@ -11,10 +11,10 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from rest_framework.exceptions import ParseError
 
-from config.parsers import decode, load_json
+from games.audit.exchange import imported_lines
 from games.errors import ServiceError
-from games.exchange import imported_lines
 from games.services.importing import check_import_game
+from ops.parsers import decode, load_json
 
 
 class Command(BaseCommand):

@@ -11,10 +11,11 @@ import contextlib
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import chain, gate
+from games.audit import release_gate as gate
+from games.audit.verification import all_problems, unverified_imports
 from games.models import Game
 from games.services.queue import check_flag_broken
-from games.verification import all_problems, unverified_imports
+from games.stream import chain
 
 
 class Command(BaseCommand):

@@ -43,7 +43,7 @@ seal fixes it from then on but says that nobody here vouched for where it
 came from, and no one without the key can turn it into an ordinary seal.
 That is also why a later event's good seal does not make an earlier one
 verified: whether an event was checked when it entered this server is its
-own seal's to say (games.exchange reads a document that way too).
+own seal's to say (games.audit.exchange reads a document that way too).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ from typing import Any
 from django.conf import settings
 
 from games.engines.base import canonical_json
-from games.payloads import full_payload, public_payload
+from games.stream.payloads import full_payload, public_payload
 
 GENESIS_HASH = "0" * 64
 # The rule new games are created under.

@@ -19,9 +19,9 @@
 - `correo_sweep_lag_seconds{sweep}`: seconds since a sweep last ran
   (`games.models.SweepState`), read at scrape time;
 - `correo_timeout_failures_total{title}`: timeouts whose policy raised (a
-  bug: the seat is held back an hour and the game flagged, `games.timeouts`);
+  bug: the seat is held back an hour and the game flagged, `games.jobs.timeouts`);
 - `correo_degraded_total{service,operation}`: operations done without an
-  unreachable Redis (`config.outage`): cache operations served from the
+  unreachable Redis (`ops.outage`): cache operations served from the
   per-process memory (service `cache`), notifications left in the outbox for
   the sweep (service `broker`, operation the task's name).
 
@@ -51,7 +51,7 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 
-from config.logging import route_of
+from ops.logging import route_of
 
 REQUESTS = Counter("correo_http_requests", "HTTP requests answered", ["method", "route", "status"])
 REQUEST_SECONDS = Histogram(
@@ -81,7 +81,7 @@ TIMEOUT_FAILURES = Counter(
 )
 DEGRADED = Counter(
     "correo_degraded",
-    "Operations done without an unreachable service (config.outage)",
+    "Operations done without an unreachable service (ops.outage)",
     ["service", "operation"],
 )
 
@@ -200,7 +200,7 @@ def count_timeout_failure(game, seat: int, error: Exception) -> None:
 
 
 def install() -> None:
-    """Called once from config.apps.ConfigApp.ready()."""
+    """Called once from ops.apps.OpsConfig.ready()."""
     from games import hooks
 
     hooks.on_committed(count_move)

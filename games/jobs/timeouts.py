@@ -21,13 +21,14 @@ import logging
 from django.conf import settings
 from django.db import DatabaseError, transaction
 
-from games import hooks, store
+from games import hooks
 from games.errors import GameNotActive, StaleSeq
 from games.models import Event, Game, Seat
 from games.services import clocks
 from games.services.common import engine_for
 from games.services.moves import do_submit_action
 from games.services.seats import do_resign
+from games.stream import store
 
 log = logging.getLogger(__name__)
 

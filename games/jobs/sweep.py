@@ -31,7 +31,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import deadlines, hooks
+from games import hooks
+from games.clocks import deadlines
 from games.errors import StaleSeq
 from games.models import Game, Outage, Seat, SweepState, Vacation
 from games.services import clocks

@@ -11,12 +11,13 @@ from django.conf import settings
 from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, When
 from django.utils.translation import gettext_noop
 
-from games import chain, commitment, provisional, replay, sql, store, visibility
 from games.engines import base
 from games.errors import Forbidden, InvalidRequest, NotASeat, NotFound
-from games.memo import LRU
 from games.models import Event, Game, Seat
-from games.sql import Player
+from games.selectors import provisional, visibility
+from games.stream import chain, commitment, replay, sql, store
+from games.stream.lru import LRU
+from games.stream.sql import Player
 
 MOVE_KINDS = ("action", "timeout")
 QUEUE_LIMIT = 500
@@ -136,7 +137,7 @@ def behind(user) -> Q:
 def newest_first(games: QuerySet[Game], user) -> QuerySet[Game]:
     """`games`, the most recently updated first as far as `user` may know:
     a game whose spectators see it late sorts by the time of the event they
-    see (kept on its row: games.spectators), or its place in the list would
+    see (kept on its row: games.stream.spectators), or its place in the list would
     tell them that it moved.  The database sorts and pages for everyone."""
     if getattr(user, "is_moderator", False):
         return games.order_by("-updated_at", "-id")
@@ -306,7 +307,7 @@ def seen_at(game: Game, viewer: Viewer) -> dict[str, Any]:
 
 
 def _seen_at(game: Game, viewer: Viewer) -> dict[str, Any]:
-    from games import takeback
+    from games.selectors import takeback
 
     engine = base.get(game.title)
     current = viewer.head == game.seq
@@ -421,14 +422,14 @@ def head_hash_at(game: Game, seq: int) -> str:
 
 def shown_hash(game: Game, hash_: str, *, reveal: bool) -> str | None:
     """An event's hash (the head's, the created event's) as a viewer may see
-    it: a version-1 hash can give away hidden values (games.chain), so only
+    it: a version-1 hash can give away hidden values (games.stream.chain), so only
     those who see everything get one."""
     return hash_ if game.chain_version >= 2 or reveal else None
 
 
 def open_takeback(game: Game, viewer: Viewer) -> dict[str, Any] | None:
     """The open takeback request, as the viewer's head stands."""
-    from games import takeback
+    from games.selectors import takeback
 
     if viewer.head == game.seq:
         return takeback.status(game)

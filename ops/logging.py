@@ -75,11 +75,11 @@ class TextFormatter(logging.Formatter):
 
 def logging_config(level: str = "INFO", fmt: str = "json") -> dict:
     """The LOGGING dict for settings.py."""
-    formatter = "config.logging.JsonFormatter" if fmt == "json" else "config.logging.TextFormatter"
+    formatter = "ops.logging.JsonFormatter" if fmt == "json" else "ops.logging.TextFormatter"
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"context": {"()": "config.logging.ContextFilter"}},
+        "filters": {"context": {"()": "ops.logging.ContextFilter"}},
         "formatters": {"main": {"()": formatter}},
         "handlers": {
             "console": {

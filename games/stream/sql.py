@@ -6,7 +6,7 @@ spend most of its time building the same handful of statements.  They never
 change shape, so they are written out here.  Table and column names come
 from the models' _meta and every value is prepared by its model field, so the
 statements follow the models and run on SQLite and PostgreSQL alike.
-What they read comes back as model instances built by games.instances, the
+What they read comes back as model instances built by games.stream.rows, the
 small adapter that leans on Django's internals to build them as the ORM
 would (README, Benchmarks: what that saves).  Everything else uses the ORM.
 """
@@ -22,9 +22,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 
-from games import instances
 from games.hooks import Row
 from games.models import Event, Game, Seat, Snapshot
+from games.stream import rows as instances
 
 
 def _name(name: str) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.apps import AppConfig
 
 
-class ConfigApp(AppConfig):
-    name = "config"
-    label = "correo_config"
+class OpsConfig(AppConfig):
+    name = "ops"
+    label = "ops"
     verbose_name = "Correo operations"
 
     def ready(self) -> None:
@@ -16,8 +16,8 @@ class ConfigApp(AppConfig):
         from celery import signals
         from django.core.signals import request_finished
 
-        from config import logging as correo_logging
-        from config import metrics
+        from ops import logging as correo_logging
+        from ops import metrics
 
         logging.captureWarnings(True)  # Python warnings become JSON lines too
         metrics.install()
@@ -25,7 +25,7 @@ class ConfigApp(AppConfig):
         signals.task_postrun.connect(correo_logging.clear_context, weak=False)
         request_finished.connect(correo_logging.clear_context, weak=False)
 
-        from config import embedded
+        from ops import embedded
 
         if embedded.serving_embedded():
             embedded.start()

@@ -2,7 +2,7 @@
 now and then, count every time.
 
 Redis is the cache and the broker, and neither is needed to play: while it
-does not answer, the cache serves from a per-process memory (config.cache)
+does not answer, the cache serves from a per-process memory (ops.cache)
 and notifications wait in the outbox for the sweep (notifications.outbox).
 Trying it again on every request would cost each one a connection attempt,
 or a whole timeout when Redis hangs, so after a failure a process skips it
@@ -22,7 +22,7 @@ import time
 
 from django.conf import settings
 
-from config.metrics import DEGRADED
+from ops.metrics import DEGRADED
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 the web log, the dashboard and the mails' "since your last turn".
 
 Moves are told by the title (`engine.narrate`, with player names) from the
-payload the viewer was given (`games.visibility`): another seat's face-down
+payload the viewer was given (`games.selectors.visibility`): another seat's face-down
 choice arrives in its public form, so its line cannot say more.
 
 Every line is said in the active language (a mail's is its recipient's):
@@ -40,7 +40,7 @@ def seat_names(names: Mapping[int, str]) -> list[str]:
 
 
 def event_line(engine: base.Engine, event: Mapping[str, Any], names: Sequence[str]) -> str:
-    """`event` as `games.visibility.event_for` gives it to the viewer."""
+    """`event` as `games.selectors.visibility.event_for` gives it to the viewer."""
     payload, kind, seat = event["payload"], event["kind"], event["seat"]
     who = names[seat] if seat is not None and 0 <= seat < len(names) else _("the game")
     if kind in ("action", "timeout") and isinstance(payload.get("action"), dict):

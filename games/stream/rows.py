@@ -1,7 +1,7 @@
-"""Model instances for the rows games.sql reads and writes with its own
+"""Model instances for the rows games.stream.sql reads and writes with its own
 statements: the one place that leans on Django's internals to do it.
 
-games.sql's prepared statements spare a move the ORM's query building and
+games.stream.sql's prepared statements spare a move the ORM's query building and
 the database's planning: with ORM querysets in their place a move took about
 twice the CPU (README, Benchmarks: Django and DRF internals).  They can
 serve a model instance only by building it as the ORM would.  That needs two things Django does not

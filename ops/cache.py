@@ -4,7 +4,7 @@ Nothing in the cache is needed to play (the throttles' counters are its only
 users), so a Redis that is down or hangs must cost a request neither an
 error nor a wait: each operation that fails is served by a local memory of
 the same interface, and the process leaves Redis alone for a while
-(config.outage).  The throttles then count per process, so a client may get
+(ops.outage).  The throttles then count per process, so a client may get
 each process's rate rather than one rate for all of them, until Redis is
 back; their counts in Redis simply resume.
 """
@@ -15,7 +15,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 
-from config import outage
+from ops import outage
 
 FALLBACK_ENTRIES = 10_000
 INSTEAD = "the cache is served from this process's memory"

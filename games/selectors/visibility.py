@@ -4,16 +4,16 @@ Players see their own actions whole and other seats' actions in the public
 form the engine recorded (a face-down choice without its cards).  The resolved
 setup (shuffled orders) is shown to nobody until the game has ended.
 Moderators' audits and finished games show everything.  What a viewer is
-shown of the hash chain follows the same line (`games.chain`).
+shown of the hash chain follows the same line (`games.stream.chain`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games import chain
 from games.models import Event
-from games.payloads import full_payload, public_payload
+from games.stream import chain
+from games.stream.payloads import full_payload, public_payload
 
 
 def sees_whole(event: Event, viewer_seat: int | None, *, reveal_all: bool) -> bool:

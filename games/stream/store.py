@@ -21,15 +21,16 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import chain, hooks, replay, spectators, sql
+from games import hooks
 from games.engines.base import Engine, State
 from games.errors import StaleSeq
-from games.memo import LRU
 from games.models import Event, Game, LegacySeal, Seat, Snapshot
+from games.stream import chain, replay, spectators, sql
+from games.stream.lru import LRU
 
 
 def chain_problems(game: Game, events: list[Event]) -> list[str]:
-    """Every break in a game's stored chain (games.chain.problems)."""
+    """Every break in a game's stored chain (games.stream.chain.problems)."""
     legacy_seal = LegacySeal.objects.filter(game=game).first()
     return chain.problems(
         events, game.chain_version, legacy_seal, imported_unverified=game.imported_unverified
@@ -179,7 +180,7 @@ def append(
 
     `derived` holds the Game columns recomputed from the new state (status,
     to_act, result); they are written in the same conditional UPDATE, with
-    the spectators' point where the event moves it (games.spectators).
+    the spectators' point where the event moves it (games.stream.spectators).
     """
     derived = dict(derived or {})
     event = Event(game=game, seq=expected_seq + 1, kind=kind, seat=seat, actor=actor,

@@ -3,7 +3,7 @@
 A recording is a created setup, every engine event after it (an action, a
 timeout's action or a resignation, with its seat), the hash of the state
 every few steps and at the end, and the result.  Replaying it folds the
-events through ``games.replay``, the same fold the service uses, and reports
+events through ``games.stream.replay``, the same fold the service uses, and reports
 every difference.  ``manage.py verify_games`` checks stored games with the
 same machinery: a stored game is a recording whose checkpoints are its
 snapshots.
@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import replay
 from games.engines.base import Action, Engine, IllegalAction, State, canonical_json, clone
+from games.stream import replay
 
 # How often a recording keeps the state's hash, in steps: a difference is
 # then reported near the step that caused it, not only at the end.

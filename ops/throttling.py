@@ -8,7 +8,7 @@ to twice its rate around a window's edge, which is fine for abuse control.
 
 Each class keeps DRF's scope and cache key (`throttle_<scope>_<ident>`) and
 only changes the counting, so the settings' rates apply unchanged.  The
-ident of an anonymous client is its address as config.clients reads it:
+ident of an anonymous client is its address as ops.clients reads it:
 never an `X-Forwarded-For` the client wrote itself, which would give it a
 fresh budget with every request.
 """
@@ -19,7 +19,7 @@ import math
 
 from rest_framework import exceptions, throttling
 
-from config.clients import client_address
+from ops.clients import client_address
 
 
 class FixedWindowRateThrottle(throttling.SimpleRateThrottle):

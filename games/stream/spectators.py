@@ -24,8 +24,8 @@ from typing import Any
 
 from django.db.models import OuterRef, Q, Subquery
 
-from games import replay, sql
 from games.models import Event, Game
+from games.stream import replay, sql
 
 MOVE_KINDS = (Event.Kind.ACTION, Event.Kind.TIMEOUT)
 # The events that can move the point: any other leaves the columns alone.

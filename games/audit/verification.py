@@ -25,11 +25,13 @@ from django.db import connection
 from django.db.models import F, QuerySet, TextField
 from django.db.models.functions import Cast
 
-from games import chain, fields, golden, replay, spectators
+from games import fields
+from games.audit import golden
 from games.engines import base
 from games.engines.base import State
 from games.models import Event, Game, LegacySeal, Seat, Snapshot
 from games.services.common import derived_fields
+from games.stream import chain, replay, spectators
 
 # A bot's move is by the bot's account, which holds the seat (accounts.bots).
 PLAYER_SOURCES = (Event.Source.API, Event.Source.EMAIL, Event.Source.WEB, Event.Source.BOT)
@@ -193,7 +195,7 @@ def game_problems(game: Game, facts: Stored | None = None) -> Iterator[str]:
 def _spectator_problems(game: Game, events: list[Row]) -> Iterator[str]:
     """Where the row says the spectators stand must be where the stream puts
     them: a point ahead would show a delayed spectator moves they may not
-    see yet (games.spectators)."""
+    see yet (games.stream.spectators)."""
     try:
         seq, at = spectators.walked(events, game.spectator_delay)
     except (KeyError, TypeError):
@@ -203,7 +205,7 @@ def _spectator_problems(game: Game, events: list[Row]) -> Iterator[str]:
 
 
 def _replay_problems(game: Game, engine, facts: Stored) -> Iterator[str]:
-    """The stream folded with today's engine (games.golden, as the golden
+    """The stream folded with today's engine (games.audit.golden, as the golden
     games are): every snapshot of this VERSION must match the replay at its
     seq byte for byte, and the game row must match the replay's end."""
     events = facts.events

@@ -26,12 +26,14 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import chain, commitment, golden, replay, selectors, store, visibility
+from games import selectors
+from games.audit import golden
 from games.engines import base
 from games.errors import ImportRefused
 from games.models import Event, Game
-from games.selectors import Viewer
+from games.selectors import Viewer, visibility
 from games.services.common import derived_fields
+from games.stream import chain, commitment, replay, store
 
 # The note an import ends with (games.services.importing writes it).
 IMPORTED = "imported"
@@ -196,7 +198,7 @@ class Checked:
     locked: bool
     unchecked_keys: list[str] = field(default_factory=list)
     # The events no seal this server can check vouches for, each by its own
-    # seal (games.chain: a later good seal fixes them, it does not vouch).
+    # seal (games.stream.chain: a later good seal fixes them, it does not vouch).
     unverified: list[int] = field(default_factory=list)
 
 
