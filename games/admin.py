@@ -18,11 +18,11 @@ from django.template.response import TemplateResponse
 from django.urls import path
 
 from accounts.bots import KINDS
-from games import selectors
 from games.audit import exchange
 from games.audit.exchange import imported_lines
 from games.errors import IllegalAction, ServiceError, in_words
 from games.models import Game, ModerationItem
+from games.selectors import viewers
 from games.services.abort import check_abort
 from games.services.bots import check_hand_to_bot
 from games.services.clocks import check_lock, check_unlock
@@ -116,7 +116,7 @@ class GameAdmin(admin.ModelAdmin):
             self.message_user(request, "export one game at a time", messages.ERROR)
             return None
         game = queryset[0]
-        document = exchange.export(game, selectors.viewer_of(game, request.user))
+        document = exchange.export(game, viewers.viewer_of(game, request.user))
         response = HttpResponse(json.dumps(document), content_type="application/json")
         response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
         return response

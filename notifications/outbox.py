@@ -21,8 +21,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import hooks, selectors
+from games import hooks
 from games.models import Event, Game, Seat
+from games.selectors import viewers
 from games.stream import store
 from notifications.models import Notification
 from ops import outage
@@ -280,8 +281,8 @@ def _to_everyone(game: Game, event: Event, kind: str, context: dict) -> list[Not
     ]
 
 
-def _seats(game: Game, indexes=None) -> list[selectors.Player]:
-    return selectors.players(game.pk, indexes)
+def _seats(game: Game, indexes=None) -> list[viewers.Player]:
+    return viewers.players(game.pk, indexes)
 
 
 def _tell_turns(game: Game, event: Event, before: list[int]) -> list[Notification | None]:

@@ -26,10 +26,9 @@ from django.utils.translation import get_language, gettext_lazy, override, pgett
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import selectors
 from games.engines import base, i18n
 from games.models import Event, Game, Seat
-from games.selectors import narration, provisional, visibility
+from games.selectors import listing, narration, provisional, verify_record, viewers, visibility
 from games.stream import store
 from notifications import board_image
 from notifications.addresses import reply_address, unsubscribe_token
@@ -133,7 +132,7 @@ def game_facts(
     actions: list[Any] = []
     if seat is not None and seat in to_act and (game.status == Game.Status.ACTIVE or not current):
         actions = engine.legal_actions(state, seat)
-    players = [(s.index, s.user.username) for s in selectors.seats_of(game)]
+    players = [(s.index, s.user.username) for s in viewers.seats_of(game)]
     names = narration.seat_names(dict(players))
     view = engine.view(state, seat)
     moves = [
@@ -143,8 +142,8 @@ def game_facts(
         "title": engine.TITLE,
         "game_id": game.pk,
         "seq": seq,
-        "head_hash": selectors.shown_hash(
-            game, selectors.head_hash_at(game, seq), reveal=game.status != Game.Status.ACTIVE
+        "head_hash": verify_record.shown_hash(
+            game, verify_record.head_hash_at(game, seq), reveal=game.status != Game.Status.ACTIVE
         ),
         "seat": seat,
         "you": names[seat] if seat is not None and seat < len(names) else None,
@@ -253,7 +252,7 @@ def since_for(n: Notification, exclude: Collection[int] = ()) -> int | None:
         return None
     seq = n.seq or n.game.seq
     moved = Event.objects.filter(
-        game_id=n.game_id, seat=n.seat, kind__in=selectors.MOVE_KINDS, seq__lt=seq
+        game_id=n.game_id, seat=n.seat, kind__in=listing.MOVE_KINDS, seq__lt=seq
     ).aggregate(last=Max("seq"))["last"]
     mailed = (
         Notification.objects.filter(

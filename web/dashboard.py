@@ -8,18 +8,17 @@ from typing import Any
 from django.conf import settings
 from django.db.models import OuterRef, Subquery, prefetch_related_objects
 
-from games import selectors
 from games.engines import base
 from games.models import Event, Game
-from games.selectors import narration, visibility
+from games.selectors import listing, narration, visibility
 from ops.throttling import CreateRateThrottle
 
 WATCHABLE = 20
 
 
 def context(user) -> dict[str, Any]:
-    mine_first = selectors.newest_first(selectors.games_for(user, mine=True), user)
-    watch_first = selectors.newest_first(selectors.games_for(user).exclude(seats__user=user), user)
+    mine_first = listing.newest_first(listing.games_for(user, mine=True), user)
+    watch_first = listing.newest_first(listing.games_for(user).exclude(seats__user=user), user)
     # Both lists' seats and players are read together, once both pages are.
     mine = list(mine_first.prefetch_related(None)[:100])
     watch = list(watch_first.prefetch_related(None)[:WATCHABLE])
@@ -51,7 +50,7 @@ def creation_limits(user) -> dict[str, Any]:
 
 
 def _row(game: Game, user, last: Event | None) -> dict[str, Any]:
-    summary = selectors.summary(game, user)
+    summary = listing.summary(game, user)
     seats = {p["seat"]: p["username"] for p in summary["players"]}
     my_seats = [p["seat"] for p in summary["players"] if p["username"] == user.username]
     my_turn = summary["status"] == Game.Status.ACTIVE and any(
@@ -76,11 +75,11 @@ def last_moves(games: list[Game], user) -> dict[int, Event]:
     if not games:
         return {}
     latest = Event.objects.filter(
-        game=OuterRef("pk"), kind__in=selectors.MOVE_KINDS, seq__lte=OuterRef("shown_seq")
+        game=OuterRef("pk"), kind__in=listing.MOVE_KINDS, seq__lte=OuterRef("shown_seq")
     ).order_by("-seq")
     ids = (
         Game.objects.filter(pk__in=[game.pk for game in games])
-        .annotate(shown_seq=selectors.shown_seq(user))
+        .annotate(shown_seq=listing.shown_seq(user))
         .values_list(Subquery(latest.values("pk")[:1]), flat=True)
     )
     events = Event.objects.filter(pk__in=[pk for pk in ids if pk is not None]).order_by()

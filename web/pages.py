@@ -1,8 +1,8 @@
 """What the web pages show, read through the same selectors as the API.
 
-Every page of a game is built from `selectors.game_detail` (or the view at an
-earlier seq for the replay) and `selectors.events`, for the viewer that
-`selectors.viewer_of` decides: a page can show no more than the API would.
+Every page of a game is built from `shown.game_detail` (or the view at an
+earlier seq for the replay) and `history.events`, for the viewer that
+`viewers.viewer_of` decides: a page can show no more than the API would.
 """
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ from typing import Any
 
 from django.conf import settings
 
-from games import selectors
 from games.engines import base
 from games.models import Event, Game, Seat
-from games.selectors import narration
+from games.selectors import history, narration, shown, viewers
 from games.stream import store
 from games.stream.lru import LRU
 from web import boards, moves
@@ -24,7 +23,7 @@ LOG_LINES = 40
 
 # A drawn board is a pure function of the stream up to the seq shown and the
 # seat (the head hash fixes the stream), so it is drawn once per position and
-# viewer, like the views `selectors.seen_at` keeps.
+# viewer, like the views `shown.seen_at` keeps.
 _boards = LRU(settings.CORREO_STATE_CACHE_SIZE)
 
 
@@ -34,7 +33,7 @@ class GamePage:
 
     game: Game
     seats: list[Seat]
-    viewer: selectors.Viewer
+    viewer: viewers.Viewer
     at: int  # the seq shown: the viewer's head, or earlier in a replay
 
     @property
@@ -45,14 +44,14 @@ class GamePage:
 def page_for(pk: int, user, at: int | None = None) -> GamePage:
     """The viewer's page of game `pk`; `at` (clamped to what they may see)
     picks an earlier seq for the replay."""
-    game, seats = selectors.game_with_seats(pk)
-    viewer = selectors.viewer_of(game, user, seats)
+    game, seats = viewers.game_with_seats(pk)
+    viewer = viewers.viewer_of(game, user, seats)
     shown = viewer.head if at is None else max(1, min(at, viewer.head))
     return GamePage(game=game, seats=seats, viewer=viewer, at=shown)
 
 
 def etag(page: GamePage) -> str:
-    return selectors.etag(page.game, page.viewer)
+    return shown.etag(page.game, page.viewer)
 
 
 def names(seats: list[Seat]) -> dict[int, str]:
@@ -62,7 +61,7 @@ def names(seats: list[Seat]) -> dict[int, str]:
 def context(page: GamePage) -> dict[str, Any]:
     """Everything the game page draws."""
     game, viewer = page.game, page.viewer
-    detail = selectors.game_detail(game, viewer, page.seats)
+    detail = shown.game_detail(game, viewer, page.seats)
     engine = base.get(game.title)
     who = names(page.seats)
     legal = [] if page.replaying else legal_moves(game, viewer)
@@ -98,17 +97,17 @@ def board(page: GamePage, detail: dict[str, Any], who: dict[int, str]):
     return _boards.get_or_compute((game.pk, game.seq, game.head_hash, viewer.seat, page.at), draw)
 
 
-def view_at(game: Game, viewer: selectors.Viewer, seq: int) -> dict[str, Any]:
+def view_at(game: Game, viewer: viewers.Viewer, seq: int) -> dict[str, Any]:
     """What the viewer's seat saw at `seq` (never past their own head)."""
     engine = base.get(game.title)
     state = store.load(game, engine, head=min(seq, viewer.head)).state
     return engine.view(state, viewer.seat)
 
 
-def legal_moves(game: Game, viewer: selectors.Viewer) -> list[dict[str, Any]]:
+def legal_moves(game: Game, viewer: viewers.Viewer) -> list[dict[str, Any]]:
     if viewer.seat is None or game.status != Game.Status.ACTIVE:
         return []
-    return [item["action"] for item in selectors.legal_actions(game, viewer)["actions"]]
+    return [item["action"] for item in shown.legal_actions(game, viewer)["actions"]]
 
 
 def players(detail: dict[str, Any], who: dict[int, str]) -> list[dict[str, Any]]:
@@ -126,7 +125,7 @@ def players(detail: dict[str, Any], who: dict[int, str]) -> list[dict[str, Any]]
     ]
 
 
-def my_deadline(detail: dict[str, Any], viewer: selectors.Viewer) -> str | None:
+def my_deadline(detail: dict[str, Any], viewer: viewers.Viewer) -> str | None:
     if viewer.seat is None:
         return None
     for row in detail["players"]:
@@ -149,7 +148,7 @@ def may_ask_takeback(page: GamePage, detail: dict[str, Any]) -> bool:
 
 
 def takeback_context(
-    takeback: dict[str, Any] | None, viewer: selectors.Viewer, who: dict[int, str]
+    takeback: dict[str, Any] | None, viewer: viewers.Viewer, who: dict[int, str]
 ) -> dict[str, Any] | None:
     if takeback is None:
         return None
@@ -185,7 +184,7 @@ def result_rows(result: dict[str, Any] | None, who: dict[int, str]) -> dict[str,
 
 def log_lines(
     game: Game,
-    viewer: selectors.Viewer,
+    viewer: viewers.Viewer,
     engine: base.Engine,
     who: dict[int, str],
     *,
@@ -195,10 +194,10 @@ def log_lines(
     """The log as the viewer may see it (the API's events), up to `up_to`,
     each line told with the players' names (`games.selectors.narration`)."""
     after = max(0, up_to - last) if last else 0
-    shown = selectors.Viewer(
+    shown = viewers.Viewer(
         seat=viewer.seat, moderator=viewer.moderator, head=up_to, delayed=viewer.delayed
     )
-    rows = selectors.events(game, shown, after=after, limit=up_to - after)
+    rows = history.events(game, shown, after=after, limit=up_to - after)
     seats = narration.seat_names(who)
     return [
         {

@@ -12,8 +12,8 @@ from rest_framework import permissions, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors
 from games.api import serializers as s
+from games.selectors import moderation, people, viewers
 from games.services.abort import check_abort
 from games.services.clocks import check_lock, check_unlock
 from games.services.notes import check_pin_note
@@ -39,7 +39,7 @@ def game_act(summary: str, body: type, act: Callable[..., Any]) -> type[Moderato
     class GameAct(ModeratorAct):
         @extend_schema(summary=summary, request=body, responses={201: s.SeqOut})
         def post(self, request, pk: int):
-            game = selectors.game(pk)
+            game = viewers.game(pk)
             return _created(act(game, request.user, **s.validated(body, request.data)))
 
     return GameAct
@@ -79,10 +79,10 @@ class ReportView(APIView):
         responses={201: s.ItemOut},
     )
     def post(self, request, pk: int):
-        game = selectors.game(pk)
+        game = viewers.game(pk)
         data = s.validated(s.ReasonIn, request.data)
         item = check_report(game, request.user, reason=data["reason"])
-        return Response(selectors.queue_item(item), status=status.HTTP_201_CREATED)
+        return Response(moderation.queue_item(item), status=status.HTTP_201_CREATED)
 
 
 class SuspendView(ModeratorAct):
@@ -93,9 +93,9 @@ class SuspendView(ModeratorAct):
     )
     def post(self, request, username: str):
         data = s.validated(s.ReasonIn, request.data)
-        user = selectors.account(username)
+        user = people.account(username)
         suspension = check_suspend(user, request.user, reason=data["reason"])
-        return Response(selectors.suspension_record(suspension), status=status.HTTP_201_CREATED)
+        return Response(people.suspension_record(suspension), status=status.HTTP_201_CREATED)
 
 
 class UnsuspendView(ModeratorAct):
@@ -106,9 +106,9 @@ class UnsuspendView(ModeratorAct):
     )
     def post(self, request, username: str):
         data = s.validated(s.OptionalReasonIn, request.data)
-        user = selectors.account(username)
+        user = people.account(username)
         suspension = check_unsuspend(user, request.user, reason=data["reason"])
-        return Response(selectors.suspension_record(suspension))
+        return Response(people.suspension_record(suspension))
 
 
 class QueueView(ModeratorAct):
@@ -119,7 +119,7 @@ class QueueView(ModeratorAct):
     )
     def get(self, request):
         query = s.validated(s.QueueQuery, request.query_params)
-        return Response({"items": selectors.moderation_queue(request.user, query.get("state"))})
+        return Response({"items": moderation.moderation_queue(request.user, query.get("state"))})
 
 
 class TakeItemView(ModeratorAct):
@@ -130,7 +130,7 @@ class TakeItemView(ModeratorAct):
     )
     def post(self, request, item: int):
         data = s.validated(s.ItemNoteIn, request.data)
-        return Response(selectors.queue_item(check_take(item, request.user, note=data["note"])))
+        return Response(moderation.queue_item(check_take(item, request.user, note=data["note"])))
 
 
 class CloseItemView(ModeratorAct):
@@ -141,4 +141,4 @@ class CloseItemView(ModeratorAct):
     )
     def post(self, request, item: int):
         data = s.validated(s.ItemNoteIn, request.data)
-        return Response(selectors.queue_item(check_close(item, request.user, note=data["note"])))
+        return Response(moderation.queue_item(check_close(item, request.user, note=data["note"])))

@@ -8,7 +8,6 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors
 from games.api import schema
 from games.api import serializers as s
 from games.audit import exchange
@@ -17,6 +16,7 @@ from games.clocks import options as clock_options
 from games.clocks import vacation
 from games.engines import base, bots
 from games.models import Game
+from games.selectors import history, listing, people, shown, verify_record, viewers
 from games.services.bots import check_hand_to_bot
 from games.services.clocks import check_extend, check_pause, check_resume
 from games.services.creation import check_create_game
@@ -30,7 +30,7 @@ from ops.throttling import CreateRateThrottle, CreationThrottled
 
 
 def game_or_404(pk: int) -> Game:
-    return selectors.game(pk)
+    return viewers.game(pk)
 
 
 class PingView(APIView):
@@ -90,13 +90,13 @@ class GamesView(APIView):
     )
     def get(self, request):
         query = s.validated(s.GamesQuery, request.query_params)
-        games = selectors.games_for(request.user, mine=query["mine"], to_act=query["to_act"])
+        games = listing.games_for(request.user, mine=query["mine"], to_act=query["to_act"])
         paginator = GamesPagination()
         page = paginator.paginate_queryset(
-            selectors.newest_first(games, request.user), request, self
+            listing.newest_first(games, request.user), request, self
         )
         return paginator.get_paginated_response(
-            [selectors.summary(game, request.user) for game in page]
+            [listing.summary(game, request.user) for game in page]
         )
 
     @extend_schema(
@@ -112,12 +112,12 @@ class GamesView(APIView):
             raise CreationThrottled(starts.wait())
         data = s.validated(s.CreateGameIn, request.data)
         game = check_create_game(
-            request.user, title=data["title"], players=selectors.users_in_order(data["players"]),
+            request.user, title=data["title"], players=people.users_in_order(data["players"]),
             options=data["options"], public=data["public"],
             spectator_delay=data["spectator_delay"], clock=data["clock"],
         )  # fmt: skip
-        viewer = selectors.viewer_of(game, request.user)
-        return Response(selectors.game_detail(game, viewer), status=status.HTTP_201_CREATED)
+        viewer = viewers.viewer_of(game, request.user)
+        return Response(shown.game_detail(game, viewer), status=status.HTTP_201_CREATED)
 
 
 class GameDetailView(APIView):
@@ -129,12 +129,12 @@ class GameDetailView(APIView):
         },
     )
     def get(self, request, pk: int):
-        game, seats = selectors.game_with_seats(pk)
-        viewer = selectors.viewer_of(game, request.user, seats)
-        etag = selectors.etag(game, viewer)
+        game, seats = viewers.game_with_seats(pk)
+        viewer = viewers.viewer_of(game, request.user, seats)
+        etag = shown.etag(game, viewer)
         if etag in request.headers.get("If-None-Match", ""):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
-        detail = selectors.game_detail(game, viewer, seats)
+        detail = shown.game_detail(game, viewer, seats)
         return Response(detail, headers={"ETag": etag, "Vary": "Authorization, Cookie"})
 
 
@@ -147,7 +147,7 @@ class ActionsView(APIView):
     )
     def get(self, request, pk: int):
         game = game_or_404(pk)
-        return Response(selectors.legal_actions(game, selectors.viewer_of(game, request.user)))
+        return Response(shown.legal_actions(game, viewers.viewer_of(game, request.user)))
 
     @extend_schema(
         summary="Submit an action (as data or as a text line)",
@@ -171,9 +171,9 @@ class EventsView(APIView):
     )
     def get(self, request, pk: int):
         game = game_or_404(pk)
-        viewer = selectors.viewer_of(game, request.user)
+        viewer = viewers.viewer_of(game, request.user)
         query = s.validated(s.EventsQuery, request.query_params)
-        events = selectors.events(game, viewer, after=query["after"], limit=query["limit"])
+        events = history.events(game, viewer, after=query["after"], limit=query["limit"])
         more = bool(events) and events[-1]["seq"] < viewer.head
         return Response({"seq": viewer.head, "events": events, "more": more})
 
@@ -187,7 +187,7 @@ class AuditView(APIView):
     )
     def get(self, request, pk: int):
         game = game_or_404(pk)
-        return Response(selectors.audit(game, selectors.viewer_of(game, request.user)))
+        return Response(history.audit(game, viewers.viewer_of(game, request.user)))
 
 
 class UndoView(APIView):
@@ -244,8 +244,8 @@ class TakebackView(APIView):
     @extend_schema(summary="The open takeback request, if any", responses={200: dict})
     def get(self, request, pk: int):
         game = game_or_404(pk)
-        viewer = selectors.viewer_of(game, request.user)
-        return Response({"takeback": selectors.open_takeback(game, viewer)})
+        viewer = viewers.viewer_of(game, request.user)
+        return Response({"takeback": shown.open_takeback(game, viewer)})
 
 
 class VerifyView(APIView):
@@ -267,9 +267,9 @@ class VerifyView(APIView):
     )  # fmt: skip
     def get(self, request, pk: int):
         game = game_or_404(pk)
-        viewer = selectors.viewer_of(game, request.user)
+        viewer = viewers.viewer_of(game, request.user)
         query = s.validated(s.VerifyQuery, request.query_params)
-        return Response(selectors.verification(game, viewer, query.get("seen")))
+        return Response(verify_record.verification(game, viewer, query.get("seen")))
 
 
 class ClockView(APIView):
@@ -324,7 +324,7 @@ class ExportView(APIView):
     )
     def get(self, request, pk: int):
         game = game_or_404(pk)
-        return Response(exchange.export(game, selectors.viewer_of(game, request.user)))
+        return Response(exchange.export(game, viewers.viewer_of(game, request.user)))
 
 
 class ImportView(APIView):

@@ -26,12 +26,12 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import selectors
 from games.audit import golden
 from games.engines import base
 from games.errors import ImportRefused
 from games.models import Event, Game
-from games.selectors import Viewer, visibility
+from games.selectors import history, shown, verify_record, viewers, visibility
+from games.selectors.viewers import Viewer
 from games.services.common import derived_fields
 from games.stream import chain, commitment, replay, store
 
@@ -79,7 +79,7 @@ def export(game: Game, viewer: Viewer) -> dict[str, Any]:
     """The game as one document, as `viewer` may see it."""
     complete = is_complete(game, viewer)
     head = game.seq if complete else viewer.head
-    events = complete_events(game) if complete else selectors.events(
+    events = complete_events(game) if complete else history.events(
         game, viewer, after=0, limit=head
     )  # fmt: skip
     return {
@@ -89,10 +89,10 @@ def export(game: Game, viewer: Viewer) -> dict[str, Any]:
         "shown_to": _shown_to(game, viewer),
         "exported_at": chain.timestamp(timezone.now()),
         "game": _game_part(game, head, complete),
-        "commitment": selectors.verification_of(game, reveal=complete, head=head),
+        "commitment": verify_record.verification_of(game, reveal=complete, head=head),
         "seats": [
             {"seat": seat.index, "username": seat.user.username, "status": seat.status}
-            for seat in selectors.seats_of(game)
+            for seat in viewers.seats_of(game)
         ],
         "accounts": _accounts(game, head),
         "events": events,
@@ -144,8 +144,8 @@ def _game_part(game: Game, head: int, complete: bool) -> dict[str, Any]:
         "created_at": chain.timestamp(game.created_at),
         "status": game.status if current else Game.Status.ACTIVE,
         "seq": head,
-        "head_hash": selectors.shown_hash(
-            game, game.head_hash if current else selectors.head_hash_at(game, head),
+        "head_hash": verify_record.shown_hash(
+            game, game.head_hash if current else verify_record.head_hash_at(game, head),
             reveal=complete,
         ),
         "result": game.result if current else None,
@@ -216,7 +216,7 @@ def check(document: Any) -> Checked:
     _check_heads(document, events)
     _check_seats(document, events, accounts)
     derived = _check_replay(engine, game, events)
-    paused, locked = selectors.clock_marks(e.payload for e in events if e.kind == Event.Kind.CLOCK)
+    paused, locked = shown.clock_marks(e.payload for e in events if e.kind == Event.Kind.CLOCK)
     return Checked(
         game=game, salt=salt, accounts=accounts, events=events, derived=derived,
         paused=paused, locked=locked, unchecked_keys=unchecked, unverified=unverified,

@@ -44,8 +44,8 @@ NEW_KEYS = {"winners", "places", "scores", "ended_by", "breakdown"}
 
 def replayed(game, event_model):
     """The result today's engine gives for the game's stream, or None."""
-    from games.stream import replay
     from games.engines import base
+    from games.stream import replay
 
     try:
         engine = base.get(game.title)

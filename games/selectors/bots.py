@@ -15,11 +15,11 @@ import hmac
 from django.utils.translation import gettext_noop
 
 from accounts import bots as accounts
-from games import selectors
 from games.engines import bots as engine_bots
 from games.engines.base import Engine
 from games.errors import InvalidRequest
 from games.models import Game, Seat
+from games.selectors import viewers
 
 SEED_HEX_DIGITS = 16
 
@@ -53,12 +53,12 @@ def seed_for(game: Game, seq: int, seat: int) -> str:
     return digest[:SEED_HEX_DIGITS]
 
 
-def bot_to_act(game: Game) -> selectors.Player | None:
+def bot_to_act(game: Game) -> viewers.Player | None:
     """The first seat to act that a bot holds, with its account, or None."""
     due = sorted(set(game.to_act or []) & set(game.bot_seats or []))
     if not due:
         return None
-    for player in selectors.players(game.pk, due):
+    for player in viewers.players(game.pk, due):
         if accounts.is_bot(player.user) and player.status == Seat.Status.ACTIVE:
             return player
     return None

@@ -13,9 +13,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import selectors
 from games.errors import Conflict, InvalidRequest, NotFound
 from games.models import Game, ModerationItem
+from games.selectors import viewers
 from games.services.common import (
     REASON_LENGTH,
     require_moderator,
@@ -51,7 +51,7 @@ def check_report(game: Game, user, *, reason) -> ModerationItem:
     """Anyone who may see the game (a player; any account for a public
     game) reports it to the moderators, once until the report is closed."""
     require_not_suspended(user)
-    selectors.viewer_of(game, user)  # refuses a stranger to a private game
+    viewers.viewer_of(game, user)  # refuses a stranger to a private game
     reason = text_field(reason, REASON_LENGTH, gettext_noop("a report needs a reason"))
     return do_report(game, user, reason=reason)
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games import selectors
 from games.models import Game
+from games.selectors import listing
 from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
 from games.stream import store
@@ -56,7 +56,7 @@ def flood(db):
 
 def forget_states() -> None:
     """Measure a process that has seen none of these games."""
-    selectors._to_act_seen.clear()
+    listing._to_act_seen.clear()
     store.forget_all()
 
 

@@ -57,11 +57,10 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import selectors
 from games.engines import base
 from games.engines.base import canonical_json, clone
 from games.models import Event, Game
-from games.selectors import visibility
+from games.selectors import shown, verify_record, visibility
 from games.stream import spectators, store
 from tests.conftest import make_user
 
@@ -858,13 +857,13 @@ def leak_in_detail(extra: Callable[[Game, State], dict[str, Any]]):
     """Plant a leak in the API layer, outside any engine view."""
 
     def plant(monkeypatch) -> None:
-        honest = selectors.game_detail
+        honest = shown.game_detail
 
         def leaky(game, viewer, *args, **kwargs):
             state = store.load(game, base.get(game.title)).state
             return {**honest(game, viewer, *args, **kwargs), **extra(game, state)}
 
-        monkeypatch.setattr(selectors, "game_detail", leaky)
+        monkeypatch.setattr(shown, "game_detail", leaky)
 
     return plant
 
@@ -924,9 +923,9 @@ def unredacted_events(monkeypatch) -> None:
 
 
 def verify_revealed_at_once(monkeypatch) -> None:
-    honest = selectors.verification_of
+    honest = verify_record.verification_of
     monkeypatch.setattr(
-        selectors, "verification", lambda game, viewer, seen=None: honest(game, reveal=True)
+        verify_record, "verification", lambda game, viewer, seen=None: honest(game, reveal=True)
     )
 
 

@@ -14,10 +14,10 @@ from django.test import Client
 
 from accounts import rules
 from accounts.models import User
-from games import selectors
 from games.audit import exchange
 from games.audit.verification import game_problems
 from games.models import Event, Game
+from games.selectors import history, viewers
 from games.services.creation import do_create_game
 from games.services.notes import check_pin_note
 from games.stream import chain
@@ -192,7 +192,7 @@ def test_accepted_unverified_seals_are_marked_and_never_sealed_as_verified(forge
     verified = client_for(mo).get(f"/api/games/{game.pk}/verify/").json()
     assert verified["imported_unverified"] is True
     assert client_for(None).get(f"/api/games/{game.pk}/verify/").json()["imported_unverified"]
-    audit = selectors.audit(game, selectors.viewer_of(game, mo))
+    audit = history.audit(game, viewers.viewer_of(game, mo))
     assert audit["chain"]["valid"] is True
     assert audit["chain"]["imported_unverified"] is True
     assert audit["chain"]["unverified"] == [[1, count]]

@@ -14,11 +14,11 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from accounts.models import User
-from games import selectors
 from games.audit import exchange
 from games.audit.verification import game_problems
 from games.errors import GameLocked
 from games.models import Event, Game, ModerationItem, Seat
+from games.selectors import shown
 from games.services.abort import check_abort
 from games.services.bots import check_hand_to_bot
 from games.services.clocks import check_lock, check_pause, check_resume, check_unlock, do_pause
@@ -155,7 +155,7 @@ def test_a_pinned_note_round_trips_and_is_listed_on_the_imported_game(db):
         check_pin_note(game, moderator, text="bob asked for more time")
 
     game = round_trip(duel_exported_elsewhere(act))
-    notes = selectors.pinned_notes(game, game.seq)
+    notes = shown.pinned_notes(game, game.seq)
     assert [note["text"] for note in notes] == ["bob asked for more time"]
     event = Event.objects.get(game=game, seq=notes[0]["seq"])
     assert event.actor.username == "mo" and event.source == Event.Source.MODERATOR
@@ -168,7 +168,7 @@ def test_a_note_pinned_to_a_finished_game_round_trips(db):
     )
     assert document["game"]["status"] == Game.Status.FINISHED
     game = round_trip(document)
-    assert [n["text"] for n in selectors.pinned_notes(game, game.seq)] == ["well played"]
+    assert [n["text"] for n in shown.pinned_notes(game, game.seq)] == ["well played"]
 
 
 # --- seat replacement -----------------------------------------------------------

@@ -139,11 +139,11 @@ def test_seals_of_another_servers_key_are_refused_unless_accepted(document):
 
 def test_a_players_export_of_a_running_game_is_refused_with_the_reason(db):
     alice, bob = make_user("alice"), make_user("bob")
-    from games import selectors
+    from games.selectors import viewers
     from tests.exchange.support import play
 
     game = play(SMALL, [alice, bob], steps=10)
-    partial = exchange.export(game, selectors.viewer_of(game, alice))
+    partial = exchange.export(game, viewers.viewer_of(game, alice))
     message = refused(partial)
     assert "made for seat 0 of a running game" in message
     partial["complete"] = True

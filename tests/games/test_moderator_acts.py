@@ -11,11 +11,11 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import selectors
 from games.audit.verification import game_problems
 from games.errors import Conflict, Forbidden, GameLocked, GameNotActive, InvalidRequest, NotASeat
 from games.models import Event, Game, Seat
-from games.selectors import Viewer
+from games.selectors import shown
+from games.selectors.viewers import Viewer
 from games.services.abort import check_abort
 from games.services.clocks import check_lock, check_resume, check_unlock
 from games.services.creation import do_create_game
@@ -319,7 +319,7 @@ def test_a_delayed_view_shows_the_lock_and_the_pause_it_made_as_they_stood(alice
     game.refresh_from_db()
 
     def at(head):
-        view = selectors.game_detail(game, Viewer(seat=None, moderator=False, head=head,
+        view = shown.game_detail(game, Viewer(seat=None, moderator=False, head=head,
                                                   delayed=True))  # fmt: skip
         return view["paused"], view["locked"]
 
@@ -349,7 +349,7 @@ def test_the_clock_events_say_whether_a_game_is_paused_and_locked(clocks, paused
         else {"clock": clock}
         for clock in clocks
     ]  # fmt: skip
-    assert selectors.clock_marks(payloads) == paused_locked
+    assert shown.clock_marks(payloads) == paused_locked
 
 
 def test_lock_twice_or_unlock_an_open_game_is_a_conflict(alice, bob, mo):

@@ -49,7 +49,8 @@ def raw_acts(tree: ast.AST) -> list[str]:
 
 def test_the_checks_find_what_they_look_for():
     caught = ast.parse(
-        "from games.stream import store\nstore.append(game)\nfrom games.stream.store import append\n"
+        "from games.stream import store\nstore.append(game)\n"
+        "from games.stream.store import append\n"
         "from games.services.moves import do_submit_action, check_submit_action\n"
     )
     assert sorted(appends(caught)) == [2, 3]

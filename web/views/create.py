@@ -10,9 +10,9 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
-from games import selectors
 from games.engines import base
 from games.errors import InvalidRequest
+from games.selectors import people
 from games.services.creation import check_create_game
 from web.views.common import attempt, int_or_none
 
@@ -28,7 +28,7 @@ def create(request: HttpRequest) -> HttpResponse:
             raise InvalidRequest(gettext_noop("unknown title %(title)r"), title=title) from None
         names = [request.user.username, *_names(request.POST.get("players", ""))]
         return check_create_game(
-            request.user, title=title, players=selectors.users_in_order(names),
+            request.user, title=title, players=people.users_in_order(names),
             options=options_from(engine, request.POST), public="public" in request.POST,
             spectator_delay=int_or_none(request.POST.get("spectator_delay")) or 0,
             clock=clock_from(request.POST),

@@ -8,8 +8,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
-from games import selectors
 from games.errors import InvalidRequest
+from games.selectors import viewers
 from games.services.moves import check_submit_action_by_id
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from web import moves, pages
@@ -59,7 +59,7 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def takeback(request: HttpRequest, pk: int) -> HttpResponse:
-    game = readable(lambda: selectors.game(pk))
+    game = readable(lambda: viewers.game(pk))
     seq = int_or_none(request.POST.get("seq"))
     answer = request.POST.get("answer")
 

@@ -11,11 +11,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 
-from games import selectors
 from games.clocks import options as clock_options
 from games.engines import base, bots
 from games.errors import InvalidRequest
-from games.selectors import narration
+from games.selectors import history, narration, viewers
 from games.services.abort import check_abort
 from games.services.bots import check_hand_to_bot
 from games.services.clocks import check_extend, check_lock, check_pause, check_resume, check_unlock
@@ -30,10 +29,10 @@ from web.views.common import attempt, int_or_none, readable
 @login_required
 @require_GET
 def moderate(request: HttpRequest, pk: int) -> HttpResponse:
-    game = readable(lambda: selectors.game(pk))
-    audit = readable(lambda: selectors.audit(game, selectors.viewer_of(game, request.user)))
+    game = readable(lambda: viewers.game(pk))
+    audit = readable(lambda: history.audit(game, viewers.viewer_of(game, request.user)))
     engine = base.get(game.title)
-    who = pages.names(selectors.seats_of(game))
+    who = pages.names(viewers.seats_of(game))
     live = audit["live"]
     events = [
         {
@@ -61,7 +60,7 @@ def moderate(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
-    game = readable(lambda: selectors.game(pk))
+    game = readable(lambda: viewers.game(pk))
     to_seq = int_or_none(request.POST.get("to_seq"))
 
     def write():
@@ -76,7 +75,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def clock(request: HttpRequest, pk: int) -> HttpResponse:
-    game = readable(lambda: selectors.game(pk))
+    game = readable(lambda: viewers.game(pk))
     action = request.POST.get("action")
     reason = request.POST.get("reason", "").strip()
 
@@ -120,7 +119,7 @@ ACTS = {
 @login_required
 @require_POST
 def act(request: HttpRequest, pk: int) -> HttpResponse:
-    game = readable(lambda: selectors.game(pk))
+    game = readable(lambda: viewers.game(pk))
     chosen = request.POST.get("act", "")
 
     def write():
@@ -135,7 +134,7 @@ def act(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def hand_to_bot(request: HttpRequest, pk: int) -> HttpResponse:
-    game = readable(lambda: selectors.game(pk))
+    game = readable(lambda: viewers.game(pk))
     seat = int_or_none(request.POST.get("seat"))
 
     def write():

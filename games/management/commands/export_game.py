@@ -6,9 +6,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import selectors
 from games.audit import exchange
 from games.errors import ServiceError
+from games.selectors import viewers
 
 
 class Command(BaseCommand):
@@ -27,14 +27,14 @@ class Command(BaseCommand):
         from accounts.models import User
 
         try:
-            game = selectors.game(game_id)
+            game = viewers.game(game_id)
             if full:
                 viewer = exchange.full_viewer(game)
             else:
                 user = User.objects.filter(username=username).first()
                 if user is None:
                     raise CommandError(f"no user named {username!r}")
-                viewer = selectors.viewer_of(game, user)
+                viewer = viewers.viewer_of(game, user)
             document = exchange.export(game, viewer)
         except ServiceError as error:
             raise CommandError(error.message) from None

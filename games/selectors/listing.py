@@ -1,0 +1,99 @@
+"""Lists of games: which a user may see, in what order (by the event each
+viewer sees, so a delayed spectator's list tells nothing new), and each
+game's summary line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, When
+
+from games.engines import base
+from games.models import Game, Seat
+from games.selectors.viewers import viewer_of
+from games.stream import store
+from games.stream.lru import LRU
+
+MOVE_KINDS = ("action", "timeout")
+
+
+def games_for(user, *, mine: bool = False, to_act: bool = False) -> QuerySet[Game]:
+    """Games the user may list: their own, and public ones unless `mine`.
+    Their seats are asked with EXISTS rather than joined, so no game comes
+    twice and the database needs no DISTINCT over the list before sorting."""
+    if not user.is_authenticated:
+        games = Game.objects.none() if (mine or to_act) else Game.objects.filter(public=True)
+        return games.prefetch_related("seats__user")
+    seats = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    if to_act:
+        games = Game.objects.filter(Exists(seats.filter(to_act=True)))
+    elif mine:
+        games = Game.objects.filter(Exists(seats))
+    else:
+        games = Game.objects.filter(Q(Exists(seats)) | Q(public=True))
+    return games.prefetch_related("seats__user")
+
+
+def behind(user) -> Q:
+    """The games `user` sees late, as SQL: the rule of `viewer_of` and
+    `held_back` (public, running, with a delay, no seat of theirs but a
+    replaced one), for lists to sort and page by in the database."""
+    if getattr(user, "is_moderator", False):
+        return Q(pk__in=[])
+    delayed = Q(public=True, status=Game.Status.ACTIVE, spectator_delay__gt=0)
+    if not user.is_authenticated:
+        return delayed
+    theirs = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    return delayed & ~Q(Exists(theirs.exclude(status=Seat.Status.REPLACED)))
+
+
+def newest_first(games: QuerySet[Game], user) -> QuerySet[Game]:
+    """`games`, the most recently updated first as far as `user` may know:
+    a game whose spectators see it late sorts by the time of the event they
+    see (kept on its row: games.stream.spectators), or its place in the list would
+    tell them that it moved.  The database sorts and pages for everyone."""
+    if getattr(user, "is_moderator", False):
+        return games.order_by("-updated_at", "-id")
+    listed_at = Case(When(behind(user), then=F("spectator_at")), default=F("updated_at"))
+    return games.annotate(listed_at=listed_at).order_by("-listed_at", "-id")
+
+
+def shown_seq(user) -> Case:
+    """The seq `user` sees of each game, as SQL (a delayed spectator's point)."""
+    return Case(When(behind(user), then=F("spectator_seq")), default=F("seq"))
+
+
+def summary(game: Game, user) -> dict[str, Any]:
+    """A game in the list, as `user` may see it: a delayed spectator's stands
+    at their head, like the game's detail."""
+    seats = list(game.seats.all())
+    viewer = viewer_of(game, user, seats)
+    current = viewer.head == game.seq
+    return {
+        "id": game.pk,
+        "title": game.title,
+        "status": game.status,
+        "seq": viewer.head,
+        "players": [{"seat": seat.index, "username": seat.user.username} for seat in seats],
+        "to_act": game.to_act if current else spectators_to_act(game),
+        "deadline": game.deadline.isoformat() if game.deadline and not viewer.delayed else None,
+        "updated_at": (game.updated_at if current else game.spectator_at).isoformat(),
+    }
+
+
+_to_act_seen = LRU(settings.CORREO_STATE_CACHE_SIZE)
+
+
+def spectators_to_act(game: Game) -> list[int]:
+    """Who was to act where the game's spectators stand, memoised per that
+    point: the stream up to it never changes, so the key needs no head.  A
+    list needs this of a delayed game only once its spectators' point
+    moves, not at each of the players' pauses or notes."""
+    key = (game.pk, game.spectator_seq, game.spectator_at)
+
+    def replayed() -> list[int]:
+        engine = base.get(game.title)
+        return sorted(engine.to_act(store.load(game, engine, head=game.spectator_seq).state))
+
+    return _to_act_seen.get_or_compute(key, replayed)
