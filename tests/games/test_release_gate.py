@@ -100,3 +100,23 @@ def test_a_read_only_session_refuses_every_write_and_is_lifted_after(alice):
     with gate.read_only(), pytest.raises(DatabaseError):
         users.update(first_name="Alice")
     assert users.update(first_name="Alice") == 1  # writable again afterwards
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_read_only_gate_leaves_nothing_in_the_session_for_a_pooler_to_hand_on(alice):
+    """Behind PgBouncer in transaction mode a session setting stays on the
+    server connection for whichever client gets it next (every write of a
+    live web process would fail) and need not follow the gate's own next
+    statement: the gate is read-only by its transaction, not its session."""
+
+    def show(name: str) -> str:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SHOW {name}")
+            return cursor.fetchone()[0]
+
+    with gate.read_only():
+        assert show("transaction_read_only") == "on"
+        assert show("default_transaction_read_only") == "off"  # nothing for the next client
+        assert connection.in_atomic_block  # one transaction: one server connection throughout
+    assert show("transaction_read_only") == "off"
