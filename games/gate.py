@@ -4,7 +4,11 @@ release goes live (deploy/README.md).
 It reads the live database with the new release's engines, so it must not
 write to it: everything it reads is read in one read-only transaction
 (PostgreSQL refuses any write in it; SQLite's query_only likewise), which
-also keeps out any write a later option of the command might add.
+also keeps out any write a later option of the command might add.  On
+PostgreSQL that transaction is REPEATABLE READ: the gate runs while the old
+release still serves, and in one snapshot a move landing between its read
+of a game row and its read of the game's events is not taken for a stream
+that disagrees with its row.
 
 A transaction, not the session: behind a pooler in transaction mode
 (PgBouncer) a `SET SESSION` lands on whichever server connection the pool
@@ -27,11 +31,17 @@ def read_only() -> Iterator[None]:
     """Every statement until the end in one transaction that cannot write;
     rolled back at the end, whatever happened in it."""
     sqlite = _sqlite_query_only() if connection.vendor == "sqlite" else contextlib.nullcontext()
+    outermost = not connection.in_atomic_block
     with sqlite, transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
-                # Allowed at any point of a transaction (only the way back is not).
-                cursor.execute("SET TRANSACTION READ ONLY")
+                # The isolation level only as the transaction's first statement;
+                # READ ONLY at any point (only the way back is refused).
+                cursor.execute(
+                    "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+                    if outermost
+                    else "SET TRANSACTION READ ONLY"
+                )
         try:
             yield
         finally:
