@@ -33,7 +33,8 @@
 #
 # Environment: CLUSTER_BENCH_SECONDS (12), CLUSTER_BENCH_ROUNDS (3),
 # CLUSTER_BENCH_GAMES (12), CLUSTER_CHAOS_SECONDS (110), CLUSTER_KEEP=1 (keep
-# the work dir with every log), CLUSTER_PREFIX, CLUSTER_NET (lib.sh).
+# the work dir with every log), CLUSTER_APP_ENV (settings lines added to the
+# apps' environment), CLUSTER_PREFIX, CLUSTER_NET (lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -102,7 +103,9 @@ trap 'exit 130' INT TERM
 start() { # start HOST NAME COMMAND...: on HOST, in a session of its own
     local host=$1 name=$2
     shift 2
-    on "$host" setsid "$@" >>"$WORK/logs/$host.$name.log" 2>&1 </dev/null &
+    # ip, setsid and the command replace one another: $! is the command's pid
+    # and its process group (not a subshell's, as `on ... &` would give).
+    ip netns exec "$(ns "$host")" setsid "$@" >>"$WORK/logs/$host.$name.log" 2>&1 </dev/null &
     echo $! >"$WORK/pids/$host.$name"
 }
 AS_POSTGRES=(setpriv --reuid=postgres --regid=postgres --init-groups)
@@ -200,6 +203,9 @@ THROTTLE_ANON=1000000/min
 LOG_LEVEL=INFO
 LOG_FORMAT=json
 EOF
+    # CLUSTER_APP_ENV: lines to add (later ones win), to see what a setting does
+    # here, e.g. CLUSTER_APP_ENV=DB_SERVER_SIDE_CURSORS=1.
+    [ -z "${CLUSTER_APP_ENV:-}" ] || printf '%s\n' "$CLUSTER_APP_ENV" >>"$WORK/app.env"
     for host in app1 app2; do
         mkdir -p "$WORK/$host/var" "$WORK/$host/metrics"
         cat >"$WORK/$host/host.env" <<EOF
@@ -217,15 +223,27 @@ app_run() { # app_run HOST COMMAND...: a command on HOST with the apps' environm
     on "$host" bash -c "set -a; . '$WORK/app.env'; . '$WORK/$host/host.env'; set +a; exec \"\$@\"" \
         _ "$@"
 }
+# Each app process runs as deployed: under a supervisor that starts it again
+# when it exits with a failure, 3 s later, as systemd's Restart=on-failure and
+# RestartSec=3 do (deploy/systemd; compose and Kubernetes restart too).  The
+# restarts are counted at the end.
+# shellcheck disable=SC2016  # expanded by the supervisor's own bash
+SUPERVISE='name=$1; shift
+while :; do
+    "$@"; code=$?
+    [ "$code" = 0 ] && exit 0
+    echo "cluster-supervisor: $name exited with status $code; restarting in 3 s" >&2
+    sleep 3
+done'
 start_app() { # start_app HOST PROCESS...: those lines of the Procfile, as deployed
     local host=$1 line name
     shift
-    [ "$*" != "web" ] || rm -f "$WORK/$host/metrics"/* # a host comes back with an empty tmpfs
+    [ "$*" = "web" ] || rm -f "$WORK/$host/metrics"/* # a host comes back with an empty tmpfs
     while IFS= read -r line; do
         case "$line" in '' | '#'*) continue ;; esac
         name=${line%%:*}
         [[ " $* " == *" $name "* ]] || continue
-        start "$host" "$name" bash -c \
+        start "$host" "$name" bash -c "$SUPERVISE" _ "$host.$name" bash -c \
             "set -a; . '$WORK/app.env'; . '$WORK/$host/host.env'; set +a; exec ${line#*:}"
     done <Procfile
 }
@@ -320,7 +338,7 @@ gate() { # the release gate, through PgBouncer while the players play
     app_run app1 timeout 120 "$PY" manage.py verify_games --status active --read-only \
         >>"$WORK/logs/app1.gate.log" 2>&1
 }
-say "chaos: ${CHAOS_SECONDS}s of play while hosts fail"
+mark "chaos starts: ${CHAOS_SECONDS}s of play while hosts fail"
 play $((CHAOS_SECONDS + 240)) chaos --seconds "$CHAOS_SECONDS" >"$WORK/logs/client.chaos.log" 2>&1 &
 CLIENT=$!
 sleep 12
@@ -382,6 +400,17 @@ alive() { # a process that exited stays a zombie until reaped: not alive
 for pidfile in "$WORK"/pids/*; do # the restarted ones have new pid files
     alive "$(cat "$pidfile")" || die "$(basename "$pidfile") died during the run"
 done
+restarts=$(grep -h "^cluster-supervisor:" "$WORK"/logs/*.log || true)
+if [ -n "$restarts" ]; then
+    say "processes that exited with a failure and were started again by their supervisor:"
+    while IFS= read -r line; do
+        name=$(cut -d' ' -f2 <<<"$line")
+        # The last line the process logged at CRITICAL level before it exited: why.
+        why=$(grep -h '"level": "CRITICAL"' "$WORK/logs/$name.log" | tail -n 1 | "$PY" -c \
+            'import json, sys; print(json.loads(sys.stdin.read() or "{}").get("message", "?"))')
+        say "  ${line#cluster-supervisor: } ($why)"
+    done <<<"$restarts"
+fi
 
 STATUS=0
 say "OK in ${SECONDS}s"
