@@ -316,6 +316,33 @@ def check_timeouts() -> dict:
     return {"expiries": applied, "problems": problems + overdue}
 
 
+def what_players_saw(log: list[dict], timeline: list[dict]) -> None:
+    """Per stretch of the timeline (from one failure or recovery to the
+    next), the tries players had to make again and the longest a request
+    took to settle through them."""
+    marks = sorted(timeline, key=lambda m: m["t"])
+    if not marks:
+        return
+    stretches = [("before the chaos", 0.0)] + [(m["what"], m["t"]) for m in marks]
+
+    def stretch_of(t: float) -> str:
+        return [name for name, start in stretches if start <= t][-1]
+
+    retries: dict[str, Counter] = defaultdict(Counter)
+    longest: dict[str, float] = defaultdict(float)
+    for record in log:
+        if record["kind"] == "retry":
+            retries[stretch_of(record["t"])][record["why"]] += 1
+        elif record["kind"] == "recovered":
+            began = stretch_of(record["t"] - record["waited"])
+            longest[began] = max(longest[began], record["waited"])
+    for name, _ in stretches:
+        if retries[name] or longest[name]:
+            tried = ", ".join(f"{why} x{n}" for why, n in retries[name].most_common())
+            say(f"players, {name}: tries again: {tried or 'none'}; the longest request took "
+                f"{longest[name]:.1f}s to settle")  # fmt: skip
+
+
 def figures(work: Path, context: dict) -> None:
     runs = read_lines(work / "client" / "bench.jsonl")
     by_hosts: dict[int, list[float]] = defaultdict(list)
@@ -353,6 +380,9 @@ def main() -> int:
         mail = check_mail(work / "mail" / "out", timeline)
         hooks = check_webhooks(read_lines(work / "mail" / "hooks.jsonl"), timeline)
         timeouts = check_timeouts()
+    what_players_saw(log, timeline)
+    bots = Event.objects.filter(source=Event.Source.BOT).count()
+    say(f"bots: {bots} moves, each by the task of its seq (verify_games checks them)")
     errors = [r for r in log if r["kind"] == "error"]
     for record in errors[:10]:
         fail(f"a player got an answer it must never get: {record}")

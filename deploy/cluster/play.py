@@ -105,22 +105,36 @@ class Api:
             data = {"text": content[:200].decode("latin-1")}
         return status, data, headers
 
+    def retrying(self, why: str) -> None:
+        """One more try, and why (check.py counts them per failure)."""
+        self.stats[f"retry.{why}"] += 1
+        self.log.write(kind="retry", why=why)
+
+    def recovered(self, started: float, tries: int) -> None:
+        """A request that needed more than one try is settled: how long it took."""
+        if tries > 1:
+            self.log.write(kind="recovered", waited=round(time.monotonic() - started, 3))
+
     async def call(self, method: str, path: str, token=None, body=None, patience: float = 150.0):
         """A request that is safe to repeat, repeated until it gets an answer
         that is not "try again" (or `patience` runs out)."""
-        deadline = time.monotonic() + patience
+        started = time.monotonic()
+        deadline = started + patience
         delay = 0.2
+        tries = 0
         while True:
+            tries += 1
             try:
                 status, data, _ = await self.raw(method, path, token, body)
             except (OSError, TimeoutError, ConnectionError) as error:
-                self.stats[f"retry.{type(error).__name__}"] += 1
                 why = type(error).__name__
+                self.retrying(why)
             else:
                 if status not in RETRY_STATUSES:
+                    self.recovered(started, tries)
                     return status, data
-                self.stats[f"retry.http_{status}"] += 1
-                why = f"HTTP {status}"
+                why = f"http_{status}"
+                self.retrying(why)
                 if status == 500:  # never a "try again": a bug, though a script retries
                     self.stats["error.http_500"] += 1
                     self.log.write(kind="error", what="500", method=method, path=path, body=data)
@@ -134,14 +148,17 @@ class Api:
         body = {"seq": seq, "action": action}
         path = f"/api/games/{game}/actions/"
         unsure = 0  # tries that may have landed without our hearing it
-        deadline = time.monotonic() + 150
+        started = time.monotonic()
+        deadline = started + 150
         delay = 0.2
         while True:
             try:
                 status, data, _ = await self.raw("POST", path, token, body)
             except (OSError, TimeoutError, ConnectionError) as error:
                 status, data = None, None
-                self.stats[f"retry.{type(error).__name__}"] += 1
+                self.retrying(type(error).__name__)
+            if status in (201, 400, 409):
+                self.recovered(started, unsure + 1)
             if status == 201:
                 self.log.write(kind="move", game=game, seat=seat, seq=data["seq"], action=action,
                                how="201", unsure_tries=unsure)  # fmt: skip
@@ -167,7 +184,7 @@ class Api:
                 self.stats[f"error.http_{status}"] += 1
                 return False
             if status is not None:
-                self.stats[f"retry.http_{status}"] += 1
+                self.retrying(f"http_{status}")
                 if status == 500:
                     self.stats["error.http_500"] += 1
                     self.log.write(kind="error", what="500", method="POST", path=path, body=data)
@@ -405,6 +422,7 @@ class Mailer:
                     self.stats["error.smtp_5xx"] += 1
                     return False
                 self.stats[f"retry.smtp_{code or type(error).__name__}"] += 1
+                self.log.write(kind="retry", why=f"smtp_{code or type(error).__name__}")
             if time.monotonic() > deadline:
                 self.stats["unresolved"] += 1
                 self.log.write(kind="unresolved", what="reply never taken",
