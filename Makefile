@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: install run test bench loadtest lint format migrate serve-stack clean messages messages-mail messages-engines
+.PHONY: install run test bench loadtest cluster-test lint format migrate serve-stack clean messages messages-mail messages-engines
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -82,6 +82,14 @@ serve-stack: migrate
 
 loadtest: install
 	$(BIN)/python bench/loadtest.py
+
+# Correo on several hosts (network namespaces: a balancer, two app hosts,
+# PostgreSQL behind PgBouncer, Redis, mail) while hosts fail; needs root,
+# haproxy and pgbouncer (docs/scaling.md).  Killed after 10 minutes at most,
+# and whatever a killed run left is removed either way.
+cluster-test: install
+	@status=0; timeout -k 30 600 deploy/cluster/run.sh || status=$$?; \
+	deploy/cluster/cleanup.sh; exit $$status
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

@@ -148,6 +148,13 @@ if CORREO_PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"].endswith("postg
     # Django turns psycopg's preparing off (None); any number turns it back on
     # for the cursors that ask for it.  The ORM's client-side cursors never do.
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 2**31 - 1
+# QuerySet.iterator() reads through a server-side cursor, which outlives the
+# transaction that declared it.  Behind a pooler in transaction mode (PgBouncer)
+# the next FETCH may reach another server connection, where the cursor does not
+# exist: turn them off there (Django then reads the rows client-side).
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = not env.bool(
+    "DB_SERVER_SIDE_CURSORS", default=True
+)
 # Lets two test runs share one PostgreSQL server (default: test_<name>).
 if env.str("TEST_DATABASE_NAME", default=""):
     DATABASES["default"]["TEST"] = {"NAME": env.str("TEST_DATABASE_NAME")}
@@ -386,14 +393,17 @@ NOTIFICATIONS_DIGEST_HOUR = env.int("NOTIFICATIONS_DIGEST_HOUR", default=7)
 # A Celery queue of its own for mail delivery (empty: the default queue).
 NOTIFICATIONS_QUEUE = env.str("NOTIFICATIONS_QUEUE", default="")
 NOTIFICATIONS_TASK_EXPIRES = env.int("NOTIFICATIONS_TASK_EXPIRES", default=600)
+# How often beat sweeps the outbox and the webhook notices: the longest a mail
+# waits (beyond NOTIFICATIONS_SWEEP_GRACE) once the broker that lost it is back.
+NOTIFICATIONS_SWEEP_INTERVAL = env.float("NOTIFICATIONS_SWEEP_INTERVAL", default=60.0)
 CELERY_BEAT_SCHEDULE["notifications-sweep-outbox"] = {
     "task": "notifications.sweep_outbox",
-    "schedule": 60.0,
+    "schedule": NOTIFICATIONS_SWEEP_INTERVAL,
 }
 # Webhook notices that were never queued (the broker was down) or whose worker died.
 CELERY_BEAT_SCHEDULE["notifications-sweep-webhooks"] = {
     "task": "notifications.sweep_webhooks",
-    "schedule": 60.0,
+    "schedule": NOTIFICATIONS_SWEEP_INTERVAL,
 }
 CELERY_BEAT_SCHEDULE["notifications-send-digests"] = {
     "task": "notifications.send_digests",

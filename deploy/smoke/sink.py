@@ -2,8 +2,10 @@
 
 `python deploy/smoke/sink.py --port N --dir DIR` writes DIR/<n>.eml (written
 to a temporary name, then renamed, so a reader never sees half a message) with
-an `X-Smoke-Envelope-To` header naming the envelope recipients.  Runs until
-SIGTERM or SIGINT.
+an `X-Smoke-Envelope-To` header naming the envelope recipients, and
+`X-Smoke-Peer` (the sending host's address) and `X-Smoke-Received` (Unix
+time) for the cluster test, which tells which host sent a mail and when.
+Runs until SIGTERM or SIGINT.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import itertools
 import os
 import signal
 import threading
+import time
 from pathlib import Path
 
 from aiosmtpd.controller import Controller
@@ -26,7 +29,11 @@ class FileSink:
 
     async def handle_DATA(self, server, session, envelope):
         raw = envelope.original_content or envelope.content
-        header = f"X-Smoke-Envelope-To: {', '.join(envelope.rcpt_tos)}\r\n".encode()
+        header = (
+            f"X-Smoke-Envelope-To: {', '.join(envelope.rcpt_tos)}\r\n"
+            f"X-Smoke-Peer: {session.peer[0]}\r\n"
+            f"X-Smoke-Received: {time.time():.3f}\r\n"
+        ).encode()
         with self.lock:
             number = next(self.numbers)
         partial = self.folder / f".{number:06d}.tmp"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -66,3 +67,30 @@ def test_check_chain_key_wants_a_long_key_of_its_own_once_debug_is_off():
     for weak in (DEVELOPMENT_CHAIN_KEY, "k" * 31):
         with pytest.raises(ImproperlyConfigured):
             check_chain_key(False, weak)
+
+
+def test_what_an_operator_sets_behind_pgbouncer_in_transaction_mode():
+    """docs/scaling.md: no server-side cursors and no prepared statements
+    (PgBouncer older than 1.21), and the sweeps' interval, from the environment."""
+    code = (
+        "import django, json; django.setup(); from django.conf import settings as s; "
+        "db = s.DATABASES['default']; "
+        "print(json.dumps([db['DISABLE_SERVER_SIDE_CURSORS'], "
+        "db.get('OPTIONS', {}).get('prepare_threshold'), "
+        "s.CELERY_BEAT_SCHEDULE['notifications-sweep-outbox']['schedule'], "
+        "s.CELERY_BEAT_SCHEDULE['notifications-sweep-webhooks']['schedule']]))"
+    )
+
+    def settings_with(**env: str) -> list:
+        environment = {k: v for k, v in os.environ.items() if k not in SECRETS}
+        environment.update(env, DJANGO_SETTINGS_MODULE="config.settings",
+                           DATABASE_URL="postgres://correo@10.0.0.1:6432/correo")  # fmt: skip
+        shown = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=environment,
+                               capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert shown.returncode == 0, shown.stderr
+        return json.loads(shown.stdout.strip().splitlines()[-1])
+
+    assert settings_with() == [False, 2**31 - 1, 60.0, 60.0]
+    assert settings_with(
+        DB_SERVER_SIDE_CURSORS="0", DB_PREPARED_STATEMENTS="0", NOTIFICATIONS_SWEEP_INTERVAL="10"
+    ) == [True, None, 10.0, 10.0]

@@ -10,12 +10,14 @@ from django.core.management import call_command
 from django.db import DatabaseError, connection
 
 from games.audit import release_gate as gate
+from games.audit import verification
 from games.engines.base import canonical_json
 from games.models import Event, Game, Seat, Snapshot
 from games.services.creation import do_create_game
 from games.stream import chain
 from tests.support.play import random_move
 from tests.support.tamper import triggers_disabled
+from tests.support.threads import run_together
 
 GATE = ["verify_games", "--status", "active", "--read-only"]
 
@@ -101,3 +103,50 @@ def test_a_read_only_session_refuses_every_write_and_is_lifted_after(alice):
     with gate.read_only(), pytest.raises(DatabaseError):
         users.update(first_name="Alice")
     assert users.update(first_name="Alice") == 1  # writable again afterwards
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_read_only_gate_leaves_nothing_in_the_session_for_a_pooler_to_hand_on(alice):
+    """Behind PgBouncer in transaction mode a session setting stays on the
+    server connection for whichever client gets it next (every write of a
+    live web process would fail) and need not follow the gate's own next
+    statement: the gate is read-only by its transaction, not its session."""
+
+    def show(name: str) -> str:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SHOW {name}")
+            return cursor.fetchone()[0]
+
+    with gate.read_only():
+        assert show("transaction_read_only") == "on"
+        assert show("default_transaction_read_only") == "off"  # nothing for the next client
+        assert connection.in_atomic_block  # one transaction: one server connection throughout
+    assert show("transaction_read_only") == "off"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_move_landing_while_the_gate_reads_is_not_a_problem(alice, bob, monkeypatch, capsys):
+    """The gate runs while the old release still serves: a move that lands
+    after it read a game row and before it read the game's events must not
+    look like a stream that disagrees with its row (the cluster test found
+    it did: "game row says head 45, the stream ends at 46")."""
+    game = played([alice, bob], seed=11)
+    rng = random.Random(11)
+    read_events = verification.stored
+
+    def move_elsewhere():
+        try:
+            random_move(Game.objects.get(pk=game.pk), rng)
+        finally:
+            connection.close()  # the thread's own connection
+
+    def a_move_lands_first(games):
+        run_together(move_elsewhere)
+        return read_events(games)
+
+    monkeypatch.setattr(verification, "stored", a_move_lands_first)
+    call_command(*GATE)
+    assert "all games verified" in capsys.readouterr().out
+    assert Game.objects.get(pk=game.pk).seq == game.seq + 1  # the move did land meanwhile
