@@ -131,10 +131,11 @@ class EngineBase:
 
     # -- the words of a move: from the title's verbs (``verbs.Moves``) -------
 
-    # The title's verbs, each declared once in its ``moves.py``: the line a
-    # player types (``text`` and ``parse``), the narration, gloss and group.
-    # None: the title implements ``text`` and ``parse`` itself, and its
-    # words module (``SAYS``) the rest.
+    # The title's verbs, each declared once (a title's ``moves.py``, or
+    # 18Cuba's steps): the line a player types (``text`` and ``parse``), the
+    # narration, gloss and group.  None (a test engine): ``text`` and
+    # ``parse`` are the title's own, and the words around a move the plain
+    # defaults.
     MOVES: Moves | None = None
 
     def text(self, action: Action) -> str:
@@ -165,18 +166,10 @@ class EngineBase:
     # -- how the game reads in a mail ----------------------------------------
 
     # The title's board in words (its describe.py), whose `describe` takes
-    # the arguments below but `language`: the methods here speak that
-    # language around each call.  A title without ``MOVES`` has its
-    # `narrate`, `gloss` and `move_group` there too.  None, or a function
-    # it lacks: the plain defaults.
+    # the arguments below but `language`, said in that language.  None: the
+    # mail falls back to the view's keys and values.  A move's words are
+    # never here but in the title's verbs (``MOVES``).
     SAYS: Any = None
-
-    def _say(self, name: str, *args: Any, language: str) -> Any:
-        said = getattr(self.SAYS, name, None)
-        if said is None:
-            return NotImplemented
-        with i18n.speaking(language):
-            return said(*args)
 
     def describe(
         self, view: dict[str, Any], seat: int | None, names: Sequence[str], language: str = "en"
@@ -190,8 +183,10 @@ class EngineBase:
         falls back to the view's keys and values.  These four methods say
         their words in `language` (a Django language code) where the title
         has a catalogue for it (`games.engines.i18n`), else in English."""
-        said = self._say("describe", view, seat, names, language=language)
-        return [] if said is NotImplemented else said
+        if self.SAYS is None:
+            return []
+        with i18n.speaking(language):
+            return self.SAYS.describe(view, seat, names)
 
     def narrate(
         self, action: Action, seat: int, names: Sequence[str], language: str = "en"
@@ -200,11 +195,10 @@ class EngineBase:
         printed game does ("alice buys the Villa (B9)").  `action` may be the
         public form another seat sees (a face-down choice without its cards):
         say only what it holds."""
-        if self.MOVES is not None:
-            with i18n.speaking(language):
-                return self.MOVES.narrate(action, seat, names)
-        said = self._say("narrate", action, seat, names, language=language)
-        return f"{names[seat]}: {self.text(action)}" if said is NotImplemented else said
+        if self.MOVES is None:
+            return f"{names[seat]}: {self.text(action)}"
+        with i18n.speaking(language):
+            return self.MOVES.narrate(action, seat, names)
 
     def gloss(
         self,
@@ -217,22 +211,20 @@ class EngineBase:
         """A few words after a legal move's line where the line alone is
         cryptic (`conserve B9` -> "Villa: 3 VP, 2 red 1 $"), else None; a
         player the line names by seat number is named by `names[seat]`."""
-        if self.MOVES is not None:
-            with i18n.speaking(language):
-                return self.MOVES.gloss(state, seat, action, names)
-        said = self._say("gloss", state, seat, action, names, language=language)
-        return None if said is NotImplemented else said
+        if self.MOVES is None:
+            return None
+        with i18n.speaking(language):
+            return self.MOVES.gloss(state, seat, action, names)
 
     def move_group(
         self, state: State, seat: int, action: Action, language: str = "en"
     ) -> str | None:
         """The heading a legal move is listed under in a mail when a title has
         many (Point City's takes by row), or None: listed in one block."""
-        if self.MOVES is not None:
-            with i18n.speaking(language):
-                return self.MOVES.group(state, seat, action)
-        said = self._say("move_group", state, seat, action, language=language)
-        return None if said is NotImplemented else said
+        if self.MOVES is None:
+            return None
+        with i18n.speaking(language):
+            return self.MOVES.group(state, seat, action)
 
     def provisional(self, options: dict[str, Any]) -> list[str]:
         """What component data of a game with these (resolved) options is our

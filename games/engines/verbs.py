@@ -17,6 +17,11 @@ and its pattern matches what it writes (tests/engines/test_moves.py plays
 random games to hold every title to it).  A line may also accept looser
 spellings (``also``); a player's line that is none of them is refused with
 a verb's ``usage`` where one fits, else the title's own words.
+
+A title whose lines depend on where the game is (18Cuba: ``buy MS`` in a
+stock round, ``buy 3`` while a company buys trains) reads a line with the
+verbs of one part of the game at a time (`Lines`), and still says every
+move through one `Moves`.
 """
 
 from __future__ import annotations
@@ -88,6 +93,9 @@ class Line:
 Narration = Callable[[Action, str, Sequence[str]], str]
 Gloss = Callable[[State, int, Action, Sequence[str]], "str | None"]
 Group = Callable[[State, int, Action], "str | None"]
+# A regular expression over a line and the msgid refusing it, with the
+# msgid's values where it has some.
+Usage = tuple[str, str] | tuple[str, str, Mapping[str, Any]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,20 +108,22 @@ class Verb:
     form other seats see; a str is a msgid formatted with the actor (the
     title's ``actor`` placeholder) and the action's fields.  ``gloss`` takes
     (state, seat, action, names), ``group`` (state, seat, action), both for
-    a legal move.  ``complete`` fills in what a line may leave out, from
+    a legal move; a str group is a msgid, the same heading for every move
+    of the verb.  ``complete`` fills in what a line may leave out, from
     the position (Point City's payment when only one fits).  ``usage`` pairs
     a regular expression with the msgid refusing a line it matches that is
-    none of the title's lines ("write steal pesos <seat> or ...").
-    ``recalled`` is the move in the past tense, as ``says``, where a title's
-    board recalls the last move (The Estates' "Last turn"); None: never."""
+    none of the title's lines ("write steal pesos <seat> or ..."), and the
+    msgid's values where it has some.  ``recalled`` is the move in the past
+    tense, as ``says``, where a title's board recalls the last move (The
+    Estates' "Last turn"); None: never."""
 
     type: str
     fields: Mapping[str, Slot]
     lines: tuple[Line, ...]
     says: Narration | str
     gloss: Gloss | None
-    group: Group | None
-    usage: tuple[tuple[str, str], ...] = ()
+    group: Group | str | None
+    usage: tuple[Usage, ...] = ()
     complete: Callable[[Action, State, int], Action] | None = None
     recalled: Narration | str | None = None
 
@@ -122,6 +132,21 @@ class Verb:
             unknown = set(line.slots()) | set(line.fixed)
             if not unknown <= set(self.fields):
                 raise ValueError(f"{self.type}: {line.template!r} names no field of the verb")
+
+    def text(self, action: Action) -> str:
+        """The first of the verb's lines whose fixed fields ``action`` has,
+        each slot filled with what it writes for the action's field
+        (KeyError for a field the line needs and the action lacks)."""
+        for ln in self.lines:
+            if all(action.get(k, ABSENT) == v for k, v in ln.fixed.items()):
+                said = {
+                    name: self.fields[name].write(
+                        action.get(name, ABSENT) if self.fields[name].optional else action[name]
+                    )
+                    for name in ln.slots()
+                }
+                return " ".join(ln.template.format(**said).split())
+        raise ValueError(f"{self.type}: no line for {action!r}")
 
 
 def line(template: str, *also: str, **fixed: Any) -> tuple[Line, ...]:
@@ -150,6 +175,55 @@ class _Reading:
     verb: Verb
     line: Line
     pattern: re.Pattern[str]
+
+
+class Lines:
+    """The lines of some verbs, read: a title's whole set (`Moves`), or
+    the verbs one part of the game takes (a step of 18Cuba's rounds)."""
+
+    def __init__(self, words: Words, verbs: Sequence[Verb]) -> None:
+        self.words = words
+        # Every line as ``text`` writes it first, the looser spellings after:
+        # a spelling never reads a written line as another move.
+        lines = [(verb, ln) for verb in verbs for ln in verb.lines]
+        self._readings = [
+            _Reading(verb, ln, _compiled(ln.template, verb.fields, literal=True))
+            for verb, ln in lines
+        ] + [
+            _Reading(verb, ln, _compiled(spelling, verb.fields, literal=False))
+            for verb, ln in lines
+            for spelling in ln.also
+        ]
+        self._usage = [
+            (re.compile(usage[0]), usage[1], dict(usage[2]) if len(usage) > 2 else {})
+            for verb in verbs
+            for usage in verb.usage
+        ]
+
+    def read(self, said: str, state: State, seat: int) -> Action | None:
+        """The action a normalised line says; None when it is none of these
+        verbs' lines; a verb's ``usage`` refusal for a line it matches, a
+        slot's when a word in it cannot be read."""
+        for reading in self._readings:
+            match = reading.pattern.fullmatch(said)
+            if match is not None:
+                return self._read(reading, match, state, seat)
+        for usage, msgid, params in self._usage:
+            if usage.fullmatch(said):
+                raise self.words.refuse(msgid, **params)
+        return None
+
+    def _read(self, reading: _Reading, match: re.Match[str], state: State, seat: int) -> Action:
+        verb, fixed = reading.verb, reading.line.fixed
+        action: Action = {"type": verb.type}
+        for name, slot in verb.fields.items():
+            if name in fixed:
+                action[name] = fixed[name]
+            elif name in match.groupdict():
+                value = slot.read(match.group(name) or "", state)
+                if value is not ABSENT:
+                    action[name] = value
+        return verb.complete(action, state, seat) if verb.complete else action
 
 
 class Moves:
@@ -181,18 +255,7 @@ class Moves:
         self.unread = unread
         self.name = name
         self.actor = actor
-        # Every line as ``text`` writes it first, the looser spellings after:
-        # a spelling never reads a written line as another move.
-        lines = [(verb, ln) for verb in verbs for ln in verb.lines]
-        self._readings = [
-            _Reading(verb, ln, _compiled(ln.template, verb.fields, literal=True))
-            for verb, ln in lines
-        ] + [
-            _Reading(verb, ln, _compiled(spelling, verb.fields, literal=False))
-            for verb, ln in lines
-            for spelling in ln.also
-        ]
-        self._usage = [(re.compile(regex), msgid) for verb in verbs for regex, msgid in verb.usage]
+        self.lines = Lines(words, verbs)
 
     def verb(self, action: Action) -> Verb:
         """The declaration of ``action``'s type; ValueError when it has none
@@ -209,21 +272,9 @@ class Moves:
         """The line of one of the engine's own actions; a guard (not a
         refusal) for anything else: the server only writes legal moves."""
         try:
-            verb = self.verb(action)
-            for ln in verb.lines:
-                if all(action.get(k, ABSENT) == v for k, v in ln.fixed.items()):
-                    said = {
-                        name: verb.fields[name].write(
-                            action.get(name, ABSENT)
-                            if verb.fields[name].optional
-                            else action[name]
-                        )
-                        for name in ln.slots()
-                    }
-                    return " ".join(ln.template.format(**said).split())
+            return self.verb(action).text(action)
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise IllegalAction(f"not an action of {self.words.folder}: {action!r}") from exc
-        raise IllegalAction(f"not an action of {self.words.folder}: {action!r}")
 
     def parse(self, text: Any, state: State, seat: int) -> Action:
         """The action a player's line says; the title's refusal when it is
@@ -231,27 +282,10 @@ class Moves:
         if not isinstance(text, str):
             raise self.unread(text)
         said = self.normalise(text)
-        if said:
-            for reading in self._readings:
-                match = reading.pattern.fullmatch(said)
-                if match is not None:
-                    return self._read(reading, match, state, seat)
-            for usage, msgid in self._usage:
-                if usage.fullmatch(said):
-                    raise self.words.refuse(msgid)
-        raise self.unread(text)
-
-    def _read(self, reading: _Reading, match: re.Match[str], state: State, seat: int) -> Action:
-        verb, fixed = reading.verb, reading.line.fixed
-        action: Action = {"type": verb.type}
-        for name, slot in verb.fields.items():
-            if name in fixed:
-                action[name] = fixed[name]
-            elif name in match.groupdict():
-                value = slot.read(match.group(name) or "", state)
-                if value is not ABSENT:
-                    action[name] = value
-        return verb.complete(action, state, seat) if verb.complete else action
+        action = self.lines.read(said, state, seat) if said else None
+        if action is None:
+            raise self.unread(text)
+        return action
 
     # -- the words around it -------------------------------------------------
 
@@ -276,4 +310,6 @@ class Moves:
 
     def group(self, state: State, seat: int, action: Action) -> str | None:
         verb = self.verb(action)
+        if isinstance(verb.group, str):
+            return self.words.gettext(verb.group)
         return None if verb.group is None else verb.group(state, seat, action)

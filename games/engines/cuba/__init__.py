@@ -11,8 +11,10 @@ Modules, by folder (README.md gives the layout and the reasons for it):
   routes, optimiser
 * ``rules/``  cash, shares, privates, rolling stock, emergency financing,
   income, the operating company's turn
-* ``steps/``  one module per verb group; ``rounds/`` the rounds, lists of steps
-* ``words/``  a mail's lines, move notation, the view and the map view
+* ``steps/``  one module per verb group, each declaring its moves' words;
+  ``rounds/`` the rounds, lists of steps
+* ``words/``  the board in a mail's lines, the names of things, map notation,
+  the view and the map view
 * ``play/``   random building and random games, for tests and benchmarks
 """
 

@@ -7,8 +7,12 @@ the modules that hold the rules, and nothing else.
     apply           -> EngineBase's template: copy_state (`state.py`), then
                        Round.process and `flow.settle` (the next round)
     view            -> words/view.py (everything is open in 18Cuba)
-    text / parse    -> the steps' own lines (Round.text / Round.parse)
-    describe, narrate, gloss, move_group -> words/describe.py (a mail's words)
+    text, narrate, gloss, move_group -> EngineBase, from the verbs each step
+                       declares (`MOVES`: the steps' VERBS, one of each)
+    parse           -> the lines of the current round's reachable steps
+                       (`Round.parse`: `buy MS` in a stock round, `buy 3`
+                       while a company buys trains)
+    describe        -> words/describe.py (the board in a mail's words)
     result          -> scoring.py (cash + shares at market value, IX.2)
 """
 
@@ -18,6 +22,7 @@ from typing import Any
 
 from ..base import Action, EngineBase, IllegalAction, Result, State
 from ..i18n import N_
+from ..verbs import Moves
 from . import scoring, setup
 from .data.variants import variant
 from .refusals import WORDS, refuse
@@ -26,6 +31,7 @@ from .rules import turn
 from .state import CubaState, copy_state
 from .steps import emergency, offer, route
 from .words import describe, view
+from .words.names import seat_name
 
 ENDED_BY = (operating.BANK_BROKEN, emergency.BANKRUPTCY, operating.SECOND_8_EXPORTED)
 # What a seat that runs out of time does, by preference: end what may be
@@ -35,6 +41,19 @@ TIMEOUT_PREFERENCE = ("pass", "run", "retain", "refuse")
 # Never chosen for an absent player: a price offered for another company's
 # train is a negotiation, not a default.
 NEVER_BY_TIMEOUT = frozenset({"offer"})
+
+
+def _normalise(text: str) -> str:
+    """A mail line as the steps' lines are read: lower case (company symbols
+    and hexes are matched without regard to case), commas as spaces."""
+    return " ".join(text.lower().replace(",", " ").split())
+
+
+def _unread(text: Any) -> IllegalAction:
+    return refuse("a move is a line of text, e.g.: pass")
+
+
+MOVES = Moves(WORDS, flow.verbs(), normalise=_normalise, unread=_unread, name=seat_name)
 
 
 class CubaEngine(EngineBase):
@@ -64,7 +83,8 @@ class CubaEngine(EngineBase):
 
     # EngineBase's own refusals, said in the reader's language (`WORDS`).
     WORDS = WORDS
-    SAYS = describe  # the mail's words (EngineBase.describe, narrate, gloss, move_group)
+    SAYS = describe  # the board in words (EngineBase.describe)
+    MOVES = MOVES  # each verb's line, narration, gloss and heading, declared by its step
     GAME_OVER = N_("the game is over")
     NOT_YOUR_TURN = N_("it is not your turn")
     NOT_AN_ACTION = N_('an action is an object with a "type", e.g. {{"type": "pass"}}')
@@ -138,12 +158,16 @@ class CubaEngine(EngineBase):
         return view.view(state, seat)
 
     def text(self, action: Action) -> str:
-        return flow.text(action)
+        kind = action.get("type") if isinstance(action, dict) else None
+        if not isinstance(kind, str) or kind not in MOVES.verbs:
+            raise refuse("{kind} is not an 18Cuba move", kind=repr(kind))
+        return MOVES.text(action)
 
     def parse(self, text: str, state: State, seat: int) -> Action:
-        if not isinstance(text, str) or not text.split():
-            raise refuse("a move is a line of text, e.g.: pass")
-        return flow.current(state).parse(text.lower().replace(",", " ").split(), state, seat)
+        said = _normalise(text) if isinstance(text, str) else ""
+        if not said:
+            raise _unread(text)
+        return flow.current(state).parse(said, state, seat)
 
     def skip_action(self, state: State, seat: int) -> Action | None:
         """Pass, wherever the rules let this seat pass now."""

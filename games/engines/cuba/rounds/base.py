@@ -14,12 +14,13 @@ forced train purchase) must be settled first.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ...base import Action, State
 from ...i18n import N_
-from ..refusals import refuse
+from ...verbs import Lines, Verb
+from ..refusals import WORDS, refuse
 
 # The round's refusals, one whole sentence per round and per step a round
 # waits for (a name inside a sentence could not be said in German); a name
@@ -67,7 +68,12 @@ class Step(Protocol):
     """What a step module provides (modules satisfy this protocol)."""
 
     NAME: str  # shown to a player: "lay track", "buy trains"
-    ACTIONS: frozenset[str]  # the action types it processes
+    ACTIONS: frozenset[str]  # the action types it processes (its verbs')
+
+    # The words of its moves (line, narration, gloss, heading); read-only,
+    # so a module's tuple of its own verbs satisfies it.
+    @property
+    def VERBS(self) -> tuple[Verb, ...]: ...
 
     def active(self, state: State) -> bool: ...
 
@@ -77,12 +83,6 @@ class Step(Protocol):
 
     def apply(self, state: State, seat: int, action: Action) -> None:
         """Validate and apply to `state`, the private copy the engine made."""
-        ...
-
-    def text(self, action: Action) -> str: ...
-
-    def parse(self, words: list[str], state: State, seat: int) -> Action | None:
-        """The action a command line names, or None when it is not this step's."""
         ...
 
 
@@ -119,6 +119,11 @@ class Round:
     proceed: Callable[[State], None] = _nothing
     over: Callable[[State], bool] = _never
     finish: Callable[[State], None] = _nothing
+    # Each step's lines, compiled once, in the order of the steps.
+    lines: tuple[Lines, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lines", tuple(Lines(WORDS, step.VERBS) for step in self.steps))
 
     def reachable(self, state: State) -> list[Step]:
         """Active steps in order, up to and including the first blocking one."""
@@ -159,19 +164,23 @@ class Round:
         raise refuse(template, kind=str(kind), round=self.name)
 
     def text(self, action: Action) -> str:
-        return self._owner(action.get("type")).text(action)
+        """The line of one of this round's moves, by its step's verb."""
+        kind = action.get("type")
+        for step in self.steps:
+            for verb in step.VERBS:
+                if verb.type == kind:
+                    return verb.text(action)
+        template = NOT_AN_ACTION.get(self.name, "'{kind}' is not an action of the {round}")
+        raise refuse(template, kind=str(kind), round=self.name)
 
-    def parse(self, words: list[str], state: State, seat: int) -> Action:
-        for step in self.reachable(state):
-            action = step.parse(words, state, seat)
+    def parse(self, said: str, state: State, seat: int) -> Action:
+        """The move a normalised line says, read by the first reachable step
+        with a verb whose line it is (a step refuses a line of its own verb
+        it cannot read); a line no reachable step takes is no move now."""
+        reachable = {id(step) for step in self.reachable(state)}
+        for step, lines in zip(self.steps, self.lines, strict=True):
+            action = lines.read(said, state, seat) if id(step) in reachable else None
             if action is not None:
                 return action
         template = NOT_A_MOVE.get(self.name, "'{words}' is not a move of the {round} now")
-        raise refuse(template, words=" ".join(words), round=self.name)
-
-    def _owner(self, kind: Any) -> Step:
-        for step in self.steps:
-            if kind in step.ACTIONS:
-                return step
-        template = NOT_AN_ACTION.get(self.name, "'{kind}' is not an action of the {round}")
-        raise refuse(template, kind=str(kind), round=self.name)
+        raise refuse(template, words=said, round=self.name)

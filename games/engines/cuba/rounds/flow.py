@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...base import State
+from ...verbs import Verb
 from ..rules import cash
-from .base import Round, refuse
+from .base import Round
 
 # Filled by `rounds/__init__`-free registration below, so each round module
 # stays importable on its own (the steps import nothing of the flow).
@@ -75,12 +76,12 @@ def begin_game(state: State) -> None:
     settle(state)
 
 
-def text(action: Any) -> str:
-    """An action's mail line, by the step that owns its type (a type two steps
-    share, such as "pass", reads the same in both)."""
-    kind = action.get("type") if isinstance(action, dict) else None
+def verbs() -> list[Verb]:
+    """Every verb of the game's steps, once (a verb several steps share,
+    the pass, is one declaration), in the order the rounds list them."""
+    out: dict[int, Verb] = {}
     for round_ in ROUNDS.values():
         for step in round_.steps:
-            if kind in step.ACTIONS:
-                return step.text(action)
-    raise refuse("{kind} is not an 18Cuba move", kind=repr(kind))
+            for verb in step.VERBS:
+                out.setdefault(id(verb), verb)
+    return list(out.values())

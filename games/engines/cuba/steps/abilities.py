@@ -9,14 +9,19 @@ without holding up the round's other steps. The rules are in `privates`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from ...i18n import N_
+from ...verbs import Slot, Verb, line
 from ..data.companies import BY_SYM
-from ..refusals import refuse
+from ..refusals import WORDS
 from ..rules import privates
+from ..words.names import company, fit, private
+
+_ = WORDS.gettext
 
 NAME = "put a concession's ability into a company"
-ACTIONS = frozenset({"assign"})
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -44,14 +49,35 @@ def apply(state: State, seat: int, action: Action) -> None:
     privates.assign(state, seat, action.get("card"), action.get("company"))
 
 
-def text(action: Action) -> str:
-    return f"assign {action['card']} {action['company']}"
+# --- the words of an assignment ------------------------------------------------
 
 
-def parse(words: list[str], state: State, seat: int) -> Action | None:
-    if not words or words[0] != "assign":
+def _assign_says(action: Action, who: str, names: Sequence[str]) -> str:
+    return _("{who} assigns {card} to {company}").format(
+        who=who, card=private(action["card"]), company=company(action["company"])
+    )
+
+
+def _assign_gloss(state: State, seat: int, action: Action, names: Sequence[str]) -> str | None:
+    sym = action["company"]
+    if sym not in BY_SYM:
         return None
-    if len(words) != 3:
-        raise refuse("an assignment reads: assign M2 MS")
-    company = _SYMBOL.get(words[2].lower(), words[2])
-    return {"type": "assign", "card": words[1].upper(), "company": company}
+    return fit(_("{card} to {company}").format(card=private(action["card"]), company=sym))
+
+
+ASSIGN = Verb(
+    type="assign",
+    fields={
+        "card": Slot(read=lambda word, state: word.upper()),
+        # a symbol in any case ("stsp" is StSp); an unknown word as typed
+        "company": Slot(read=lambda word, state: _SYMBOL.get(word.lower(), word)),
+    },
+    lines=line("assign {card} {company}"),
+    usage=((r"assign(?: .*)?", N_("an assignment reads: assign M2 MS")),),
+    says=_assign_says,
+    gloss=_assign_gloss,
+    group=N_("Assign an ability"),
+)
+
+VERBS = (ASSIGN,)
+ACTIONS = frozenset(verb.type for verb in VERBS)

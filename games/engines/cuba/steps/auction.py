@@ -16,15 +16,20 @@ Round data (`state["round"]["steps"]["auction"]`):
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from typing import Any
 
-from ..refusals import refuse
+from ...i18n import N_
+from ...verbs import Slot, Verb, line
+from ..refusals import WORDS, refuse
 from ..rules import cash
 from ..rules.privates import COMMISSIONERS
+from ..words.names import fit, money, private
+from . import PASS
+
+_ = WORDS.gettext
 
 NAME = "bid for the commissioner"
-ACTIONS = frozenset({"bid", "pass"})
 KEY = "auction"
 STEP = 5  # every bid is a multiple of $5
 
@@ -162,17 +167,31 @@ def _sell(state: State) -> None:
     _open(state, CARDS.index(data["card"]) + 1)
 
 
-def text(action: Action) -> str:
-    if action["type"] == "pass":
-        return "pass"
-    return f"bid {action['card']} {action['amount']}"
+# --- the words of a bid ------------------------------------------------------
 
 
-def parse(words: list[str], state: State, seat: int) -> Action | None:
-    if words == ["pass"]:
-        return {"type": "pass"}
-    if not words or words[0] != "bid":
-        return None
-    if len(words) != 3 or not re.fullmatch("[0-9]+", words[2]):
-        raise refuse("a bid reads: bid C1 35")
-    return {"type": "bid", "card": words[1].upper(), "amount": int(words[2])}
+def _bid_says(action: Action, who: str, names: Sequence[str]) -> str:
+    return _("{who} bids {amount} for {card}").format(
+        who=who, amount=money(action["amount"]), card=private(action["card"])
+    )
+
+
+def _bid_gloss(state: State, seat: int, action: Action, names: Sequence[str]) -> str:
+    return fit(private(action["card"]))
+
+
+BID = Verb(
+    type="bid",
+    fields={
+        "card": Slot(read=lambda word, state: word.upper()),
+        "amount": Slot(pattern="[0-9]+", read=lambda word, state: int(word)),
+    },
+    lines=line("bid {card} {amount}"),
+    usage=((r"bid(?: .*)?", N_("a bid reads: bid C1 35")),),
+    says=_bid_says,
+    gloss=_bid_gloss,
+    group=N_("Bids"),
+)
+
+VERBS = (BID, PASS)
+ACTIONS = frozenset(verb.type for verb in VERBS)

@@ -29,26 +29,32 @@ prices only through `market`; the rules' thresholds live there.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...base import Action, IllegalAction, State
 from ...i18n import N_
+from ...verbs import ABSENT, Slot, Verb, line
 from ..data import market
 from ..data.companies import BY_SYM, FLOAT_PERCENT, in_game, shares_of, symbol
 from ..data.variants import BY_ID
-from ..refusals import Refused, refusal, refuse
+from ..refusals import WORDS, Refused, refusal, refuse
 from ..rules import cash, shares
 from ..rules.shares import DIRECTOR_SHARES, MINOR_START_SHARES
+from ..words.names import company, fit, money, private, share_gloss
+from . import PASS
+
+_ = WORDS.gettext
+ngettext = WORDS.ngettext
 
 NAME = "sell or buy shares"
-ACTIONS = frozenset({"sell", "buy", "par", "convert", "pass"})
 DATA = "stock"
 
 # IV.2: a concession is worth $210 towards the 60% of a minor (VI.7).
 CONCESSION_VALUE = 210
 CONCESSIONS = tuple(f"M{n}" for n in range(1, 7))
 
-# `parse` with no source: the first of these the purchase is legal from.
+# A purchase line with no source: the first of these the purchase is legal from.
 DEFAULT_SOURCES = shares.SOURCES
 
 
@@ -135,69 +141,177 @@ def apply(state: State, seat: int, action: Action) -> None:
         raise refuse("'{kind}' is not a stock round action", kind=str(kind))
 
 
-def text(action: Action) -> str:
-    kind = action.get("type")
-    if kind == "sell":
-        return f"sell {action['company']} {action['count']}"
-    if kind == "buy":
-        return f"buy {action['company']} {action['source']}"
-    if kind == "par":
-        return f"par {action['company']} {action['price']}"
-    if kind == "convert":
-        return f"convert {action['card']} {action['company']} {action['price']}"
-    return "pass"
-
+# -- the words of the stock round's moves ------------------------------------------
+#
+# Words are lower case (the engine folds the line); company symbols are
+# matched without regard to case. A purchase without a source buys from the
+# first source it is legal from, in the order offering, treasury, pool.
 
 USAGE = {
     "sell": "sell <company> [count], e.g. sell MS 2",
     "buy": "buy <company> [ipo|treasury|pool], e.g. buy MS pool",
     "par": "par <company> <price>, e.g. par MS 80",
     "convert": "convert <concession> <minor> <price>, e.g. convert M1 HG 70",
-    "pass": "pass",
 }
+# Where a share comes from, as a narration says it.
+SOURCES = {"ipo": N_("the IPO"), "treasury": N_("its treasury"), "pool": N_("the bank pool")}
 
 
-def parse(words: list[str], state: State, seat: int) -> Action | None:
-    """Words are lower case (the engine folds the line); company symbols are
-    matched without regard to case. A purchase without a source buys from the
-    first source it is legal from, in the order offering, treasury, pool."""
-    if not words or words[0] not in ACTIONS:
-        return None
-    verb, args = words[0], words[1:]
+def _written(kind: str) -> tuple[tuple[str, str, dict[str, str]], ...]:
+    """A line of `kind` none of its spellings reads: how it is written."""
+    return ((rf"{kind}(?: .*)?", N_("write: {usage}"), {"usage": USAGE[kind]}),)
+
+
+def _said(kind: str, read: Callable[[str, State], Any]) -> Callable[[str, State], Any]:
+    """A word of a `kind` line read, its refusal saying how the line is written."""
+
+    def reading(word: str, state: State) -> Any:
+        try:
+            return read(word, state)
+        except IllegalAction as exc:
+            raise _with_usage(exc, USAGE[kind]) from exc
+
+    return reading
+
+
+def _company_slot(kind: str) -> Slot:
+    return Slot(read=_said(kind, lambda word, state: _company(state, word)))
+
+
+def _price_slot(kind: str) -> Slot:
+    return Slot(read=_said(kind, lambda word, state: _number(word)))
+
+
+def _sell_says(action: Action, who: str, names: Sequence[str]) -> str:
+    count = action["count"]
+    return ngettext(
+        "{who} sells {count} share of {company}", "{who} sells {count} shares of {company}", count
+    ).format(who=who, count=count, company=company(action["company"]))
+
+
+SELL = Verb(
+    type="sell",
+    fields={
+        "company": _company_slot("sell"),
+        "count": Slot(
+            read=_said("sell", lambda word, state: _number(word) if word else 1), optional=True
+        ),
+    },
+    lines=line("sell {company} {count}"),
+    usage=_written("sell"),
+    says=_sell_says,
+    gloss=lambda state, seat, action, names: share_gloss(state, action),
+    group=N_("Sell shares"),
+)
+
+
+def _source(word: str, state: State) -> Any:
+    if not word:
+        return ABSENT  # the first source the purchase is legal from (`_first_source`)
+    if word not in shares.SOURCES:
+        raise refuse(
+            "shares come from the ipo, a treasury or the pool, not {source}", source=repr(word)
+        )
+    return word
+
+
+def _first_source(action: Action, state: State, seat: int) -> Action:
+    if "source" in action:
+        return action
     try:
-        if verb == "pass" and not args:
-            return {"type": "pass"}
-        if verb == "sell" and len(args) in (1, 2):
-            count = _number(args[1]) if len(args) == 2 else 1
-            return {"type": "sell", "company": _company(state, args[0]), "count": count}
-        if verb == "buy" and len(args) in (1, 2):
-            sym = _company(state, args[0])
-            source = args[1] if len(args) == 2 else _default_source(state, seat, sym)
-            if source not in shares.SOURCES:
-                raise refuse(
-                    "shares come from the ipo, a treasury or the pool, not {source}",
-                    source=repr(source),
-                )
-            return {"type": "buy", "company": sym, "source": source}
-        if verb == "par" and len(args) == 2:
-            return {
-                "type": "par",
-                "company": _company(state, args[0]),
-                "price": _number(args[1]),
-            }
-        if verb == "convert" and len(args) == 3:
-            return {
-                "type": "convert",
-                "card": args[0].upper(),
-                "company": _company(state, args[1]),
-                "price": _number(args[2]),
-            }
+        source = _default_source(state, seat, action["company"])
     except IllegalAction as exc:
-        raise _with_usage(exc, USAGE[verb]) from exc
-    raise refuse("write: {usage}", usage=USAGE[verb])
+        raise _with_usage(exc, USAGE["buy"]) from exc
+    return {**action, "source": source}
 
 
-# A word `parse` cannot read, and how the move is written, as one sentence.
+def _buy_says(action: Action, who: str, names: Sequence[str]) -> str:
+    return _("{who} buys a share of {company} from {source}").format(
+        who=who,
+        company=company(action["company"]),
+        source=_(SOURCES.get(str(action["source"]), N_("the market"))),
+    )
+
+
+BUY = Verb(
+    type="buy",
+    fields={
+        "company": _company_slot("buy"),
+        "source": Slot(read=_said("buy", _source), optional=True),
+    },
+    lines=line("buy {company} {source}"),
+    usage=_written("buy"),
+    complete=_first_source,
+    says=_buy_says,
+    gloss=lambda state, seat, action, names: share_gloss(state, action),
+    group=N_("Buy shares"),
+)
+
+
+def _par_says(action: Action, who: str, names: Sequence[str]) -> str:
+    return _("{who} pars {company} at {price}").format(
+        who=who, company=company(action["company"]), price=money(action["price"])
+    )
+
+
+def _par_gloss(state: State, seat: int, action: Action, names: Sequence[str]) -> str | None:
+    # the director's certificate is two shares at the par price
+    return _pay(action["company"], DIRECTOR_SHARES * action["price"])
+
+
+def _pay(sym: str, due: int) -> str | None:
+    if sym not in BY_SYM:
+        return None
+    return fit(_("{name}: pay {amount}").format(name=BY_SYM[sym].name, amount=money(due)))
+
+
+PAR = Verb(
+    type="par",
+    fields={"company": _company_slot("par"), "price": _price_slot("par")},
+    lines=line("par {company} {price}"),
+    usage=_written("par"),
+    says=_par_says,
+    gloss=_par_gloss,
+    group=lambda state, seat, action: _("Par {company}").format(
+        company=company(action["company"])
+    ),
+)
+
+
+def _convert_says(action: Action, who: str, names: Sequence[str]) -> str:
+    return _("{who} converts {card} into {company} at {price}").format(
+        who=who,
+        card=private(action["card"]),
+        company=company(action["company"]),
+        price=money(action["price"]),
+    )
+
+
+def _convert_gloss(state: State, seat: int, action: Action, names: Sequence[str]) -> str | None:
+    # the concession pays its value towards the minor's first three shares
+    due = max(0, MINOR_START_SHARES * action["price"] - CONCESSION_VALUE)
+    return _pay(action["company"], due)
+
+
+CONVERT = Verb(
+    type="convert",
+    fields={
+        "card": Slot(read=lambda word, state: word.upper()),
+        "company": _company_slot("convert"),
+        "price": _price_slot("convert"),
+    },
+    lines=line("convert {card} {company} {price}"),
+    usage=_written("convert"),
+    says=_convert_says,
+    gloss=_convert_gloss,
+    group=N_("Convert a concession"),
+)
+
+VERBS = (SELL, BUY, PAR, CONVERT, PASS)
+ACTIONS = frozenset(verb.type for verb in VERBS)
+
+
+# A word a line cannot read, and how the move is written, as one sentence.
 WITH_USAGE = {
     "there is no company {word} in this game": N_(
         "there is no company {word} in this game (write: {usage})"
@@ -211,7 +325,7 @@ WITH_USAGE = {
 
 def _with_usage(exc: IllegalAction, usage: str) -> IllegalAction:
     template = WITH_USAGE.get(exc.template or "")
-    if template is None:  # not one of `parse`'s own: its English sentence
+    if template is None:  # not one of the lines' own: its English sentence
         return refuse("{reason} (write: {usage})", reason=exc.message, usage=usage)
     return refuse(template, **exc.params, usage=usage)
 

@@ -20,15 +20,21 @@ a train or an offer waits, since a blocking step hides every later one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...base import IllegalAction
+from ...i18n import N_
+from ...verbs import Slot, Verb, line
 from ..data.companies import BY_SYM
-from ..refusals import Refused, refusal, refuse
+from ..refusals import WORDS, Refused, refusal, refuse
 from ..rules import emergency, rolling_stock, turn
+from ..rules.rolling_stock import NEXT_NARROW
+from ..words.names import card_name, fit, money
+
+_ = WORDS.gettext
 
 NAME = "buy trains"
-ACTIONS = frozenset({"buy_train", "trade"})
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -182,40 +188,110 @@ def _why_not_trade(state: State, sym: str, action: Action) -> Refused | None:
     )
 
 
-# --- mail lines ---------------------------------------------------------------------------
+# --- the words of a purchase ---------------------------------------------------------------
+#
+# A line names the card (and where it comes from); the price is the one the
+# rules set now, so a line never names it.
 
 
-def text(action: Action) -> str:
-    kind = action.get("type")
-    if kind == "buy_train":
-        pool = " pool" if action.get("source") == "pool" else ""
-        return f"buy {action['card']}{pool}"
-    if kind == "trade":
-        return f"trade {action['card']}"
-    raise refuse("{kind} is not a train purchase", kind=repr(kind))
+def _depot_or_pool(word: str, state: State) -> str:
+    if word in ("", "bank", "depot"):
+        return "depot"
+    if word != "pool":
+        raise refuse("buy a train from the bank (buy 3) or the pool (buy 3 pool)")
+    return "pool"
 
 
-def parse(words: list[str], state: State, seat: int) -> Action | None:
-    if not words:
-        return None
-    head, rest = words[0], words[1:]
-    sym = turn.company(state)
-    if sym is None:
-        return None
-    if head == "buy" and len(rest) in (1, 2):
-        card = rolling_stock.card_named(rest[0])
-        source: rolling_stock.Source = "pool" if rest[1:] == ["pool"] else "depot"
-        if rest[1:] not in ([], ["pool"], ["bank"], ["depot"]):
-            raise refuse("buy a train from the bank (buy 3) or the pool (buy 3 pool)")
-        price = rolling_stock.purchase_price(state, sym, card, source)
-        return {"type": "buy_train", "card": card, "source": source, "price": price}
-    if head == "trade" and len(rest) == 1:
-        card = rolling_stock.card_named(rest[0])
-        if (
-            not rolling_stock.is_train(card)
-            or rolling_stock.train_card(card).name not in rolling_stock.NEXT_NARROW
-        ):
-            raise refuse("there is no n-train type after the {card}", card=card)
-        price = rolling_stock.trade_in_price(state, sym, card)
-        return {"type": "trade", "card": card, "price": price}
-    return None
+def _purchase_price(action: Action, state: State, seat: int) -> Action:
+    price = rolling_stock.purchase_price(state, _sym(state), action["card"], action["source"])
+    return {**action, "price": price}
+
+
+def _bought(action: Action, who: str, names: Sequence[str]) -> str:
+    """A train or wagon bought, from the depot or the bank pool, at a price."""
+    price = action.get("price")
+    pool = action.get("source") == "pool"
+    if pool and price is not None:
+        text = _("{who} buys a {card} from the bank pool for {price}")
+    elif pool:
+        text = _("{who} buys a {card} from the bank pool")
+    elif price is not None:
+        text = _("{who} buys a {card} for {price}")
+    else:
+        text = _("{who} buys a {card}")
+    return text.format(who=who, card=card_name(action["card"]), price=money(price))
+
+
+def _priced(kind: str) -> Any:
+    """A train's source and price after its line (a trade-in's: the card
+    it becomes and what the minor pays on top)."""
+
+    def gloss(state: State, seat: int, action: Action, names: Sequence[str]) -> str | None:
+        if not isinstance(action.get("price"), int):
+            return None
+        if action.get("source") == "pool":
+            text = _("{card} from the bank pool for {price}")
+        elif kind == "trade":
+            # the card is the minor's old n-train, the price what it pays on top
+            text = _("{card} for a {new}, {price} on top")
+        else:
+            text = _("{card} from the depot for {price}")
+        new = NEXT_NARROW.get(action["card"], "?")  # a trade's; other texts ignore it
+        return fit(text.format(card=action["card"], price=money(action["price"]), new=new))
+
+    return gloss
+
+
+# The card a line names, in any case ("2N" is the 2n).
+CARD = Slot(read=lambda word, state: rolling_stock.card_named(word))
+
+BUY_TRAIN = Verb(
+    type="buy_train",
+    fields={
+        "card": CARD,
+        # the bank's (no word, "bank" or "depot") or the pool's
+        "source": Slot(
+            write=lambda source: "pool" if source == "pool" else "",
+            read=_depot_or_pool,
+            optional=True,
+        ),
+        "price": Slot(),  # the rules' price now (`_purchase_price`)
+    },
+    lines=line("buy {card} {source}"),
+    complete=_purchase_price,
+    says=_bought,
+    gloss=_priced("buy_train"),
+    group=N_("Trains"),
+)
+
+
+def _n_train(word: str, state: State) -> str:
+    name = rolling_stock.card_named(word)
+    if not rolling_stock.is_train(name) or rolling_stock.train_card(name).name not in NEXT_NARROW:
+        raise refuse("there is no n-train type after the {card}", card=name)
+    return name
+
+
+def _trade_in_price(action: Action, state: State, seat: int) -> Action:
+    return {**action, "price": rolling_stock.trade_in_price(state, _sym(state), action["card"])}
+
+
+def _trade_says(action: Action, who: str, names: Sequence[str]) -> str:
+    old = action["card"]
+    return _("{who} trades in {old} for {new}").format(
+        who=who, old=card_name(old), new=card_name(NEXT_NARROW.get(str(old), "?"))
+    )
+
+
+TRADE = Verb(
+    type="trade",
+    fields={"card": Slot(read=_n_train), "price": Slot()},
+    lines=line("trade {card}"),
+    complete=_trade_in_price,
+    says=_trade_says,
+    gloss=_priced("trade"),
+    group=N_("Trains"),
+)
+
+VERBS = (BUY_TRAIN, TRADE)
+ACTIONS = frozenset(verb.type for verb in VERBS)

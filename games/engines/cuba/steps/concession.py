@@ -10,14 +10,20 @@ Round data (`state["round"]["steps"]["concessions"]`):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from ...i18n import N_
+from ...verbs import Slot, Verb, line
 from ..data.variants import BY_ID
-from ..refusals import refuse
+from ..refusals import WORDS, refuse
 from ..rules import cash, privates
+from ..words.names import fit, private
+from . import PASS
+
+_ = WORDS.gettext
 
 NAME = "choose a concession"
-ACTIONS = frozenset({"choose", "pass"})
 KEY = "concessions"
 
 State = dict[str, Any]
@@ -91,17 +97,26 @@ def apply(state: State, seat: int, action: Action) -> None:
     _show_turn(state)
 
 
-def text(action: Action) -> str:
-    if action["type"] == "pass":
-        return "pass"
-    return f"choose {action['card']}"
+# --- the words of a choice ----------------------------------------------------
 
 
-def parse(words: list[str], state: State, seat: int) -> Action | None:
-    if words == ["pass"]:
-        return {"type": "pass"}
-    if not words or words[0] != "choose":
-        return None
-    if len(words) != 2:
-        raise refuse("a choice reads: choose M3")
-    return {"type": "choose", "card": words[1].upper()}
+def _choose_says(action: Action, who: str, names: Sequence[str]) -> str:
+    return _("{who} chooses concession {card}").format(who=who, card=private(action["card"]))
+
+
+def _choose_gloss(state: State, seat: int, action: Action, names: Sequence[str]) -> str:
+    return fit(private(action["card"]))
+
+
+CHOOSE = Verb(
+    type="choose",
+    fields={"card": Slot(read=lambda word, state: word.upper())},
+    lines=line("choose {card}"),
+    usage=((r"choose(?: .*)?", N_("a choice reads: choose M3")),),
+    says=_choose_says,
+    gloss=_choose_gloss,
+    group=N_("Concessions"),
+)
+
+VERBS = (CHOOSE, PASS)
+ACTIONS = frozenset(verb.type for verb in VERBS)

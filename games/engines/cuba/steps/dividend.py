@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...i18n import N_
+from ...verbs import Verb, line
 from ..data.companies import BY_SYM
 from ..refusals import refuse
 from ..rules import income, turn
 
 NAME = "pay out or retain the income"
-ACTIONS = frozenset({"payout", "retain"})
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -87,13 +88,24 @@ def _income(state: State) -> int:
     return int(record["run"]["income"])
 
 
-def text(action: Action) -> str:
-    return str(action["type"])
+# --- the words of the income ------------------------------------------------------
 
+PAYOUT = Verb(
+    type="payout",
+    fields={},
+    lines=line("payout", "pay out"),
+    says=N_("{who} pays the income out"),
+    gloss=None,
+    group=N_("Income"),
+)
+RETAIN = Verb(
+    type="retain",
+    fields={},
+    lines=line("retain", "withhold"),
+    says=N_("{who} keeps the income in the treasury"),
+    gloss=None,
+    group=N_("Income"),
+)
 
-def parse(words: list[str], state: State, seat: int) -> Action | None:
-    if words == ["payout"] or words == ["pay", "out"]:
-        return {"type": "payout"}
-    if words in (["retain"], ["withhold"]):
-        return {"type": "retain"}
-    return None
+VERBS = (PAYOUT, RETAIN)
+ACTIONS = frozenset(verb.type for verb in VERBS)

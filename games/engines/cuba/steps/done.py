@@ -12,9 +12,11 @@ from typing import Any
 
 from ..refusals import refuse
 from ..rules import turn
+from . import PASS
 
 NAME = "end the company's turn"
-ACTIONS = frozenset({"pass"})
+VERBS = (PASS,)
+ACTIONS = frozenset(verb.type for verb in VERBS)
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -38,11 +40,3 @@ def apply(state: State, seat: int, action: Action) -> None:
     if set(action) != {"type"}:
         raise refuse("a pass is just {example}", example='{"type": "pass"}')
     turn.reach(state, "done")
-
-
-def text(action: Action) -> str:
-    return "pass"
-
-
-def parse(words: list[str], state: State, seat: int) -> Action | None:
-    return {"type": "pass"} if words in (["pass"], ["done"]) else None

@@ -20,15 +20,21 @@ never blocks on its own.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...base import IllegalAction
+from ...i18n import N_
+from ...verbs import Slot, Verb, line
 from ..data.companies import symbol
-from ..refusals import Refused, refusal, refuse
+from ..refusals import WORDS, Refused, refusal, refuse
 from ..rules import emergency, shares, turn
+from ..words.names import company, money, share_gloss
+
+_ = WORDS.gettext
+ngettext = WORDS.ngettext
 
 NAME = "buy trains"
-ACTIONS = frozenset({"contribute", "emergency_issue", "emergency_sell", "bankrupt"})
 # The result's `ended_by` when a director cannot finance a forced train.
 BANKRUPTCY = "bankruptcy"
 
@@ -158,41 +164,67 @@ def _why_not_finance(state: State, sym: str, action: Action) -> Refused | None:
     return None
 
 
-# --- mail lines ---------------------------------------------------------------------------
+# --- the words of emergency financing ------------------------------------------------------
 
 
-def text(action: Action) -> str:
-    kind = action.get("type")
-    if kind == "contribute":
-        return f"contribute {action['amount']}"
-    if kind == "emergency_issue":
-        return "emergency issue"
-    if kind == "emergency_sell":
-        return f"emergency sell {action['company']} {action['count']}"
-    if kind == "bankrupt":
-        return "bankrupt"
-    raise refuse("{kind} is not a train purchase", kind=repr(kind))
-
-
-def parse(words: list[str], state: State, seat: int) -> Action | None:
-    if not words:
-        return None
-    head, rest = words[0], words[1:]
-    if head == "bankrupt" and not rest:
-        return {"type": head}
-    if turn.company(state) is None:
-        return None
-    if head == "contribute" and len(rest) == 1:
-        return {"type": "contribute", "amount": _number(rest[0])}
-    if head == "emergency" and rest == ["issue"]:
-        return {"type": "emergency_issue"}
-    if head == "emergency" and len(rest) == 3 and rest[0] == "sell":
-        sold = symbol(state["companies"], rest[1])
-        return {"type": "emergency_sell", "company": sold, "count": _number(rest[2])}
-    return None
-
-
-def _number(word: str) -> int:
+def _number(word: str, state: State) -> int:
     if not word.isdigit():
         raise refuse("{word} is not a whole number", word=repr(word))
     return int(word)
+
+
+def _contribute_says(action: Action, who: str, names: Sequence[str]) -> str:
+    return _("{who} contributes {amount} to the train").format(
+        who=who, amount=money(action["amount"])
+    )
+
+
+CONTRIBUTE = Verb(
+    type="contribute",
+    fields={"amount": Slot(read=_number)},
+    lines=line("contribute {amount}"),
+    says=_contribute_says,
+    gloss=None,
+    group=N_("Emergency"),
+)
+EMERGENCY_ISSUE = Verb(
+    type="emergency_issue",
+    fields={},
+    lines=line("emergency issue"),
+    says=N_("{who} issues shares in an emergency"),
+    gloss=None,
+    group=N_("Emergency"),
+)
+
+
+def _sell_says(action: Action, who: str, names: Sequence[str]) -> str:
+    count = action["count"]
+    return ngettext(
+        "{who} sells {count} share of {company} in an emergency",
+        "{who} sells {count} shares of {company} in an emergency",
+        count,
+    ).format(who=who, count=count, company=company(action["company"]))
+
+
+EMERGENCY_SELL = Verb(
+    type="emergency_sell",
+    fields={
+        "company": Slot(read=lambda word, state: symbol(state["companies"], word)),
+        "count": Slot(read=_number),
+    },
+    lines=line("emergency sell {company} {count}"),
+    says=_sell_says,
+    gloss=lambda state, seat, action, names: share_gloss(state, action),
+    group=N_("Emergency"),
+)
+BANKRUPT = Verb(
+    type="bankrupt",
+    fields={},
+    lines=line("bankrupt"),
+    says=N_("{who} goes bankrupt"),
+    gloss=None,
+    group=N_("Emergency"),
+)
+
+VERBS = (CONTRIBUTE, EMERGENCY_ISSUE, EMERGENCY_SELL, BANKRUPT)
+ACTIONS = frozenset(verb.type for verb in VERBS)

@@ -14,15 +14,20 @@ turn before it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from ...i18n import N_
+from ...verbs import ABSENT, Slot, Verb, line
 from ..data.companies import BY_SYM
 from ..map import tokens
-from ..refusals import refuse
+from ..refusals import WORDS, refuse
 from ..rules import turn
+from ..words.names import place, printed_name
+
+_ = WORDS.gettext
 
 NAME = "place the home station"
-ACTIONS = frozenset({"home"})
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -115,19 +120,42 @@ def apply(state: State, seat: int, action: Action) -> None:
     turn.reach(state, "home")
 
 
-def text(action: Action) -> str:
-    city = action.get("city")
-    return f"home {action['hex']}" + (f" city {city}" if city is not None else "")
+# --- the words of a home --------------------------------------------------------
 
 
-def parse(words: list[str], state: State, seat: int) -> Action | None:
+def _home_says(action: Action, who: str, names: Sequence[str]) -> str:
+    return _("{who} places the home station in {place}").format(
+        who=who, place=place(action["hex"])
+    )
+
+
+def _fec_city(action: Action, state: State, seat: int) -> Action:
+    """The FEC's home without a city is in the hex's first (`home B11`)."""
     sym = _unsettled(state)
-    if not words or words[0] != "home" or sym is None:
-        return None
-    if len(words) == 2 and BY_SYM[sym].kind == "minor":
-        return {"type": "home", "hex": words[1].upper()}
-    if len(words) == 2:
-        return {"type": "home", "hex": words[1].upper(), "city": 0}
-    if len(words) == 4 and words[2] == "city" and words[3].isdigit():
-        return {"type": "home", "hex": words[1].upper(), "city": int(words[3])}
-    raise refuse("write a home as: home <hex> (the FEC: home <hex> city <n>)")
+    if "city" not in action and sym is not None and BY_SYM[sym].kind != "minor":
+        return {**action, "city": 0}
+    return action
+
+
+HOME = Verb(
+    type="home",
+    fields={
+        "hex": Slot(read=lambda word, state: word.upper()),
+        # a minor's home is a hex; the FEC's a city in it
+        "city": Slot(
+            pattern="city [0-9]+",
+            write=lambda city: "" if city is ABSENT else f"city {city}",
+            read=lambda words, state: int(words.split()[1]) if words else ABSENT,
+            optional=True,
+        ),
+    },
+    lines=line("home {hex} {city}"),
+    usage=((r"home(?: .*)?", N_("write a home as: home <hex> (the FEC: home <hex> city <n>)")),),
+    complete=_fec_city,
+    says=_home_says,
+    gloss=lambda state, seat, action, names: printed_name(action["hex"]),
+    group=N_("Home station"),
+)
+
+VERBS = (HOME,)
+ACTIONS = frozenset(verb.type for verb in VERBS)

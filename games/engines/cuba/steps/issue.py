@@ -18,13 +18,14 @@ from __future__ import annotations
 from typing import Any
 
 from ...base import IllegalAction
+from ...i18n import N_
+from ...verbs import Slot, Verb, line
 from ..data import market
 from ..data.companies import BY_SYM, shares_of
 from ..refusals import refuse
 from ..rules import cash, shares, turn
 
 NAME = "issue or redeem a share"
-ACTIONS = frozenset({"issue", "redeem"})
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -129,12 +130,35 @@ def apply(state: State, seat: int, action: Action) -> None:
     turn.reach(state, "issue")
 
 
-def text(action: Action) -> str:
-    return str(action["type"])
+# --- the words of an issue -------------------------------------------------------
 
 
-def parse(words: list[str], state: State, seat: int) -> Action | None:
-    sym = turn.company(state)
-    if sym is None or words not in (["issue"], ["redeem"]):
-        return None
-    return {"type": words[0], "company": sym}
+def _operating(action: Action, state: State, seat: int) -> Action:
+    """The line names no company: it is the operating one."""
+    return {**action, "company": turn.company(state)}
+
+
+# The company is the operating one, never typed (`_operating`).
+OPERATING = {"company": Slot()}
+
+ISSUE = Verb(
+    type="issue",
+    fields=OPERATING,
+    lines=line("issue"),
+    complete=_operating,
+    says=N_("{who} issues a share from the treasury"),
+    gloss=None,
+    group=N_("Issue or redeem"),
+)
+REDEEM = Verb(
+    type="redeem",
+    fields=OPERATING,
+    lines=line("redeem"),
+    complete=_operating,
+    says=N_("{who} redeems a share into the treasury"),
+    gloss=None,
+    group=N_("Issue or redeem"),
+)
+
+VERBS = (ISSUE, REDEEM)
+ACTIONS = frozenset(verb.type for verb in VERBS)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...i18n import N_
+from ...verbs import Slot, Verb, line
 from ..data.companies import BY_SYM
 from ..data.trains import MACHINES
 from ..refusals import refuse
 from ..rules import rolling_stock, turn
 
 NAME = "buy machines"
-ACTIONS = frozenset({"buy_machine"})
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -73,13 +74,23 @@ def apply(state: State, seat: int, action: Action) -> None:
     turn.reach(state, "machines")
 
 
-def text(action: Action) -> str:
-    return f"machine {action['generation']}"
+# --- the words of a machine ---------------------------------------------------------
 
 
-def parse(words: list[str], state: State, seat: int) -> Action | None:
-    if len(words) != 2 or words[0] != "machine":
-        return None
-    if not words[1].isdigit():
-        raise refuse("{word} is not a machine generation (1, 2 or 3)", word=repr(words[1]))
-    return {"type": "buy_machine", "generation": int(words[1])}
+def _generation(word: str, state: State) -> int:
+    if not word.isdigit():
+        raise refuse("{word} is not a machine generation (1, 2 or 3)", word=repr(word))
+    return int(word)
+
+
+BUY_MACHINE = Verb(
+    type="buy_machine",
+    fields={"generation": Slot(read=_generation)},
+    lines=line("machine {generation}"),
+    says=N_("{who} buys a generation {generation} sugar mill machine"),
+    gloss=None,
+    group=N_("Machines"),
+)
+
+VERBS = (BUY_MACHINE,)
+ACTIONS = frozenset(verb.type for verb in VERBS)

@@ -20,15 +20,20 @@ waits.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...base import IllegalAction
+from ...i18n import N_
+from ...verbs import Slot, Verb, line
 from ..data.companies import BY_SYM, in_game, symbol
-from ..refusals import refusal, refuse
+from ..refusals import WORDS, refusal, refuse
 from ..rules import cash, emergency, rolling_stock, shares, turn
+from ..words.names import card_name, company, fit, money
+
+_ = WORDS.gettext
 
 NAME = "buy trains"
-ACTIONS = frozenset({"offer", "accept", "refuse"})
 # VII.3.9: trains change hands between companies only after the first 3-train.
 TRADING_PHASE = 3
 
@@ -248,34 +253,56 @@ def _why_not_offer(state: State, sym: str, action: Action) -> IllegalAction | No
     return None
 
 
-# --- mail lines ---------------------------------------------------------------------------
+# --- the words of an offer -----------------------------------------------------------------
 
 
-def text(action: Action) -> str:
-    kind = action.get("type")
-    if kind == "offer":
-        return f"offer {action['from']} {action['card']} {action['price']}"
-    if kind in ("accept", "refuse"):
-        return str(kind)
-    raise refuse("{kind} is not a train purchase", kind=repr(kind))
-
-
-def parse(words: list[str], state: State, seat: int) -> Action | None:
-    if not words:
-        return None
-    head, rest = words[0], words[1:]
-    if head in ("accept", "refuse") and not rest:
-        return {"type": head}
-    if turn.company(state) is None:
-        return None
-    if head == "offer" and len(rest) == 3:
-        card = rolling_stock.card_named(rest[1])
-        seller = symbol(state["companies"], rest[0])
-        return {"type": "offer", "from": seller, "card": card, "price": _number(rest[2])}
-    return None
-
-
-def _number(word: str) -> int:
+def _number(word: str, state: State) -> int:
     if not word.isdigit():
         raise refuse("{word} is not a whole number", word=repr(word))
     return int(word)
+
+
+def _offer_says(action: Action, who: str, names: Sequence[str]) -> str:
+    return _("{who} offers {price} for {company}'s {card}").format(
+        who=who,
+        price=money(action["price"]),
+        company=company(action["from"]),
+        card=card_name(action["card"]),
+    )
+
+
+def _offer_gloss(state: State, seat: int, action: Action, names: Sequence[str]) -> str | None:
+    return fit(BY_SYM[action["from"]].name) if action.get("from") in BY_SYM else None
+
+
+OFFER = Verb(
+    type="offer",
+    fields={
+        "from": Slot(read=lambda word, state: symbol(state["companies"], word)),
+        "card": Slot(read=lambda word, state: rolling_stock.card_named(word)),
+        "price": Slot(read=_number),
+    },
+    lines=line("offer {from} {card} {price}"),
+    says=_offer_says,
+    gloss=_offer_gloss,
+    group=N_("Trains"),
+)
+ACCEPT = Verb(
+    type="accept",
+    fields={},
+    lines=line("accept"),
+    says=N_("{who} accepts the offer"),
+    gloss=None,
+    group=N_("Offer"),
+)
+REFUSE = Verb(
+    type="refuse",
+    fields={},
+    lines=line("refuse"),
+    says=N_("{who} refuses the offer"),
+    gloss=None,
+    group=N_("Offer"),
+)
+
+VERBS = (OFFER, ACCEPT, REFUSE)
+ACTIONS = frozenset(verb.type for verb in VERBS)

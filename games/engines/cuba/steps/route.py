@@ -20,10 +20,13 @@ revenue plus its machines' bonus (`income.minor_income`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
 from typing import Any
 
 from ...base import IllegalAction
+from ...i18n import N_
+from ...verbs import ABSENT, Slot, Verb, line
 from ..data.companies import BY_SYM, FC, in_game
 from ..data.trains import WAGONS
 from ..map import optimiser
@@ -31,12 +34,12 @@ from ..map.board import Board, copy_board, is_blocked
 from ..map.laying import FC_FEE
 from ..map.optimiser import CUBE_VALUE, Plan
 from ..map.routes import Train, train_from_name
-from ..refusals import refuse
+from ..refusals import WORDS, refuse
 from ..rules import income, turn
-from ..words import notation
+
+_ = WORDS.gettext
 
 NAME = "run trains"
-ACTIONS = frozenset({"run"})
 NO_ROUTE = "none"  # the mail word for a train that runs no route
 SEPARATOR = "/"  # between the trains' routes in a mail line
 
@@ -268,23 +271,21 @@ def _splits(cap: int, avail: list[int]) -> list[tuple[int, ...]]:
     return sorted((c for c in combos if sum(c) <= cap), key=lambda c: -sum(c))
 
 
-# --- mail lines -----------------------------------------------------------------
+# --- the words of a run -----------------------------------------------------------------
 
 
-def text(action: Action) -> str:
-    routes = action.get("routes")
-    if routes is None:
-        return "run"
-    parts = [notation.route_text(r) if r else f"run {NO_ROUTE}" for r in routes]
-    return f" {SEPARATOR} ".join(parts)
+def _routes_text(routes: Any) -> str:
+    """What follows "run": each train's track pieces, or "none"."""
+    if routes is ABSENT or routes is None:
+        return ""
+    parts = [" ".join(r) if r else NO_ROUTE for r in routes]
+    return f" {SEPARATOR} run ".join(parts)
 
 
-def parse(words: list[str], state: State, seat: int) -> Action | None:
-    if not words or words[0] != "run":
-        return None
-    if words == ["run"]:
-        return {"type": "run"}
-    line = " ".join(words).replace(SEPARATOR, f" {SEPARATOR} ")
+def _routes(words: str, state: State) -> Any:
+    if not words:
+        return ABSENT  # the optimum
+    line = f"run {words}".replace(SEPARATOR, f" {SEPARATOR} ")
     routes: list[list[str] | None] = []
     for part in line.split(SEPARATOR):
         pieces = part.split()
@@ -301,10 +302,31 @@ def parse(words: list[str], state: State, seat: int) -> Action | None:
                 separator=SEPARATOR,
             )
         routes.append([_piece(p) for p in pieces])
-    return {"type": "run", "routes": routes}
+    return routes
 
 
 def _piece(word: str) -> str:
     """A track piece as the optimiser writes it ("B7:e1-s0") in any case."""
     coord, colon, ends = word.partition(":")
     return f"{coord.upper()}{colon}{ends.lower()}"
+
+
+def _run_says(action: Action, who: str, names: Sequence[str]) -> str:
+    if action.get("routes") is None:
+        return _("{who} runs the best routes").format(who=who)
+    return _("{who} runs own routes").format(who=who)
+
+
+RUN = Verb(
+    type="run",
+    # `run` alone is the optimum; a director's own routes, one train's after
+    # another: "run B9:e5-s0 C10:e2-e3 / run none"
+    fields={"routes": Slot(pattern=".+", write=_routes_text, read=_routes, optional=True)},
+    lines=line("run {routes}"),
+    says=_run_says,
+    gloss=None,
+    group=N_("Run"),
+)
+
+VERBS = (RUN,)
+ACTIONS = frozenset(verb.type for verb in VERBS)

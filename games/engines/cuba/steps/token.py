@@ -9,22 +9,27 @@ FC's treasury, for the station alone (`turn.pay_fc_passes`). Minors have no stat
 beyond their mill. Only stations the company can pay for are listed or
 accepted.
 
-Action `{"type": "station", "hex", "city", "fc_passes"}`; mail line by
-`notation` ("station B11", "station B7 city 1 pass B11"). Not blocking.
+Action `{"type": "station", "hex", "city", "fc_passes"}`; its line
+"station B11", "station B7 city 1 pass B11" (`STATION`). Not blocking.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from ...i18n import N_
+from ...verbs import ABSENT, Slot, Verb, line
 from ..data.companies import BY_SYM
 from ..map import laying, tokens
-from ..refusals import refuse
+from ..refusals import WORDS, refuse
 from ..rules import cash, shares, turn
-from ..words import notation
+from ..words.names import fc_fees, place, printed_name
+from ..words.notation import FC_PASSES, HEX
+
+_ = WORDS.gettext
 
 NAME = "place a station"
-ACTIONS = frozenset({"station"})
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -114,11 +119,36 @@ def apply(state: State, seat: int, action: Action) -> None:
     turn.reach(state, "token")
 
 
-def text(action: Action) -> str:
-    return notation.token_text(action)
+# --- the words of a station ------------------------------------------------------------
 
 
-def parse(words: list[str], state: State, seat: int) -> Action | None:
-    if not words or words[0] != "station":
-        return None
-    return {"type": "station", **notation.parse_token(" ".join(words))}
+def _station_says(action: Action, who: str, names: Sequence[str]) -> str:
+    return _("{who} places a station in {place}").format(
+        who=who, place=place(action["hex"])
+    ) + fc_fees(action)
+
+
+STATION = Verb(
+    type="station",
+    fields={
+        "hex": HEX,
+        # the hex's first city is no words
+        "city": Slot(
+            pattern=r"city \d",
+            write=lambda city: f"city {city}" if city and city is not ABSENT else "",
+            read=lambda words, state: int(words.split()[1]) if words else 0,
+            optional=True,
+        ),
+        "fc_passes": FC_PASSES,
+    },
+    lines=line("station {hex} {city} {fc_passes}"),
+    usage=(
+        (r"station(?: .*)?", N_("write a station as: station <hex> [city <n>] [pass <hex> ...]")),
+    ),
+    says=_station_says,
+    gloss=lambda state, seat, action, names: printed_name(action["hex"]),
+    group=N_("Stations"),
+)
+
+VERBS = (STATION,)
+ACTIONS = frozenset(verb.type for verb in VERBS)

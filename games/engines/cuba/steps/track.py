@@ -11,23 +11,30 @@ into the FC's treasury (`turn.pay_fc_passes`). Only lays the company can
 pay for are listed or accepted.
 
 Actions: `{"type": "lay", "hex", "tile", "rotation", "fc_passes"}`, with
-`"card": "C3"` for a commissioner's lay; mail lines by `notation`.
+`"card": "C3"` for a commissioner's lay; the line `lay 57 on B9 rot 1
+[with C3] [pass B11]` (`LAY`).
 Not blocking: the director may go on to the station or the run without
 laying.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from ...i18n import N_
+from ...verbs import ABSENT, Slot, Verb, line
+from ..data.hexes import HEXES
 from ..map import laying
 from ..map.board import company_hexes
-from ..refusals import refuse
+from ..refusals import WORDS, refuse
 from ..rules import cash, privates, turn
-from ..words import notation
+from ..words.names import HEX_KINDS, capital, fc_fees, fit, place, private
+from ..words.notation import FC_PASSES, HEX
+
+_ = WORDS.gettext
 
 NAME = "lay track"
-ACTIONS = frozenset({"lay"})
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -124,11 +131,75 @@ def _count_mill(state: State, sym: str, before: Any) -> None:
         state["companies"][sym]["tokens_placed"] += 1
 
 
-def text(action: Action) -> str:
-    return notation.lay_text(action)
+# --- the words of a lay ------------------------------------------------------------
 
 
-def parse(words: list[str], state: State, seat: int) -> Action | None:
-    if not words or words[0] != "lay":
-        return None
-    return {"type": "lay", **notation.parse_lay(" ".join(words))}
+def _lay_says(action: Action, who: str, names: Sequence[str]) -> str:
+    fields = {
+        "who": who,
+        "tile": action["tile"],
+        "place": place(action["hex"]),
+        "rotation": action["rotation"],
+    }
+    if action.get("card"):
+        text = _("{who} lays tile {tile} in {place}, rotation {rotation}, with {card}").format(
+            card=private(action["card"]), **fields
+        )
+    else:
+        text = _("{who} lays tile {tile} in {place}, rotation {rotation}").format(**fields)
+    return text + fc_fees(action)
+
+
+def _lay_gloss(state: State, seat: int, action: Action, names: Sequence[str]) -> str:
+    """The line names the hex already: say what it is."""
+    h = HEXES.get(action["hex"])
+    kind = HEX_KINDS.get(h.kind, "") if h is not None else ""
+    kind = _(kind) if kind else ""
+    where = h.name if h is not None and h.name else capital(kind) or action["hex"]
+    fields = {"where": where, "tile": action["tile"], "rotation": action["rotation"]}
+    if action.get("card"):
+        text = _("{where}: tile {tile}, rotation {rotation}, by {card}").format(
+            card=action["card"], **fields
+        )
+    else:
+        text = _("{where}: tile {tile}, rotation {rotation}").format(**fields)
+    return fit(text)
+
+
+def _commissioner(card: Any) -> str:
+    return f"with {card}" if card and card is not ABSENT else ""
+
+
+LAY = Verb(
+    type="lay",
+    fields={
+        "hex": HEX,
+        # tile names are upper case ("L44"); a mail line may not be
+        "tile": Slot(read=lambda word, state: word.upper()),
+        "rotation": Slot(pattern="[0-5]", read=lambda word, state: int(word)),
+        "fc_passes": FC_PASSES,
+        # a commissioner's extra lay (IV.1)
+        "card": Slot(
+            pattern="with c[1-6]",
+            write=_commissioner,
+            read=lambda words, state: words.split()[1].upper() if words else ABSENT,
+            optional=True,
+        ),
+    },
+    lines=line("lay {tile} on {hex} rot {rotation} {card} {fc_passes}"),
+    usage=(
+        (
+            r"lay(?: .*)?",
+            N_(
+                "write a lay as: lay <tile> on <hex> rot <0-5> [with <commissioner>]"
+                " [pass <hex> ...]"
+            ),
+        ),
+    ),
+    says=_lay_says,
+    gloss=_lay_gloss,
+    group=lambda state, seat, action: _("Track: {place}").format(place=place(action["hex"])),
+)
+
+VERBS = (LAY,)
+ACTIONS = frozenset(verb.type for verb in VERBS)

@@ -1,2 +1,4 @@
-"""What a reader sees: the mail's lines (`describe`), the one-line forms of
-map moves (`notation`), the view (`view`) and the map in it (`mapview`)."""
+"""What a reader sees: the board in a mail's lines (`describe`), the names
+of things a mail uses (`names`), how the map's things are written in a move
+line (`notation`), the view (`view`) and the map in it (`mapview`). A move's
+own words are declared by its step (`steps/`)."""

@@ -1,6 +1,8 @@
-"""18Cuba in words, for a mail: a seat's view as lines (`describe`), a move
-with names (`narrate`), a few words after a cryptic move line (`gloss`) and
-the heading a legal move is listed under (`move_group`).
+"""18Cuba's board in a mail's words: a seat's view as lines (`describe`).
+
+A move's words (its line, narration, gloss and heading) are declared by the
+step that processes it (`steps/`, a `Verb` each); the names of things both
+use are in `names.py`.
 
 `describe` reads the view alone (`words/view.py`), and only static data besides
 (company, private and hex names), so it can never say more than the view
@@ -15,23 +17,21 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from ...base import Action, State
 from ...i18n import N_, Words
-from ..data import market, trains
+from ..data import trains
 from ..data.companies import BY_SYM, in_game
-from ..data.hexes import HEXES
-from ..rules.privates import COMMISSIONER_BY_CARD, CONCESSION_BY_CARD, CONCESSION_VALUE
-from ..rules.rolling_stock import NEXT_NARROW
-from ..rules.shares import DIRECTOR_SHARES, MINOR_START_SHARES
+from .names import card_name as _card
+from .names import company as _company
+from .names import money as _money
+from .names import place as _place
+from .names import private as _private
+from .names import who as _who
 
 _ = Words("cuba").gettext
 ngettext = Words("cuba").ngettext
-pgettext = Words("cuba").pgettext
 
 
 WIDTH = 72
-GLOSS_WIDTH = 50
-SOURCES = {"ipo": N_("the IPO"), "treasury": N_("its treasury"), "pool": N_("the bank pool")}
 # The depot's stacks as they lie beside the bank (`setup.depot`): a view read
 # back from JSON may hold them in any order.
 DEPOT_ORDER = (
@@ -55,64 +55,7 @@ END_REASONS = {
 }
 
 
-# --- small namers -------------------------------------------------------
-
-
-def _who(account: Any, names: Sequence[str]) -> str:
-    """A player account ("p1") by the player's name; anything else as is."""
-    if isinstance(account, str) and account[:1] == "p" and account[1:].isdigit():
-        seat = int(account[1:])
-        if 0 <= seat < len(names):
-            return names[seat]
-    return str(account)
-
-
-def _company(sym: Any) -> str:
-    """ "MS (FC de Matanzas a Sabanillas)", or the bare word if unknown."""
-    company = BY_SYM.get(sym) if isinstance(sym, str) else None
-    return f"{sym} ({company.name})" if company else str(sym)
-
-
-def _private(card: Any) -> str:
-    """A commissioner or concession by its number and printed name."""
-    if card in COMMISSIONER_BY_CARD:
-        return f"{card} {COMMISSIONER_BY_CARD[card].name}"
-    if card in CONCESSION_BY_CARD:
-        return f"{card} {_short(CONCESSION_BY_CARD[card].name)}"
-    return str(card)
-
-
-def _short(name: str) -> str:
-    """A concession's holder without the title after the comma."""
-    return name.split(",")[0]
-
-
-# What an unnamed hex is, as the map prints it (cities all have names).
-HEX_KINDS = {"sugar": N_("sugar field"), "harbor": N_("harbor"), "blank": N_("plain")}
-
-
-def _place(coord: Any) -> str:
-    """A hex by its printed name and coordinate: "Havana (B7)"; an unnamed
-    one by its kind: "B13 (sugar field)"."""
-    h = HEXES.get(coord) if isinstance(coord, str) else None
-    if h is None:
-        return str(coord)
-    if not h.name:
-        kind = HEX_KINDS.get(h.kind)
-        return f"{coord} ({_(kind)})" if kind else str(coord)
-    return f"{h.name} ({coord})"
-
-
-def _card(card: Any) -> str:
-    """A train or wagon card as its name is written in a move line ("3",
-    "2n", "1-wagon"); a language may wrap it ("den 3-Zug")."""
-    if isinstance(card, str) and card.endswith("-wagon"):
-        return pgettext("wagon card", "{card}").format(card=card)
-    return pgettext("train card", "{card}").format(card=card)
-
-
-def _money(amount: Any) -> str:
-    return f"${amount}"
+# --- layout ---------------------------------------------------------------
 
 
 def _wrap(text: str, indent: str = "  ") -> list[str]:
@@ -136,10 +79,6 @@ def _pack(head: str, items: Sequence[str], sep: str = ", ", indent: str = "    "
             line = indent + piece
     lines.append(line)
     return [part for text in lines for part in _wrap(text, indent)]
-
-
-def _fit(text: str, width: int = GLOSS_WIDTH) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _counted(items: Sequence[str]) -> str:
@@ -508,246 +447,3 @@ def _map(view: dict[str, Any]) -> list[str]:
     if not entries:
         return [_("Map: no track laid yet")]
     return [_("Map (tile/rotation, stations):"), *_pack("  ", entries, "; ", "  ")]
-
-
-# --- narrate ------------------------------------------------------------
-
-
-def narrate(action: Action, seat: int, names: Sequence[str]) -> str:
-    who = names[seat] if 0 <= seat < len(names) else _("seat {seat}").format(seat=seat)
-    kind = action.get("type") if isinstance(action, dict) else None
-    get = action.get if isinstance(action, dict) else (lambda _k, _d=None: None)
-    says = {
-        "pass": lambda: _("{who} passes").format(who=who),
-        "bid": lambda: _("{who} bids {amount} for {card}").format(
-            who=who, amount=_money(get("amount")), card=_private(get("card"))
-        ),
-        "choose": lambda: _("{who} chooses concession {card}").format(
-            who=who, card=_private(get("card"))
-        ),
-        "sell": lambda: _sold(who, get("count"), get("company"), emergency=False),
-        "buy": lambda: _("{who} buys a share of {company} from {source}").format(
-            who=who,
-            company=_company(get("company")),
-            source=_(SOURCES.get(str(get("source")), N_("the market"))),
-        ),
-        "par": lambda: _("{who} pars {company} at {price}").format(
-            who=who, company=_company(get("company")), price=_money(get("price"))
-        ),
-        "convert": lambda: _("{who} converts {card} into {company} at {price}").format(
-            who=who,
-            card=_private(get("card")),
-            company=_company(get("company")),
-            price=_money(get("price")),
-        ),
-        "assign": lambda: _("{who} assigns {card} to {company}").format(
-            who=who, card=_private(get("card")), company=_company(get("company"))
-        ),
-        "home": lambda: _("{who} places the home station in {place}").format(
-            who=who, place=_place(get("hex"))
-        ),
-        "issue": lambda: _("{who} issues a share from the treasury").format(who=who),
-        "redeem": lambda: _("{who} redeems a share into the treasury").format(who=who),
-        "lay": lambda: _lay_words(who, action),
-        "station": lambda: (
-            _("{who} places a station in {place}").format(who=who, place=_place(get("hex")))
-            + _fc_fees(action)
-        ),
-        "run": lambda: (
-            _("{who} runs the best routes")
-            if get("routes") is None
-            else _("{who} runs own routes")
-        ).format(who=who),
-        "payout": lambda: _("{who} pays the income out").format(who=who),
-        "retain": lambda: _("{who} keeps the income in the treasury").format(who=who),
-        "buy_train": lambda: _bought(who, action),
-        "trade": lambda: _("{who} trades in {old} for {new}").format(
-            who=who, old=_card(get("card")), new=_card(NEXT_NARROW.get(str(get("card")), "?"))
-        ),
-        "offer": lambda: _("{who} offers {price} for {company}'s {card}").format(
-            who=who,
-            price=_money(get("price")),
-            company=_company(get("from")),
-            card=_card(get("card")),
-        ),
-        "accept": lambda: _("{who} accepts the offer").format(who=who),
-        "refuse": lambda: _("{who} refuses the offer").format(who=who),
-        "contribute": lambda: _("{who} contributes {amount} to the train").format(
-            who=who, amount=_money(get("amount"))
-        ),
-        "emergency_issue": lambda: _("{who} issues shares in an emergency").format(who=who),
-        "emergency_sell": lambda: _sold(who, get("count"), get("company"), emergency=True),
-        "bankrupt": lambda: _("{who} goes bankrupt").format(who=who),
-        "buy_machine": lambda: _("{who} buys a generation {generation} sugar mill machine").format(
-            who=who, generation=get("generation")
-        ),
-    }
-    try:
-        return says[str(kind)]()
-    except Exception:
-        return _("{who} makes a move ({kind})").format(
-            who=who, kind=str(kind or "move").replace("_", " ")
-        )
-
-
-def _sold(who: str, count: Any, sym: Any, emergency: bool) -> str:
-    """A sale of shares, in a stock round or in an emergency."""
-    n = count if isinstance(count, int) else 2
-    if emergency:
-        text = ngettext(
-            "{who} sells {count} share of {company} in an emergency",
-            "{who} sells {count} shares of {company} in an emergency",
-            n,
-        )
-    else:
-        text = ngettext(
-            "{who} sells {count} share of {company}", "{who} sells {count} shares of {company}", n
-        )
-    return text.format(who=who, count=count, company=_company(sym))
-
-
-def _bought(who: str, action: Action) -> str:
-    """A train or wagon bought, from the depot or the bank pool, at a price."""
-    card = action.get("card")
-    price = action.get("price")
-    pool = action.get("source") == "pool"
-    if pool and price is not None:
-        text = _("{who} buys a {card} from the bank pool for {price}")
-    elif pool:
-        text = _("{who} buys a {card} from the bank pool")
-    elif price is not None:
-        text = _("{who} buys a {card} for {price}")
-    else:
-        text = _("{who} buys a {card}")
-    return text.format(who=who, card=_card(card), price=_money(price))
-
-
-def _lay_words(who: str, action: Action) -> str:
-    fields = {
-        "who": who,
-        "tile": action["tile"],
-        "place": _place(action["hex"]),
-        "rotation": action["rotation"],
-    }
-    if action.get("card"):
-        text = _("{who} lays tile {tile} in {place}, rotation {rotation}, with {card}").format(
-            card=_private(action["card"]), **fields
-        )
-    else:
-        text = _("{who} lays tile {tile} in {place}, rotation {rotation}").format(**fields)
-    return text + _fc_fees(action)
-
-
-def _fc_fees(action: Action) -> str:
-    passes = action.get("fc_passes") or []
-    return _(", passing the FC in {hexes}").format(hexes=" ".join(passes)) if passes else ""
-
-
-# --- gloss and move_group -----------------------------------------------
-
-
-def _capital(text: str) -> str:
-    """The first letter upper case, the rest as it is ("leeres Feld")."""
-    return text[:1].upper() + text[1:]
-
-
-def gloss(state: State, seat: int, action: Action, names: Sequence[str] = ()) -> str | None:
-    kind = action.get("type")
-    sym = str(action.get("company"))
-    name = BY_SYM[sym].name if sym in BY_SYM else None
-    if kind == "lay":
-        h = HEXES.get(action["hex"])
-        # the line already names the hex: say what it is
-        kind = HEX_KINDS.get(h.kind, "") if h is not None else ""
-        kind = _(kind) if kind else ""
-        where = h.name if h is not None and h.name else _capital(kind) or action["hex"]
-        fields = {"where": where, "tile": action["tile"], "rotation": action["rotation"]}
-        if action.get("card"):
-            text = _("{where}: tile {tile}, rotation {rotation}, by {card}").format(
-                card=action["card"], **fields
-            )
-        else:
-            text = _("{where}: tile {tile}, rotation {rotation}").format(**fields)
-        return _fit(text)
-    if kind in ("station", "home"):
-        h = HEXES.get(action["hex"])
-        return h.name if h is not None and h.name else None
-    if kind == "par" and name:
-        # the director's certificate is two shares at the par price
-        due = DIRECTOR_SHARES * action["price"]
-        return _fit(_("{name}: pay {amount}").format(name=name, amount=_money(due)))
-    if kind == "convert" and name:
-        # the concession pays its value towards the minor's first three shares
-        due = max(0, MINOR_START_SHARES * action["price"] - CONCESSION_VALUE)
-        return _fit(_("{name}: pay {amount}").format(name=name, amount=_money(due)))
-    if kind in ("buy", "sell", "emergency_sell") and name:
-        ipo = action.get("source") == "ipo"
-        price = _share_price(state, sym, "par" if ipo else "price")
-        if price is None:
-            price = _share_price(state, sym, "price")
-        if price is None:
-            return _fit(name)
-        return _fit(_("{name}: {price} a share").format(name=name, price=_money(price)))
-    if kind == "assign" and name:
-        return _fit(_("{card} to {company}").format(card=_private(action["card"]), company=sym))
-    if kind in ("bid", "choose"):
-        return _fit(_private(action["card"]))
-    if kind in ("buy_train", "trade") and isinstance(action.get("price"), int):
-        if action.get("source") == "pool":
-            text = _("{card} from the bank pool for {price}")
-        elif kind == "trade":
-            # the card is the minor's old n-train, the price what it pays on top
-            text = _("{card} for a {new}, {price} on top")
-        else:
-            text = _("{card} from the depot for {price}")
-        new = NEXT_NARROW.get(action["card"], "?")  # a trade's; other texts ignore it
-        return _fit(text.format(card=action["card"], price=_money(action["price"]), new=new))
-    if kind == "offer":
-        return _fit(BY_SYM[action["from"]].name) if action.get("from") in BY_SYM else None
-    return None
-
-
-def _share_price(state: State, sym: str, which: str) -> int | None:
-    cell = state["companies"].get(sym, {}).get(which)
-    return None if cell is None else market.CELLS[cell].price
-
-
-# Headings in the order a mail lists them; a move with none goes last.
-_GROUPS = {
-    "bid": N_("Bids"),
-    "choose": N_("Concessions"),
-    "convert": N_("Convert a concession"),
-    "assign": N_("Assign an ability"),
-    "home": N_("Home station"),
-    "issue": N_("Issue or redeem"),
-    "redeem": N_("Issue or redeem"),
-    "station": N_("Stations"),
-    "run": N_("Run"),
-    "payout": N_("Income"),
-    "retain": N_("Income"),
-    "buy_train": N_("Trains"),
-    "trade": N_("Trains"),
-    "offer": N_("Trains"),
-    "accept": N_("Offer"),
-    "refuse": N_("Offer"),
-    "buy_machine": N_("Machines"),
-    "contribute": N_("Emergency"),
-    "emergency_issue": N_("Emergency"),
-    "emergency_sell": N_("Emergency"),
-    "bankrupt": N_("Emergency"),
-    "pass": N_("Pass"),
-}
-
-
-def move_group(state: State, seat: int, action: Action) -> str | None:
-    """Track by hex, shares by company and kind: a stock round lists dozens
-    of par prices and a track step hundreds of lays."""
-    kind = action.get("type")
-    if kind == "lay":
-        return _("Track: {place}").format(place=_place(action["hex"]))
-    if kind == "par":
-        return _("Par {company}").format(company=_company(action["company"]))
-    if kind in ("buy", "sell"):
-        return _("Buy shares") if kind == "buy" else _("Sell shares")
-    group = _GROUPS.get(str(kind))
-    return _(group) if group else None

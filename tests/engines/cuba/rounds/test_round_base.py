@@ -9,26 +9,26 @@ import pytest
 
 from games.engines.base import IllegalAction
 from games.engines.cuba.rounds.base import Round
+from games.engines.verbs import Verb, line
 
 
 def step(name, actions, *, active=True, blocking=False):
-    """A step module made of functions, as the real ones are."""
+    """A step module made of functions and its verbs, as the real ones are."""
 
     def apply(state, seat, action):
         state["log"].append((name, action["type"]))
 
-    def parse(words, state, seat):
-        return {"type": words[0]} if words[0] in actions else None
-
     return SimpleNamespace(
         NAME=name,
+        VERBS=tuple(
+            Verb(type=a, fields={}, lines=line(a), says="{who} " + a, gloss=None, group=None)
+            for a in sorted(actions)
+        ),
         ACTIONS=frozenset(actions),
         active=lambda state: active,
         blocking=lambda state: blocking,
         legal=lambda state, seat: [{"type": a} for a in sorted(actions)],
         apply=apply,
-        text=lambda action: action["type"],
-        parse=parse,
     )
 
 
@@ -78,8 +78,17 @@ def test_legal_moves_stop_at_the_first_blocking_step():
 def test_text_and_parse_go_to_the_step_that_owns_the_move():
     r = Round("test round", (step("a", {"x"}), step("b", {"y"}, blocking=True), step("c", {"z"})))
     assert r.text({"type": "z"}) == "z"
-    assert r.parse(["y"], {}, 0) == {"type": "y"}
-    with pytest.raises(IllegalAction):
-        r.parse(["z"], {}, 0)  # behind a blocking step: not a move now
+    assert r.parse("y", {}, 0) == {"type": "y"}
+    with pytest.raises(IllegalAction, match="'z' is not a move of the test round now"):
+        r.parse("z", {}, 0)  # behind a blocking step: not a move now
     with pytest.raises(IllegalAction):
         r.text({"type": "w"})
+
+
+def test_a_line_is_read_by_the_first_reachable_step_whose_verb_it_is():
+    """Two steps may share a verb (the pass); an inactive step reads nothing."""
+    r = Round("test round", (step("a", {"x"}, active=False), step("b", {"x", "y"})))
+    assert r.parse("x", {}, 0) == {"type": "x"}
+    r = Round("test round", (step("a", {"x"}, active=False), step("b", {"y"})))
+    with pytest.raises(IllegalAction, match="not a move"):
+        r.parse("x", {}, 0)

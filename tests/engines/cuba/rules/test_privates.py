@@ -15,10 +15,12 @@ from games.engines.cuba import setup
 from games.engines.cuba.data import variants
 from games.engines.cuba.data.tiles import TILES
 from games.engines.cuba.map import board, laying, tokens
+from games.engines.cuba.refusals import WORDS
 from games.engines.cuba.rounds.base import Round
 from games.engines.cuba.rules import cash, privates, shares
 from games.engines.cuba.state import CubaState, copy_state
 from games.engines.cuba.steps import abilities
+from games.engines.verbs import Lines
 
 from ..opening import COSTS, FUNDING
 
@@ -309,8 +311,7 @@ def test_the_ability_step_does_not_block_the_round():
         blocking=lambda state: True,
         legal=lambda state, seat: [{"type": "buy"}],
         apply=lambda state, seat, action: state.update(bought=True),
-        text=lambda action: "buy",
-        parse=lambda words, state, seat: None,
+        VERBS=(),
     )
     round_ = Round("test round", (abilities, buy))
     state = game()
@@ -325,12 +326,13 @@ def test_the_ability_step_does_not_block_the_round():
 def test_assign_lines():
     state = game()
     action = {"type": "assign", "card": "M2", "company": "MS"}
-    assert abilities.text(action) == "assign M2 MS"
-    assert abilities.parse(["assign", "m2", "ms"], state, 0) == action
-    assert abilities.parse(["assign", "m6", "stsp"], state, 0)["company"] == "StSp"
-    assert abilities.parse(["pass"], state, 0) is None
+    lines = Lines(WORDS, abilities.VERBS)
+    assert abilities.ASSIGN.text(action) == "assign M2 MS"
+    assert lines.read("assign m2 ms", state, 0) == action
+    assert lines.read("assign m6 stsp", state, 0)["company"] == "StSp"
+    assert lines.read("pass", state, 0) is None
     with pytest.raises(IllegalAction, match="an assignment reads"):
-        abilities.parse(["assign", "m2"], state, 0)
+        lines.read("assign m2", state, 0)
 
 
 # --- the commissioners' extra lay -----------------------------------------------

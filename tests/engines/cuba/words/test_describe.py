@@ -184,8 +184,12 @@ def test_narrate_and_gloss_name_things():
     assert ENGINE.gloss(state, 0, {"type": "par", "company": "MS", "price": 80}) == (
         "FC de Matanzas a Sabanillas: pay $160"
     )
-    # a move the engine does not know, or a form missing its fields, never crashes
-    assert ENGINE.narrate({"type": "lay"}, 0, names).startswith("alice")
+    # a move the engine does not know, or a form missing its fields, is a bug
+    # to be seen, never a vague line in a player's mail
+    with pytest.raises(ValueError, match="declares no verb"):
+        ENGINE.narrate({"type": "teleport"}, 0, names)
+    with pytest.raises(KeyError):
+        ENGINE.narrate({"type": "lay"}, 0, names)
 
 
 def test_german_words_for_a_known_position():

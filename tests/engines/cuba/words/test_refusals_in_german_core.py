@@ -8,9 +8,10 @@ import pytest
 from games.engines import base
 from games.engines.base import IllegalAction
 from games.engines.cuba.map.laying import Layer, check_lay
-from games.engines.cuba.refusals import Fault, refusal
+from games.engines.cuba.refusals import WORDS, Fault, refusal
 from games.engines.cuba.rules import cash, shares
-from games.engines.cuba.words import notation
+from games.engines.cuba.steps import token as token_step
+from games.engines.verbs import Lines
 
 from ..helpers import empty_board, put, token
 
@@ -57,7 +58,8 @@ def test_an_empty_line_is_refused_in_german(game):
 
 
 def test_an_unreadable_station_line_is_refused_in_german():
-    exc = refused(notation.parse_token, "station somewhere")
+    # the station step's line, read with its verbs alone (no operating round needed)
+    exc = refused(Lines(WORDS, token_step.VERBS).read, "station somewhere", {}, 0)
     assert exc.message == "write a station as: station <hex> [city <n>] [pass <hex> ...]"
     assert (
         exc.said("de") == "schreibe einen Bahnhof so: station <Feld> [city <n>] [pass <Feld> ...]"
