@@ -70,6 +70,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 format: install
 	$(BIN)/ruff check --fix .

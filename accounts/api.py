@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from accounts import credentials, rules, tokens
 from accounts.authentication import CachedTokenAuthentication
 from accounts.models import ApiToken, User
-from games.api.urls import LARGEST_ID
+from ops.keys import LARGEST_ID
 from ops.parsers import JSONParser
 from ops.throttling import ScopedRateThrottle
 

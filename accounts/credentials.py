@@ -8,9 +8,10 @@ account holder by mail, an address change at the OLD address, so that a
 change they did not make does not go unnoticed.
 
 The password part runs from User.save whatever door set the password (the
-API, Django's password change and reset pages, the admin); the address
-change has two doors, the API and the settings page, and both call
-do_change_email.
+API, Django's password change and reset pages, the admin), which sends
+accounts.signals.password_changed; the address change has two doors, the
+API and the settings page, and both call do_change_email, which sends
+email_changed.  The mails are the notifications' receivers of those.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.db import transaction
 
 from accounts import tokens
 from accounts.models import User
+from accounts.signals import email_changed
 
 WRONG_PASSWORD = "the current password is wrong"
 NO_PASSWORD = "give your current password to change this"
@@ -44,26 +46,21 @@ def check_new_password(user: User, password: str) -> str:
 
 
 def do_change_password(user: User, password: str) -> None:
-    """Set a new password; User.save then calls after_password_change."""
+    """Set a new password; User.save then sends accounts.signals.password_changed."""
     user.set_password(password)
     user.save(update_fields=["password"])
 
 
-def after_password_change(user: User) -> None:
-    """In the transaction that stored a new password: every token ends,
-    and the account holder hears of it."""
-    from notifications.outbox import notify_password_changed
-
+def end_tokens_on_new_password(sender, user: User, **kwargs) -> None:
+    """accounts.signals.password_changed receiver: every token ends, in the
+    transaction that stored the password (the mail to the holder is the
+    notifications' receiver)."""
     tokens.revoke_all(user)
-    if user.email:
-        notify_password_changed(user)
 
 
 def do_change_email(user: User, email: str) -> bool:
     """Give the account a new address: every token ends and the old address
     hears of it.  False when the address is the one it has (nothing done)."""
-    from notifications.outbox import notify_email_changed
-
     old = user.email
     if email == old:
         return False
@@ -71,6 +68,5 @@ def do_change_email(user: User, email: str) -> bool:
         user.email = email
         user.save(update_fields=["email"])
         tokens.revoke_all(user)
-        if old:
-            notify_email_changed(user, old)
+        email_changed.send(sender=User, user=user, old_address=old)
     return True

@@ -110,11 +110,11 @@ class User(AbstractUser):
         changed = self._password is not None and not self._state.adding
         if not changed:
             return super().save(*args, **kwargs)
-        from accounts import credentials
+        from accounts.signals import password_changed
 
         with transaction.atomic():
             super().save(*args, **kwargs)
-            credentials.after_password_change(self)
+            password_changed.send(sender=User, user=self)
         return None
 
     def _keep_username_keys(self, kwargs: dict) -> None:

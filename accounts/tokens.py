@@ -19,6 +19,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from accounts import token_memory
 from accounts.models import ApiToken, User
 
 # 20 random bytes as 40 hex digits: the length and alphabet of the keys
@@ -99,17 +100,15 @@ def touch(token: ApiToken) -> None:
 def revoke(user: User, tokens=None) -> int:
     """Delete some of `user`'s tokens (all when `tokens` is None); they stop
     working at once in this process and within CORREO_TOKEN_CACHE_SECONDS in
-    every other (accounts.authentication)."""
-    from accounts import authentication
-
+    every other (accounts.token_memory)."""
     query = ApiToken.objects.filter(user=user)
     if tokens is not None:
         query = query.filter(pk__in=tokens.values("pk"))
     count, _ = query.delete()
-    authentication.forget_user(user.pk)
+    token_memory.forget_user(user.pk)
     # Again once the deletion is durable: a lookup that read the row in
     # between must not be remembered as valid.
-    transaction.on_commit(lambda: authentication.forget_user(user.pk))
+    transaction.on_commit(lambda: token_memory.forget_user(user.pk))
     return count
 
 

@@ -27,9 +27,9 @@ from accounts.models import User  # noqa: E402
 from games.audit.verification import all_problems  # noqa: E402
 from games.engines import base  # noqa: E402
 from games.models import Event, Game, Snapshot  # noqa: E402
-from games.services.common import derived_fields  # noqa: E402
 from games.services.creation import do_create_game  # noqa: E402
 from games.stream import chain, store  # noqa: E402
+from games.stream.derived import derived_fields  # noqa: E402
 
 GAMES = int(os.environ.get("BENCH_VERIFY_GAMES", "1000"))
 EVENTS = 200

@@ -85,8 +85,9 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "boards",  # the boards in SVG, for the pages and the mails alike
     "django_htmx",
-    "ops.apps.OpsConfig",  # metrics hooks, log context for Celery tasks
+    "ops.apps.OpsConfig",  # log context for Celery tasks, the embedded default's services
 ]
 
 MIDDLEWARE = [
@@ -432,7 +433,7 @@ CORREO_TIMEOUT_RETRY_SECONDS = env.int("CORREO_TIMEOUT_RETRY_SECONDS", default=3
 # Without a broker (the embedded default) `manage.py runserver` sweeps itself.
 CORREO_EMBEDDED_SWEEP = env.bool("CORREO_EMBEDDED_SWEEP", default=not REDIS_URL)
 
-# Bots (games.jobs.bot_turns): a bot moves no sooner than this after the move it
+# Bots (games.tasks.queue_bot): a bot moves no sooner than this after the move it
 # answers, so that people at the table can follow; its tasks go to this queue
 # ("": Celery's default).
 CORREO_BOT_PACE_SECONDS = env.float("CORREO_BOT_PACE_SECONDS", default=5.0)

@@ -10,10 +10,14 @@ class GamesConfig(AppConfig):
 
         from django.conf import settings
 
+        from games import (
+            metrics,
+            tasks,  # noqa: F401 - registers the bots' committed listener
+        )
         from games.clocks import deadlines  # noqa: F401 - registers its append listener
         from games.engines import base
-        from games.jobs import bot_turns  # noqa: F401 - registers its committed listener
 
+        metrics.install()
         for path in settings.CORREO_EXTRA_ENGINES:
             module, _, attribute = path.partition(":")
             base.register(getattr(importlib.import_module(module), attribute))

@@ -137,6 +137,10 @@ class Event(models.Model):
         TAKEBACK_ANSWER = "takeback_answer"
         ABORT = "abort"
 
+    # A note's payload says what it is under "note": a moderator's pinned
+    # note (written by games.services.notes, shown with the game).
+    PINNED_NOTE = "pinned"
+
     class Source(models.TextChoices):
         API = "api"
         EMAIL = "email"

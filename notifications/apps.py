@@ -9,12 +9,17 @@ class NotificationsConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_save
 
+        from accounts import signals
         from games import hooks
-        from notifications import anymail_inbound, outbox, webhooks
+        from notifications import anymail_inbound, metrics, outbox, tasks, webhooks
 
         hooks.on_rows(outbox.rows_for_event)
+        outbox.deliver_with(tasks.queue_after_commit)
         hooks.on_reminder(outbox.on_reminder)
         anymail_inbound.connect()
+        signals.password_changed.connect(outbox.password_changed, dispatch_uid="correo-mail-pw")
+        signals.email_changed.connect(outbox.email_changed, dispatch_uid="correo-mail-email")
+        metrics.install()
         post_save.connect(
             webhooks.resume_on_save, sender=get_user_model(), dispatch_uid="correo-webhook-resume"
         )

@@ -17,7 +17,7 @@ from email.mime.image import MIMEImage
 from pathlib import Path
 from typing import Any
 
-from web import boards
+import boards
 
 log = logging.getLogger(__name__)
 

@@ -33,9 +33,9 @@ from django.utils import timezone
 
 from games.models import Game
 from notifications import render
+from notifications.metrics import NOTIFICATION_FAILURES
 from notifications.models import Notification
 from ops.logging import game_id_var
-from ops.metrics import NOTIFICATION_FAILURES
 
 log = logging.getLogger(__name__)
 

@@ -44,7 +44,7 @@ from games.services.queue import check_report
 from games.services.seats import check_resign
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from games.stream import store
-from notifications import outbox, parse
+from notifications import parse, tasks
 from notifications.addresses import is_reply_address, verify_reply_address
 from notifications.models import InboundMessage, Notification
 from ops.logging import game_id_var
@@ -481,7 +481,7 @@ def _answer(record, game, seat, user, results, *, show_help: bool) -> None:
         key=f"reply:{record.pk}", kind=Notification.Kind.REPLY, user=user, to_email=address,
         game=game, seq=game.seq, seat=seat, context=context,
     )  # fmt: skip
-    outbox.queue_after_commit(row)
+    tasks.queue_after_commit(row)
 
 
 def _is_registered(address: str) -> bool:
@@ -511,5 +511,5 @@ def _reject(letter: Letter, door: str, rejection: Rejected) -> Outcome:
             key=f"rejection:{record.pk}", kind=Notification.Kind.REJECTION,
             to_email=sender[:320], context=context,
         )  # fmt: skip
-        outbox.queue_after_commit(row)
+        tasks.queue_after_commit(row)
     return Outcome("rejected", rejection.reason, rejection.message, record.pk)

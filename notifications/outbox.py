@@ -5,8 +5,9 @@ causes them, handed to Celery once that event is durable.
 game service writes the rows it returns in the same statement or
 transaction as the event.  Other apps (clocks) call `notify()` for anything
 that is not an event of its own, such as a reminder; called inside their
-transaction it commits or rolls back with it, and delivery is queued after
-commit.
+transaction it commits or rolls back with it.  Each row written is handed to
+the delivery's queueing (notifications.tasks, which apps.py sets with
+`deliver_with`), which hands it to Celery once it is durable.
 """
 
 from __future__ import annotations
@@ -14,11 +15,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import uuid
-from functools import partial
 from typing import Any
 
-from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from games import hooks
@@ -26,9 +24,23 @@ from games.models import Event, Game, Seat
 from games.selectors import viewers
 from games.stream import store
 from notifications.models import Notification
-from ops import outage
 
 log = logging.getLogger(__name__)
+
+# What is told of each row once it is written: the delivery's queueing
+# (notifications.tasks.queue_after_commit, set when the app is ready), so the
+# outbox knows nothing of Celery.
+_delivery: list = []
+
+
+def deliver_with(queue_after_commit) -> None:
+    _delivery[:] = [queue_after_commit]
+
+
+def _written(row: Notification) -> None:
+    for queue in _delivery:
+        queue(row)
+
 
 # Kinds that follow the player's preference (every turn / daily digest / off).
 GAME_KINDS = {
@@ -54,7 +66,7 @@ def notify(*args, **options) -> Notification | None:
     row = build(*args, **options)
     if row is None:
         return None
-    if not store.write_new(hooks.Row(row, unique="key", written=queue_after_commit)):
+    if not store.write_new(hooks.Row(row, unique="key", written=_written)):
         return Notification.objects.filter(key=row.key).first()
     return row
 
@@ -73,6 +85,18 @@ def notify_password_reset(user) -> Notification | None:
     window = int(timezone.now().timestamp()) // PASSWORD_RESET_EVERY
     key = f"password_reset:{user.pk}:{window}"
     return notify(user, None, Notification.Kind.PASSWORD_RESET, None, key=key)
+
+
+def password_changed(sender, user, **kwargs) -> None:
+    """accounts.signals.password_changed receiver."""
+    if user.email:
+        notify_password_changed(user)
+
+
+def email_changed(sender, user, old_address: str, **kwargs) -> None:
+    """accounts.signals.email_changed receiver: the OLD address hears of it."""
+    if old_address:
+        notify_email_changed(user, old_address)
 
 
 def notify_password_changed(user) -> Notification | None:
@@ -156,84 +180,6 @@ def _initial_status(user, kind: str) -> str | None:
     return None
 
 
-def queue_after_commit(row: Notification) -> None:
-    """The mail and the webhook are two tasks on two queues: neither waits
-    for the other, and a slow hook holds no mail."""
-    from notifications import tasks
-
-    if row.status == Notification.Status.PENDING:
-        transaction.on_commit(partial(enqueue, tasks.deliver, row.pk))
-    if row.webhook_status == Notification.Webhook.PENDING:
-        transaction.on_commit(partial(enqueue, tasks.deliver_webhook, row.pk))
-
-
-def queue_of(task) -> str:
-    """The queue a notification task goes to ("": Celery's default)."""
-    if task.name == "notifications.deliver_webhook":
-        return settings.CORREO_WEBHOOK_QUEUE
-    return settings.NOTIFICATIONS_QUEUE
-
-
-def enqueue(task, notification_id: int) -> bool:
-    """Hand one id to Celery; never raises (the sweep retries what did not go).
-
-    With the broker down this fails within milliseconds (one connection
-    attempt, no publish retries), or within the Redis timeouts when it hangs
-    (config.settings), and then this process does not try again for a while
-    (ops.outage): a move is never held up by the mail.
-    """
-    queue = queue_of(task)
-    options = {"queue": queue} if queue else {}
-    if task.app.conf.task_always_eager:
-        try:
-            task.apply_async((notification_id,), **options)
-        except Exception as error:  # an eager delivery that failed
-            log.warning("could not deliver %s(%s): %s", task.name, notification_id, error)
-            return False
-        return True
-    # A message left in a backed-up queue expires; the sweep queues the row again.
-    options["expires"] = settings.NOTIFICATIONS_TASK_EXPIRES
-    return publish(task, (notification_id,), f"notification {notification_id} waits for the sweep",
-                   **options)  # fmt: skip
-
-
-def publish(task, args: tuple, instead: str, **options) -> bool:
-    """Send `task(*args)` to the broker; False, having logged `instead`
-    (what happens in its place), when the broker cannot take it now."""
-    broker = outage.of("broker", task.app.conf.broker_url)
-    if broker.skipping():
-        broker.skipped(task.name)
-        return False
-    try:
-        with task.app.producer_or_acquire() as producer:
-            producer.connection.ensure_connection(max_retries=0)
-            task.apply_async(args, retry=False, producer=producer, **options)
-    except Exception as error:
-        broker.failed(task.name, error, instead)
-        return False
-    broker.reached()
-    return True
-
-
-def ask_password_reset(email: str) -> None:
-    """All the reset form does for an address, the same whether or not it
-    has an account: one message to a worker, which looks the address up and
-    queues the mail (`password_reset_for`).  Looking up and writing the row
-    in the request would make a known address's answer measurably slower
-    than an unknown one's, telling who has an account.
-
-    Without a broker to take it (the embedded default, whose tasks run in
-    the request anyway, or Redis down) the work is done here: the mail
-    still goes, and only then does the time differ."""
-    from notifications import tasks
-
-    options = {"queue": settings.NOTIFICATIONS_QUEUE} if settings.NOTIFICATIONS_QUEUE else {}
-    if tasks.password_reset.app.conf.task_always_eager or not publish(
-        tasks.password_reset, (email,), "a password reset is looked up in the request", **options
-    ):
-        password_reset_for(email)
-
-
 def password_reset_for(email: str) -> int:
     """Queue the reset mail to each account `email` may reset (Django's
     rule: active, with a usable password, the same address in any letter
@@ -250,7 +196,7 @@ def rows_for_event(game: Game, event: Event, before: list[int]) -> list[hooks.Ro
     """The hooks.on_rows listener: the notifications this event causes, to
     be written with it and queued once it is durable."""
     return [
-        hooks.Row(row, unique="key", written=queue_after_commit)
+        hooks.Row(row, unique="key", written=_written)
         for row in _notifications(game, event, before)
         if row is not None
     ]

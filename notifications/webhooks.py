@@ -33,9 +33,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from notifications import render, webhook_http
+from notifications.metrics import NOTIFICATION_FAILURES
 from notifications.models import Notification, WebhookBreaker
 from ops.logging import game_id_var
-from ops.metrics import NOTIFICATION_FAILURES
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,5 @@
-"""Operations wiring: metrics hooks and the Celery log context, once Django is ready."""
+"""Operations wiring: the Celery log context and the embedded default's
+in-process services, once Django is ready."""
 
 from __future__ import annotations
 
@@ -17,10 +18,8 @@ class OpsConfig(AppConfig):
         from django.core.signals import request_finished
 
         from ops import logging as correo_logging
-        from ops import metrics
 
         logging.captureWarnings(True)  # Python warnings become JSON lines too
-        metrics.install()
         signals.task_prerun.connect(correo_logging.bind_task_context, weak=False)
         signals.task_postrun.connect(correo_logging.clear_context, weak=False)
         request_finished.connect(correo_logging.clear_context, weak=False)

@@ -45,7 +45,7 @@ def run_due(app, entries: dict, last_run: dict) -> list[str]:
 
 
 def _loop(tick: float, entries: dict, stop: threading.Event) -> None:
-    from config.celery import app
+    from celery import current_app as app  # the project's (config.celery)
 
     last_run: dict = {}
     while not stop.wait(tick):

@@ -29,7 +29,7 @@ def check_database() -> dict:
 def check_broker() -> dict:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return {"ok": True, "mode": "eager (no broker configured)"}
-    from config.celery import app
+    from celery import current_app as app  # the project's (config.celery)
 
     timeout = settings.CORREO_REDIS_TIMEOUT
     try:

@@ -25,6 +25,11 @@
   per-process memory (service `cache`), notifications left in the outbox for
   the sweep (service `broker`, operation the task's name).
 
+The counters of a concern live with it (games.metrics, notifications.metrics);
+this module holds the request counters, the outage counter, /metrics itself
+and the gauges read from the database at scrape time, which each app adds
+with `database_gauges(reader)` when it is ready.
+
 Several processes (gunicorn workers, Celery, smtpd) on one machine share
 counters when `PROMETHEUS_MULTIPROC_DIR` names an empty directory in all of
 their environments (the Procfile, smoke test and systemd units set it);
@@ -35,11 +40,11 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterable
 
 from django.db import DatabaseError
 from django.db.models import Count
 from django.http import HttpResponse
-from django.utils import timezone
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -60,44 +65,35 @@ REQUEST_SECONDS = Histogram(
     ["method", "route"],
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
 )
-MOVES = Counter(
-    "correo_moves_applied", "Moves appended to game streams", ["title", "source", "kind"]
-)
-REPLAY_SECONDS = Histogram(
-    "correo_replay_duration_seconds",
-    "Time to rebuild a game state from its snapshot and events",
-    ["title"],
-    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
-)
-NOTIFICATION_FAILURES = Counter(
-    "correo_notification_failures",
-    "Failed deliveries: transient (retried) or bug (flagged for an operator)",
-    ["cause", "kind"],
-)
-TIMEOUT_FAILURES = Counter(
-    "correo_timeout_failures",
-    "Timeouts that raised instead of applying (held back and flagged)",
-    ["title"],
-)
 DEGRADED = Counter(
     "correo_degraded",
     "Operations done without an unreachable service (ops.outage)",
     ["service", "operation"],
 )
 
-MOVE_KINDS = ("action", "timeout")
 BACKLOG_STATUSES = ("pending", "sending")
+
+# Readers of gauges from the database, each a function that returns metric
+# families; the apps add theirs (database_gauges) when they are ready.
+_READERS: list[Callable[[], Iterable]] = []
+
+
+def database_gauges(reader: Callable[[], Iterable]) -> None:
+    """Read `reader()`'s gauges from the database at every scrape."""
+    if reader not in _READERS:
+        _READERS.append(reader)
 
 
 class DatabaseCollector:
-    """Gauges computed from the database when /metrics is scraped."""
+    """Gauges computed from the database when /metrics is scraped: all of
+    them or, while the database is down, none but the one that says so."""
 
     def collect(self):
         ok = GaugeMetricFamily(
             "correo_metrics_database_ok", "1 if the database gauges could be read"
         )
         try:
-            backlog, lag = self.read()
+            families = self.read()
         except DatabaseError:
             # The process counters are still worth a scrape while the database is down.
             ok.add_metric([], 0)
@@ -105,47 +101,18 @@ class DatabaseCollector:
             return
         ok.add_metric([], 1)
         yield ok
-        yield from backlog
-        yield lag
+        yield from families
 
-    def read(self):
-        from games.models import SweepState
-        from notifications.models import Notification
+    def read(self) -> list:
+        return [family for reader in _READERS for family in reader()]
 
-        backlog = GaugeMetricFamily(
-            "correo_notification_backlog", "Outbox rows not yet delivered", labels=["status"]
-        )
-        counts = dict.fromkeys(BACKLOG_STATUSES, 0)
-        rows = (
-            Notification.objects.filter(status__in=BACKLOG_STATUSES)
-            .values_list("status")
-            .annotate(n=Count("id"))
-            .order_by()
-        )
-        counts.update(dict(rows))
-        for status, count in sorted(counts.items()):
-            backlog.add_metric([status], count)
-        hooks = GaugeMetricFamily(
-            "correo_webhook_backlog", "Webhook notices not yet posted", labels=["status"]
-        )
-        counts = dict.fromkeys(BACKLOG_STATUSES, 0)
-        rows = (
-            Notification.objects.filter(webhook_status__in=BACKLOG_STATUSES)
-            .values_list("webhook_status")
-            .annotate(n=Count("id"))
-            .order_by()
-        )
-        counts.update(dict(rows))
-        for status, count in sorted(counts.items()):
-            hooks.add_metric([status], count)
 
-        lag = GaugeMetricFamily(
-            "correo_sweep_lag_seconds", "Seconds since the sweep last ran", labels=["sweep"]
-        )
-        now = timezone.now()
-        for name, last_run in SweepState.objects.values_list("name", "last_run"):
-            lag.add_metric([name], max(0.0, (now - last_run).total_seconds()))
-        return (backlog, hooks), lag
+def counted(query, field: str, statuses=BACKLOG_STATUSES) -> dict[str, int]:
+    """How many rows of `query` have each of `statuses` in `field` (0 for none)."""
+    counts = dict.fromkeys(statuses, 0)
+    rows = query.filter(**{f"{field}__in": statuses}).values_list(field).annotate(n=Count("id"))
+    counts.update(dict(rows.order_by()))
+    return counts
 
 
 def scrape() -> bytes:
@@ -181,31 +148,6 @@ class MetricsMiddleware:
         REQUESTS.labels(request.method, route, str(response.status_code)).inc()
         REQUEST_SECONDS.labels(request.method, route).observe(time.perf_counter() - started)
         return response
-
-
-def count_move(game, event) -> None:
-    """games.hooks.on_committed listener."""
-    if event.kind in MOVE_KINDS:
-        MOVES.labels(game.title, event.source, event.kind).inc()
-
-
-def time_replay(title: str, seconds: float) -> None:
-    """games.hooks.on_replay listener."""
-    REPLAY_SECONDS.labels(title).observe(seconds)
-
-
-def count_timeout_failure(game, seat: int, error: Exception) -> None:
-    """games.hooks.on_timeout_failure listener."""
-    TIMEOUT_FAILURES.labels(game.title).inc()
-
-
-def install() -> None:
-    """Called once from ops.apps.OpsConfig.ready()."""
-    from games import hooks
-
-    hooks.on_committed(count_move)
-    hooks.on_replay(time_replay)
-    hooks.on_timeout_failure(count_timeout_failure)
 
 
 def mark_process_dead(pid: int) -> None:

@@ -149,7 +149,7 @@ def forget_tokens_and_states():
     back between tests, so ids come round again), and with every service
     counted as reachable."""
     modules = __import__("sys").modules
-    for module in ("accounts.authentication", "games.stream.store", "ops.outage"):
+    for module in ("accounts.token_memory", "games.stream.store", "ops.outage"):
         if module in modules:
             modules[module].forget_all()
 

@@ -12,7 +12,7 @@ from django.core.validators import URLValidator
 
 from accounts import credentials, lockout, rules
 from accounts.models import User
-from notifications.outbox import ask_password_reset
+from notifications.tasks import ask_password_reset
 
 
 class SignupForm(forms.Form):
@@ -123,7 +123,7 @@ class OutboxPasswordResetForm(PasswordResetForm):
     The form answers the same whether or not the address has an account,
     and takes the same time: the request only counts the address
     (accounts.lockout: past the allowed requests an address waits, a 429)
-    and hands it to a worker, which looks it up (outbox.ask_password_reset).
+    and hands it to a worker, which looks it up (notifications.tasks.ask_password_reset).
     """
 
     def save(self, *args, **kwargs) -> None:

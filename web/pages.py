@@ -12,12 +12,13 @@ from typing import Any
 
 from django.conf import settings
 
+import boards
 from games.engines import base
 from games.models import Event, Game, Seat
 from games.selectors import history, narration, shown, viewers
 from games.stream import store
 from games.stream.lru import LRU
-from web import boards, moves
+from web import moves
 
 LOG_LINES = 40
 

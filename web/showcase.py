@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import boards
 from games.engines import base
-from web import boards
 
 SHOWCASE_SEED = 1
 

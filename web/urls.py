@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from games.api.urls import LARGEST_ID
+from ops.keys import LARGEST_ID
 from web.throttle import auth_throttled, creation_throttled
 from web.views import account, create, game, home, moderation
 

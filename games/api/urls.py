@@ -3,9 +3,7 @@ import functools
 from django.urls import path
 
 from games.api import errors, moderation, views
-
-# Game ids are 64-bit keys; SQLite's driver overflows on a larger parameter.
-LARGEST_ID = 2**63 - 1
+from ops.keys import LARGEST_ID
 
 
 def game_view(view_class):

@@ -32,8 +32,8 @@ from games.errors import ImportRefused
 from games.models import Event, Game
 from games.selectors import history, shown, verify_record, viewers, visibility
 from games.selectors.viewers import Viewer
-from games.services.common import derived_fields
 from games.stream import chain, commitment, replay, store
+from games.stream.derived import derived_fields
 
 # The note an import ends with (games.services.importing writes it).
 IMPORTED = "imported"

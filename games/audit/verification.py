@@ -30,8 +30,8 @@ from games.audit import golden
 from games.engines import base
 from games.engines.base import State
 from games.models import Event, Game, LegacySeal, Seat, Snapshot
-from games.services.common import derived_fields
 from games.stream import chain, replay, spectators
+from games.stream.derived import derived_fields
 
 # A bot's move is by the bot's account, which holds the seat (accounts.bots).
 PLAYER_SOURCES = (Event.Source.API, Event.Source.EMAIL, Event.Source.WEB, Event.Source.BOT)

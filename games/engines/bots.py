@@ -76,7 +76,7 @@ def _best(
 def play_out(engine: Any, kinds: list[str], seed: int, max_moves: int = 10_000) -> dict[str, Any]:
     """A whole game of bots, `kinds[seat]` at each seat, from setup `seed`:
     its result.  The benchmark and the tests pit the bots against each other
-    with it; the server plays bots one move at a time (games.jobs.bot_turns).
+    with it; the server plays bots one move at a time (games.tasks.queue_bot).
     `engine` is a title's ENGINE (an EngineBase, which resolves options)."""
     state = engine.setup(len(kinds), engine.resolve_options({}), seed)
     rng = random.Random(seed)

@@ -25,10 +25,10 @@ from games import hooks
 from games.errors import GameNotActive, StaleSeq
 from games.models import Event, Game, Seat
 from games.services import clocks
-from games.services.common import engine_for
 from games.services.moves import do_submit_action
 from games.services.seats import do_resign
 from games.stream import store
+from games.stream.derived import engine_for
 
 log = logging.getLogger(__name__)
 

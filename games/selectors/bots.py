@@ -9,9 +9,13 @@ recovering the secret (which also shuffled the game's hidden orders).
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import hmac
+from collections.abc import Iterator
+from datetime import timedelta
 
+from django.conf import settings
 from django.utils.translation import gettext_noop
 
 from accounts import bots as accounts
@@ -62,3 +66,31 @@ def bot_to_act(game: Game) -> viewers.Player | None:
         if accounts.is_bot(player.user) and player.status == Seat.Status.ACTIVE:
             return player
     return None
+
+
+# A game whose bot should have moved this long after the pace is queued
+# again by the sweep (games.tasks.sweep_bots).
+OVERDUE_SECONDS = 60
+
+
+def has_bots(game: Game) -> bool:
+    return bool(game.bot_seats)
+
+
+def bot_due(game: Game) -> bool:
+    """A bot holds a seat that is to act in this running game."""
+    return game.status == Game.Status.ACTIVE and bool(
+        set(game.to_act or []) & set(game.bot_seats or [])
+    )
+
+
+def overdue(now: datetime.datetime) -> Iterator[Game]:
+    """Running games whose bot should have moved by `now` and has not (its
+    message was lost, or its worker died)."""
+    late = now - timedelta(seconds=settings.CORREO_BOT_PACE_SECONDS + OVERDUE_SECONDS)
+    games = Game.objects.filter(status=Game.Status.ACTIVE, updated_at__lt=late).exclude(
+        bot_seats=[]
+    )
+    for game in games.only("pk", "seq", "status", "to_act", "bot_seats").iterator():
+        if bot_due(game):
+            yield game

@@ -155,13 +155,11 @@ def clock_marks(payloads: Iterable[dict[str, Any]]) -> tuple[bool, bool]:
 
 def pinned_notes(game: Game, head: int) -> list[dict[str, Any]]:
     """The moderators' notes pinned to the game up to `head`, oldest first."""
-    from games.services.notes import PINNED
-
     rows = Event.objects.filter(game=game, kind=Event.Kind.NOTE, seq__lte=head).order_by("seq")
     return [
         {"seq": seq, "text": payload["reason"], "created_at": created_at.isoformat()}
         for seq, payload, created_at in rows.values_list("seq", "payload", "created_at")
-        if payload.get("note") == PINNED
+        if payload.get("note") == Event.PINNED_NOTE
     ]
 
 

@@ -5,13 +5,9 @@ from __future__ import annotations
 from django.db import transaction
 
 from games.models import Event, Game
-from games.services.common import (
-    require_active,
-    require_moderator,
-    required_reason,
-    sync_seat_statuses,
-)
+from games.services.common import require_active, require_moderator, required_reason
 from games.stream import store
+from games.stream.derived import sync_seat_statuses
 
 
 def check_abort(game: Game, moderator, *, reason) -> Event:

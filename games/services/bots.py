@@ -20,10 +20,11 @@ from games.engines import bots as engine_bots
 from games.errors import InvalidRequest, StaleSeq
 from games.models import Event, Game, Seat
 from games.selectors import bots as seats
-from games.services.common import engine_for, require_active, require_moderator
+from games.services.common import require_active, require_moderator
 from games.services.moves import do_submit_action
 from games.services.replacement import do_replace_seat
 from games.stream import store
+from games.stream.derived import engine_for
 
 
 def do_bot_move(game_id: int, seq: int) -> Event | None:

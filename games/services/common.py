@@ -1,16 +1,15 @@
-"""What the service modules share: a game's engine, the Game and Seat
-columns that mirror its stream, the guards the acts apply, and the retry of
-a short write that met a concurrent append."""
+"""What the service modules share: the guards the acts apply, the checks of
+what a request names (a seat, a reason, a text), and the retry of a short
+write that met a concurrent append.  What a game's rows derive from its
+stream is games.stream.derived."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from django.utils.translation import gettext_noop
 
-from games.engines import base
-from games.engines.base import Engine, State
 from games.errors import (
     Forbidden,
     GameLocked,
@@ -20,8 +19,8 @@ from games.errors import (
     StaleSeq,
     Suspended,
 )
-from games.models import Event, Game, Seat
-from games.stream import replay, sql, store
+from games.models import Game, Seat
+from games.stream import sql
 
 # A write that re-reads the game before each try loses to a concurrent append
 # only when that append lands in the few milliseconds between its read and
@@ -29,31 +28,6 @@ from games.stream import replay, sql, store
 STALE_RETRIES = 5
 
 T = TypeVar("T")
-
-
-def engine_for(game: Game) -> Engine:
-    return base.get(game.title)
-
-
-def derived_fields(engine: Engine, state: State) -> dict[str, Any]:
-    """The Game columns that mirror the state, rewritten on every append."""
-    result = engine.result(state)
-    finished = result is not None
-    return {
-        "to_act": [] if finished else sorted(engine.to_act(state)),
-        "status": Game.Status.FINISHED if finished else Game.Status.ACTIVE,
-        "result": result,
-    }
-
-
-def sync_seat_statuses(game: Game) -> None:
-    """Seat.status mirrors the live resign events (an undo can bring a seat back)."""
-    ranges = replay.live_ranges(game.seq, store.undo_map(game, game.seq))
-    resigns = Event.objects.filter(game=game, kind=Event.Kind.RESIGN).values_list("seq", "seat")
-    resigned = {seat for seq, seat in resigns if replay.is_live(seq, ranges)}
-    seats = Seat.objects.filter(game=game).exclude(status=Seat.Status.REPLACED)
-    seats.filter(index__in=resigned).update(status=Seat.Status.RESIGNED)
-    seats.exclude(index__in=resigned).update(status=Seat.Status.ACTIVE)
 
 
 def seat_of(game: Game, user) -> int:
@@ -129,11 +103,6 @@ def active_seat_row(game: Game, seat) -> Seat:
 def require_moderator(user, message: str = gettext_noop("only moderators can do this")) -> None:
     if not getattr(user, "is_moderator", False):
         raise Forbidden(message)
-
-
-def maybe_snapshot(game: Game, engine: Engine, event: Event, state: State) -> None:
-    if store.snapshot_due(event.seq):
-        store.save_snapshot(game, engine, event.seq, event.hash, state)
 
 
 def retry_on_stale(write: Callable[[], T], attempts: int = STALE_RETRIES) -> T:

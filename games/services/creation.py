@@ -14,8 +14,8 @@ from games.engines import base
 from games.errors import Forbidden, InvalidRequest, TooManyGames
 from games.models import Event, Game, Seat
 from games.selectors.bots import bot_seats, seat_holders
-from games.services.common import derived_fields
 from games.stream import chain, commitment, store
+from games.stream.derived import derived_fields
 
 
 def check_create_game(

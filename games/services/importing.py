@@ -51,8 +51,9 @@ from games.audit.exchange import IMPORTED
 from games.clocks import deadlines
 from games.errors import ImportRefused, InvalidRequest
 from games.models import Event, Game, Seat
-from games.services.common import require_moderator, sync_seat_statuses
+from games.services.common import require_moderator
 from games.stream import chain, spectators
+from games.stream.derived import sync_seat_statuses
 
 # How many derived names to try for one placeholder before giving up.
 DERIVED_TRIES = 20

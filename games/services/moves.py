@@ -11,16 +11,14 @@ from games.engines.base import Action, Engine, IllegalAction, State
 from games.errors import InvalidRequest, NotFound, NotYourTurn, StaleSeq
 from games.models import Event, Game
 from games.services.common import (
-    derived_fields,
-    engine_for,
     held,
-    maybe_snapshot,
     require_active,
     require_not_suspended,
     require_unlocked,
     seat_of,
 )
 from games.stream import sql, store
+from games.stream.derived import derived_fields, engine_for, maybe_snapshot
 from games.stream.payloads import action_payload
 
 log = logging.getLogger(__name__)

@@ -7,8 +7,6 @@ from games.models import Event, Game
 from games.services.common import require_moderator, required_reason
 from games.stream import store
 
-PINNED = "pinned"
-
 
 def check_pin_note(game: Game, moderator, *, text) -> Event:
     """A moderator's note, on a running or an ended game; its text is its reason."""
@@ -21,5 +19,5 @@ def check_pin_note(game: Game, moderator, *, text) -> Event:
 def do_pin_note(game: Game, *, actor, text: str, source: str) -> Event:
     return store.append(
         game, expected_seq=game.seq, kind=Event.Kind.NOTE, source=source,
-        payload={"note": PINNED, "reason": text}, actor=actor, head_hash=game.head_hash,
+        payload={"note": Event.PINNED_NOTE, "reason": text}, actor=actor, head_hash=game.head_hash,
     )  # fmt: skip

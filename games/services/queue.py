@@ -22,10 +22,10 @@ from games.services.common import (
     require_not_suspended,
     text_field,
 )
+from ops.keys import LARGEST_ID
 
 Kind, State = ModerationItem.Kind, ModerationItem.State
 NOTE_LENGTH = 2000
-LARGEST_ID = 2**63 - 1  # beyond any key (and SQLite's driver overflows on more)
 UNCLOSED = (State.OPEN, State.TAKEN)
 
 

@@ -7,18 +7,15 @@ from django.db import transaction
 from games.models import Event, Game
 from games.services.common import (
     active_seat_row,
-    derived_fields,
-    engine_for,
-    maybe_snapshot,
     require_active,
     require_moderator,
     require_not_suspended,
     require_unlocked,
     required_reason,
     seat_of,
-    sync_seat_statuses,
 )
 from games.stream import store
+from games.stream.derived import derived_fields, engine_for, maybe_snapshot, sync_seat_statuses
 
 
 def check_resign(game: Game, user, *, source: str = Event.Source.API, reason: str = "") -> Event:

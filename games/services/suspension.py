@@ -1,7 +1,7 @@
 """A moderator suspends an account, and lifts the suspension.
 
 A suspended account cannot log in (accounts.backends), its API tokens are
-refused (accounts.authentication), its moves and mail are refused
+refused (accounts.authentication, accounts.token_memory), its moves and mail are refused
 (`common.require_not_suspended`, notifications.inbound).  Its games go on
 without it: nothing pauses its clocks, so its seats time out by each game's
 policy, unless a moderator hands them to another player
@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from accounts import authentication
+from accounts import token_memory
 from accounts.models import Suspension, User
 from games.errors import Conflict, InvalidRequest
 from games.models import Vacation
@@ -43,7 +43,7 @@ def do_suspend(user: User, *, by, reason: str) -> Suspension:
     # This process trusts none of the account's tokens it looked up before
     # now (a lookup racing the suspension included); the others within
     # CORREO_TOKEN_CACHE_SECONDS, as for a revoked token.
-    authentication.forget_user(user.pk)
+    token_memory.forget_user(user.pk)
     return suspension
 
 

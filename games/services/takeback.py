@@ -11,15 +11,10 @@ from games.engines.base import IllegalAction
 from games.errors import InvalidRequest
 from games.models import Event, Game
 from games.selectors.takeback import ANSWERS, answers_to, open_request, other_seats
-from games.services.common import (
-    engine_for,
-    require_active,
-    require_not_suspended,
-    require_unlocked,
-    seat_of,
-)
+from games.services.common import require_active, require_not_suspended, require_unlocked, seat_of
 from games.services.undo import do_undo
 from games.stream import store
+from games.stream.derived import engine_for
 
 
 def check_request_takeback(

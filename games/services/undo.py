@@ -10,14 +10,9 @@ from django.utils.translation import gettext_noop
 from games.engines.base import Engine, State
 from games.errors import InvalidRequest
 from games.models import Event, Game
-from games.services.common import (
-    derived_fields,
-    engine_for,
-    maybe_snapshot,
-    require_moderator,
-    sync_seat_statuses,
-)
+from games.services.common import require_moderator
 from games.stream import replay, store
+from games.stream.derived import derived_fields, engine_for, maybe_snapshot, sync_seat_statuses
 
 
 def check_undo(game: Game, moderator, *, to_seq: int, reason: str) -> Event:

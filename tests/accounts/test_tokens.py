@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from accounts import authentication, tokens
+from accounts import token_memory, tokens
 from accounts.models import ApiToken
 from tests.accounts.conftest import log_in, token_client
 from tests.support.server import web_server
@@ -28,7 +28,7 @@ def age(key: str, **delta) -> None:
     """Make the token's last use (or making) lie `delta` in the past."""
     when = timezone.now() - datetime.timedelta(**delta)
     ApiToken.objects.filter(digest=tokens.digest(key)).update(created=when, last_used=when)
-    authentication.forget_all()  # as another process, or this one seconds later, would
+    token_memory.forget_all()  # as another process, or this one seconds later, would
 
 
 def updates_of_tokens(queries: CaptureQueriesContext) -> list[str]:
@@ -193,7 +193,7 @@ def test_use_renews_a_token_but_writes_its_row_at_most_once_a_quarter_hour(alice
     assert len(updates_of_tokens(first)) == 1  # the first use is recorded
     used = ApiToken.objects.get(user=alice).last_used
     for _ in range(3):
-        authentication.forget_all()  # each a lookup, as in a busy fleet of processes
+        token_memory.forget_all()  # each a lookup, as in a busy fleet of processes
         with CaptureQueriesContext(connection) as again:
             assert client.get("/api/auth/me/").status_code == 200
         assert updates_of_tokens(again) == []
@@ -214,7 +214,7 @@ def test_the_memory_does_not_outlive_the_token(alice, settings, monkeypatch):
     key = log_in("alice")
     age(key, days=90, seconds=-30)  # 30 s of life left
     clock = [1000.0]
-    monkeypatch.setattr(authentication.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(token_memory.time, "monotonic", lambda: clock[0])
     client = token_client(key)
     assert client.get("/api/auth/me/").status_code == 200
     # Time passes (the row says so; the memory's clock is the monkeypatched one).

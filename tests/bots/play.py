@@ -6,9 +6,10 @@ import random
 import time
 
 from games.models import Game
-from games.services.common import engine_for, seat_of
+from games.services.common import seat_of
 from games.services.moves import check_submit_action
 from games.stream import store
+from games.stream.derived import engine_for
 
 BOT_TITLES = ["estates", "havana", "pointcity"]
 MAX_MOVES = 5000

@@ -11,15 +11,15 @@ import pytest
 
 from accounts import bots as accounts
 from accounts.bots import Wanted
+from games import tasks
 from games.audit.verification import game_problems
 from games.engines import bots as engine_bots
-from games.jobs import bot_turns
 from games.models import Event, Game
 from games.selectors import bots as bot_seats
 from games.services import bots
-from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.stream import store
+from games.stream.derived import engine_for
 from games.stream.payloads import public_payload
 from notifications import outbox
 from notifications.models import Notification
@@ -179,11 +179,11 @@ def test_the_sweep_queues_the_move_of_a_bot_left_waiting(alice, monkeypatch):
     # the created event's own queueing never ran (no commit in this test)
     assert bot_events(game) == []
     queued = []
-    monkeypatch.setattr(bot_turns, "queue", lambda game_id, seq: queued.append((game_id, seq)))
+    monkeypatch.setattr(tasks, "queue_bot", lambda game_id, seq: queued.append((game_id, seq)))
     now = game.updated_at
-    assert bot_turns.sweep(now) == 0  # not overdue yet
-    late = now + timedelta(seconds=bot_turns.OVERDUE_SECONDS + 1)
-    assert bot_turns.sweep(late) == 1
+    assert tasks.queue_overdue_bots(now) == 0  # not overdue yet
+    late = now + timedelta(seconds=bot_seats.OVERDUE_SECONDS + 1)
+    assert tasks.queue_overdue_bots(late) == 1
     assert queued == [(game.pk, 1)]
 
 

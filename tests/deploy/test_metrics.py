@@ -10,9 +10,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from accounts import tokens
 from games.models import SweepState
-from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.stream import store
+from games.stream.derived import engine_for
 from tests.support.play import random_move
 
 

@@ -20,10 +20,10 @@ from games.audit.verification import game_problems
 from games.errors import ImportRefused
 from games.models import Event, Game, Seat
 from games.services.clocks import check_pause
-from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.services.undo import check_undo
 from games.stream import chain, store
+from games.stream.derived import engine_for
 from tests.bots.play import person_moves
 from tests.conftest import make_user
 from tests.exchange.support import (

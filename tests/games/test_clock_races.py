@@ -17,10 +17,10 @@ from django.utils import timezone
 from games.errors import StaleSeq
 from games.jobs import timeouts
 from games.models import Event, Game
-from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
 from games.stream import store
+from games.stream.derived import engine_for
 from tests.conftest import make_user
 from tests.support.threads import run_together
 

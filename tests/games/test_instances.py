@@ -16,10 +16,10 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from games.models import Event, Game, Seat, Snapshot
-from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.stream import rows as instances
 from games.stream import sql, store
+from games.stream.derived import engine_for
 from notifications.models import Notification
 
 pytestmark = pytest.mark.django_db

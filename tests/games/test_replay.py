@@ -10,10 +10,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Event, Game, Snapshot
-from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.services.undo import check_undo
 from games.stream import replay, sql, store
+from games.stream.derived import engine_for
 from tests.support.play import current_state, random_move
 
 

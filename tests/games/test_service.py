@@ -14,12 +14,12 @@ from games.errors import (
     StaleSeq,
 )
 from games.models import Event
-from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
 from games.services.seats import check_resign
 from games.services.undo import check_undo
 from games.stream import store
+from games.stream.derived import engine_for
 
 
 @pytest.fixture

@@ -24,7 +24,6 @@ from games.engines.base import IllegalAction
 from games.errors import ServiceError
 from games.models import Event, Game
 from games.services.clocks import check_pause, check_resume
-from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.services.moves import do_submit_action
 from games.services.notes import check_pin_note
@@ -32,6 +31,7 @@ from games.services.seats import check_resign
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from games.services.undo import check_undo
 from games.stream import spectators
+from games.stream.derived import engine_for
 from tests.support.play import current_state, users_by_seat
 
 MOVES = ("action", "timeout")

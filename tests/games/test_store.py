@@ -12,10 +12,10 @@ from django.db import DatabaseError, connection, transaction
 
 from games.errors import StaleSeq
 from games.models import Event, Game
-from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
 from games.stream import chain, store
+from games.stream.derived import engine_for
 from tests.support.play import random_move, users_by_seat
 from tests.support.threads import run_together
 

@@ -10,10 +10,10 @@ from django.db import connection
 
 from games.engines.base import canonical_json
 from games.models import Game, Snapshot
-from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.services.undo import check_undo
 from games.stream import chain
+from games.stream.derived import engine_for
 from tests.support.play import random_move
 from tests.support.tamper import triggers_disabled
 

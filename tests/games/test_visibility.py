@@ -9,8 +9,8 @@ import pytest
 
 from games.models import Event
 from games.selectors import visibility
-from games.services.common import engine_for
 from games.services.creation import do_create_game
+from games.stream.derived import engine_for
 from tests.support.play import current_state, random_move
 
 

@@ -10,9 +10,9 @@ import pytest
 
 from games.engines import base
 from games.engines.cuba.play.randomgame import choose
-from games.services.common import engine_for
 from games.services.creation import do_create_game
 from games.stream import store
+from games.stream.derived import engine_for
 from notifications import inbound
 from tests.notifications.conftest import reply_mail
 

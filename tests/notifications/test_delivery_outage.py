@@ -14,7 +14,7 @@ import psycopg
 import pytest
 from django.db import OperationalError, connection
 
-from notifications import delivery, outbox, tasks
+from notifications import delivery, tasks
 from notifications.models import Notification
 from tests.notifications.conftest import new_duel, serving_smtp
 from tests.support.dbproxy import DatabaseProxy
@@ -109,7 +109,7 @@ def test_a_database_away_past_the_retries_sends_the_mail_again_with_the_same_mes
 ):
     bob.notify_mode = "off"
     bob.save()
-    monkeypatch.setattr(outbox, "enqueue", lambda *args, **kwargs: False)  # left pending
+    monkeypatch.setattr(tasks, "enqueue", lambda *args, **kwargs: False)  # left pending
     new_duel(alice, bob)
     monkeypatch.undo()
     [row] = Notification.objects.all()

@@ -15,8 +15,8 @@ from django.core.management import call_command
 from django.test import RequestFactory
 
 from games.models import Event
-from games.services.common import engine_for
 from games.stream import store
+from games.stream.derived import engine_for
 from notifications.models import InboundMessage
 from tests.notifications.conftest import new_duel, reply_mail
 

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.services.common import engine_for
 from games.services.moves import check_submit_action
 from games.stream import store
+from games.stream.derived import engine_for
 from notifications import delivery, render, tasks
 from notifications.addresses import reply_address, unsubscribe_token
 from notifications.models import Notification

@@ -13,9 +13,9 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 
 from games.models import Event
-from games.services.common import engine_for
 from games.services.moves import do_submit_action
 from games.stream import store
+from games.stream.derived import engine_for
 from notifications import render
 from notifications.models import Notification
 from tests.conftest import make_user

@@ -15,7 +15,7 @@ import pytest
 
 from notifications import tasks
 from notifications.models import Notification
-from notifications.outbox import enqueue
+from notifications.tasks import enqueue
 from tests.notifications.conftest import new_duel
 from tests.notifications.test_worker import broker_unreachable
 from tests.support.hooks import Drip, listening

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from games.services.common import engine_for
 from games.services.moves import check_submit_action
 from games.stream import store
+from games.stream.derived import engine_for
 from notifications import delivery, tasks
 from notifications.models import Notification
 from tests.notifications.conftest import new_duel

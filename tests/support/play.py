@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from games.models import Game, Seat
-from games.services.common import engine_for
 from games.services.moves import check_submit_action
 from games.stream import store
+from games.stream.derived import engine_for
 
 
 def users_by_seat(game: Game) -> dict[int, object]:

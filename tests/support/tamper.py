@@ -33,8 +33,8 @@ def cut_off(game, to_seq: int) -> None:
     seal of what is left holds; only what was written beside the events
     (snapshots, the outbox) and what the players were told still remember."""
     from games.models import Event, Game, Seat
-    from games.services.common import derived_fields, engine_for
     from games.stream import store
+    from games.stream.derived import derived_fields, engine_for
 
     with triggers_disabled(), connection.cursor() as cursor:
         cursor.execute(

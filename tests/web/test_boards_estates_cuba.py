@@ -8,11 +8,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+import boards
 from games.engines.cuba.play.randomgame import ENGINE as CUBA
 from games.engines.cuba.play.randomgame import choose
 from games.engines.estates.engine import EstatesEngine
 from games.services.creation import do_create_game
-from web import boards
 
 ESTATES = EstatesEngine()
 NAMES = {0: "alice", 1: "bob", 2: "carol"}

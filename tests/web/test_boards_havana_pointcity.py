@@ -9,9 +9,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+import boards
 from games.engines import base
 from games.services.creation import do_create_game
-from web import boards
 
 NAMES = {0: "alice", 1: "bob", 2: "carol", 3: "dave"}
 XMLNS = "{http://www.w3.org/2000/svg}"

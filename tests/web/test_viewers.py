@@ -6,11 +6,11 @@ import re
 
 import pytest
 
+import boards
 from games.engines import base
 from games.services.creation import do_create_game
 from games.services.moves import do_submit_action
 from games.stream import store
-from web import boards
 
 
 def play(game, moves: int) -> None:

@@ -1,8 +1,9 @@
-"""Each title's board drawn in SVG from the engine's view, as one seat sees it.
+"""Each title's board drawn in SVG from the engine's view, as one seat sees it:
+for the game pages (web) and the mails (notifications.board_image) alike.
 
 A title's module here (`havana`, `estates`, `pointcity`, `cuba`) exposes
 `context(view, seat, names) -> dict` and draws with the template
-`web/boards/<title>.html`, which receives that dict as `board`.  The board
+`boards/<title>.html`, which receives that dict as `board`.  The board
 only ever sees the engine's `view` for the viewing seat, never the state, so
 it cannot show what the view hides.  A title without a board module yet is
 drawn by the generic template: the view as nested lists.
@@ -18,10 +19,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 MODULES = {
-    "havana": "web.boards.havana",
-    "estates": "web.boards.estates",
-    "pointcity": "web.boards.pointcity",
-    "18cuba": "web.boards.cuba",
+    "havana": "boards.havana",
+    "estates": "boards.estates",
+    "pointcity": "boards.pointcity",
+    "18cuba": "boards.cuba",
 }
 
 
@@ -33,7 +34,7 @@ def render(
     if module is None:
         return format_html('<div class="board board-generic">{}</div>', nested(view))
     board = module.context(view, seat, names)
-    template = f"web/boards/{getattr(module, 'TEMPLATE', title)}.html"
+    template = f"boards/{getattr(module, 'TEMPLATE', title)}.html"
     return render_to_string(template, {"board": board, "view": view, "seat": seat, "names": names})
 
 

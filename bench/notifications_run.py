@@ -55,7 +55,7 @@ def _games(users, count: int):
 def bench_delivery(emit) -> None:
     from config.celery import app
     from notifications import tasks
-    from notifications.outbox import enqueue
+    from notifications.tasks import enqueue
 
     sink, port = _CountingSink(), _free_port()
     controller = Controller(sink, hostname="127.0.0.1", port=port)
