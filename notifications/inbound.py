@@ -35,7 +35,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
-from games.engines import base
 from games.engines.base import IllegalAction
 from games.errors import ServiceError, StaleSeq
 from games.models import Event, Game, Seat
@@ -43,7 +42,6 @@ from games.services.moves import check_submit_action
 from games.services.queue import check_report
 from games.services.seats import check_resign
 from games.services.takeback import check_answer_takeback, check_request_takeback
-from games.stream import store
 from notifications import parse, tasks
 from notifications.addresses import is_reply_address, verify_reply_address
 from notifications.models import InboundMessage, Notification
@@ -336,12 +334,6 @@ def _replied_seq(message, game: Game) -> int | None:
     return row.values_list("seq", flat=True).first()
 
 
-def _moves_at(game: Game, seat: int, seq: int) -> list:
-    engine = base.get(game.title)
-    state = store.load(game, engine, head=seq).state
-    return engine.legal_actions(state, seat) if seat in engine.to_act(state) else []
-
-
 def execute(game: Game, seat: int, user, commands: list[str], replied_seq: int | None):
     """Carry out the command lines in order, stopping at the first refusal."""
     results: list[dict] = []
@@ -383,10 +375,7 @@ def execute(game: Game, seat: int, user, commands: list[str], replied_seq: int |
                 results.append(_ok(command, said, applied=True, seq=event.seq))
                 expected = event.seq
             else:
-                seq = _expected_seq(game, seat, expected)
-                event = check_submit_action(
-                    game, user, text=command, expected_seq=seq, source=Event.Source.EMAIL
-                )
+                event = _move(game, user, command, expected)
                 results.append(_ok(command, gettext_noop("applied as seq %(seq)s"),
                                    applied=True, seq=event.seq))  # fmt: skip
                 expected = event.seq
@@ -431,15 +420,17 @@ def refusal(error: IllegalAction | ServiceError) -> dict:
     return _message(error.template, **error.params)
 
 
-def _expected_seq(game: Game, seat: int, replied: int | None) -> int:
-    """The seq the player acted on.  A reply to an older mail still goes through
-    when the player's legal moves are the same now as then (others acted
-    meanwhile in a simultaneous phase); otherwise the game has moved on."""
-    if replied is None or replied == game.seq:
-        return game.seq
-    if replied < game.seq and _moves_at(game, seat, replied) == _moves_at(game, seat, game.seq):
-        return game.seq
-    raise MovedOn(replied, game.seq)
+def _move(game: Game, user, command: str, replied: int | None) -> Event:
+    """A move line.  A reply to an older mail still goes through when the
+    player's legal moves are the same now as then (the service's rule for
+    every door); otherwise the game has moved on since that mail."""
+    seen = game.seq if replied is None else replied
+    try:
+        return check_submit_action(
+            game, user, text=command, expected_seq=seen, source=Event.Source.EMAIL
+        )
+    except StaleSeq as stale:
+        raise MovedOn(seen, stale.current) from None
 
 
 class MovedOn(StaleSeq):

@@ -11,6 +11,7 @@ from games.engines.base import Action, Engine, IllegalAction, State
 from games.errors import InvalidRequest, NotFound, NotYourTurn, StaleSeq
 from games.models import Event, Game
 from games.services.common import (
+    STALE_RETRIES,
     held,
     require_active,
     require_not_suspended,
@@ -82,16 +83,38 @@ def do_submit_action(
 ) -> Event:
     """Validate and append one action of `seat`: a player's move, or the
     timer's (`kind` timeout) when the seat's clock ran out.  `extra` goes
-    into the payload beside the action (a bot's record of its choice)."""
-    if expected_seq != game.seq:
-        game.refresh_from_db()  # the row may be older than what the client saw
-    require_active(game)
-    require_unlocked(game)
+    into the payload beside the action (a bot's record of its choice).
+
+    A player's move that names an older seq than the game's is applied when
+    the seat's legal moves are the same now as at that seq: in a simultaneous
+    phase the others acted meanwhile, and nothing the player chose from has
+    changed.  The same holds when a concurrent append wins the race to the
+    seq the move named, so every seat of a simultaneous choice that posts at
+    one seq is applied.  Otherwise the move went stale: StaleSeq."""
     if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
         raise InvalidRequest(gettext_noop("seq must be an integer"))
-    if expected_seq != game.seq:
-        raise StaleSeq(expected_seq, game.seq)
+    for attempt in range(STALE_RETRIES):
+        if attempt or expected_seq != game.seq:
+            game.refresh_from_db()  # the row may be older than what the client saw
+        try:
+            return _submit(game, seat, actor=actor, action=action, text=text,
+                           seen=expected_seq, source=source, kind=kind, extra=extra)  # fmt: skip
+        except _LostRace as lost:
+            if kind != Event.Kind.ACTION or attempt == STALE_RETRIES - 1:
+                raise StaleSeq(expected_seq, lost.current) from None
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+class _LostRace(StaleSeq):
+    """A concurrent append took the seq this move was to follow: the move
+    is judged again against the game as it is now."""
+
+
+def _submit(game, seat, *, actor, action, text, seen, source, kind, extra) -> Event:
+    require_active(game)
+    require_unlocked(game)
     engine = engine_for(game)
+    at = _acting_seq(game, engine, seat, seen, kind)
     loaded = store.load(game, engine)
     if seat not in engine.to_act(loaded.state):
         raise NotYourTurn(gettext_noop("it is not your turn"))
@@ -100,20 +123,41 @@ def do_submit_action(
     if text is not None:
         action = _parse(engine, loaded.state, seat, text)
     new_state = _apply(engine, loaded.state, seat, action)
-    event = store.append(
-        game,
-        expected_seq=expected_seq,
-        kind=kind,
-        source=source,
-        payload={**action_payload(engine, loaded.state, seat, action), **(extra or {})},
-        seat=seat,
-        actor=actor,
-        head_hash=loaded.head_hash,
-        derived=derived_fields(engine, new_state),
-    )
+    try:
+        event = store.append(
+            game,
+            expected_seq=at,
+            kind=kind,
+            source=source,
+            payload={**action_payload(engine, loaded.state, seat, action), **(extra or {})},
+            seat=seat,
+            actor=actor,
+            head_hash=loaded.head_hash,
+            derived=derived_fields(engine, new_state),
+        )
+    except StaleSeq as stale:
+        raise _LostRace(stale.expected, stale.current) from None
     maybe_snapshot(game, engine, event, new_state)
     store.remember(game, engine, store.Loaded(new_state, event.seq, event.hash))
     return event
+
+
+def _acting_seq(game: Game, engine: Engine, seat: int, seen: int, kind: str) -> int:
+    """The seq a move that was chosen at `seen` is appended after."""
+    if seen == game.seq:
+        return seen
+    if kind == Event.Kind.ACTION and 0 < seen < game.seq:
+        then, now = (moves_at(game, engine, seat, seq) for seq in (seen, game.seq))
+        if then == now:
+            return game.seq
+    raise StaleSeq(seen, game.seq)
+
+
+def moves_at(game: Game, engine: Engine, seat: int, seq: int) -> list:
+    """The legal moves of `seat` as the game stood at `seq` (none when it
+    was not the seat's turn)."""
+    state = store.load(game, engine, head=seq).state
+    return engine.legal_actions(state, seat) if seat in engine.to_act(state) else []
 
 
 def _parse(engine: Engine, state: State, seat: int, text: str) -> Action:

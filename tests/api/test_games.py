@@ -196,9 +196,10 @@ def test_bad_moves_get_clear_errors_and_change_nothing(as_, alice, game, body, s
 
 def test_a_stale_write_gets_409_with_the_current_seq(as_, alice, bob, game):
     commit(as_, alice, game, hand(game, 0)[0], 1)
-    response = commit(as_, bob, game, hand(game, 1)[0], 1)
+    commit(as_, bob, game, hand(game, 1)[0], 2)  # both committed: alice's choices are gone
+    response = commit(as_, alice, game, hand(game, 0)[0], 1)
     assert response.status_code == 409
-    assert response.json()["seq"] == 2
+    assert response.json()["seq"] == 3
 
 
 def test_a_non_seat_gets_403_and_a_waiting_seat_409(as_, alice, eve, game):

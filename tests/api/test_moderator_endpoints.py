@@ -128,7 +128,9 @@ def test_a_stale_move_of_the_new_player_is_still_a_409(as_, alice, charlie, mo, 
     check_submit_action(game, alice, action={"type": "commit", "card": hand(game, 0)[0]},
                         expected_seq=1)  # fmt: skip
     post(as_(mo), f"/api/games/{game.pk}/replace-seat/", ACTS["replace-seat"])
-    move = {"seq": 2, "action": {"type": "commit", "card": hand(game, 1)[0]}}
+    move = {"seq": 3, "action": {"type": "commit", "card": hand(game, 1)[0]}}
+    assert post(as_(charlie), f"/api/games/{game.pk}/actions/", move).status_code == 201
+    # The same move again names a seq before his own: his choices changed since.
     assert post(as_(charlie), f"/api/games/{game.pk}/actions/", move).status_code == 409
 
 
