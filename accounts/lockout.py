@@ -32,7 +32,7 @@ and the counts go on there: each process then allows its own
 CORREO_LOGIN_FAILURES_ALLOWED, so the defence weakens by the number of web
 processes for the outage but never stops.  Refusing every log-in instead
 (failing closed) would make a Redis outage an outage of every log-in, which
-the house promises it is not (README, "When Redis is down").
+the house promises it is not (docs/guarantees.md, "When Redis is down").
 """
 
 from __future__ import annotations

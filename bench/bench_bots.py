@@ -1,4 +1,4 @@
-"""Bot benchmarks: one JSON object per line (see DESIGN.md, `make bench`).
+"""Bot benchmarks: one JSON object per line (see docs/benchmarks.md).
 
     .venv/bin/python bench/bench_bots.py [--games N]
 

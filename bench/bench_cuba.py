@@ -1,4 +1,4 @@
-"""18Cuba geography benchmarks: one JSON object per line (see DESIGN.md, `make bench`).
+"""18Cuba geography benchmarks: one JSON object per line (see docs/benchmarks.md).
 
     .venv/bin/python bench/bench_cuba.py [--maps N]
 

@@ -1,4 +1,4 @@
-"""Havana engine benchmarks: one JSON object per line (see DESIGN.md, `make bench`).
+"""Havana engine benchmarks: one JSON object per line (see docs/benchmarks.md).
 
     .venv/bin/python bench/bench_havana.py [--games N]
 

@@ -1,7 +1,8 @@
 """What each use of Django's and DRF's internals saves on the hot paths.
 
 Three tricks stood beside the public APIs; the code keeps the first only
-(README, Benchmarks), and the other two live on here, to be measured again:
+(docs/benchmarks.md, "Django and DRF internals"), and the other two live
+on here, to be measured again:
 
 - `reads`: games.stream.sql's hand-written reads (the game with the player's seat
   and head event, the players, the events since a seq) from prepared

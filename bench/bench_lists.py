@@ -20,7 +20,7 @@ comes after the list's, in the same worker, which replayed them already).
 Target: a median under 60 ms with 600 games.  The same is measured with 10
 games first, so the two lines side by side show what the flood costs.  The
 games are started through the service directly (the creation limits,
-README "Starting games is limited", would stop the attack long before).
+docs/guarantees.md, "Starting games is limited", would stop the attack long before).
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ Target: a 4-player random game in under 50 ms on one core (a turn must feel inst
 - `ended_by_share` (one line per player count, way of ending and policy): the
   share of games ending each way (`result["ended_by"]`), for random playouts
   and for greedy ones (the take with most printed building points, else a pile
-  draw).  `no_draft` is the final turn's `pass` (README, "Where the rules are
-  silent or uncertain"): these lines show how rarely it happens.
+  draw).  `no_draft` is the final turn's `pass` (games/engines/pointcity/README.md,
+  "Where the rules are silent or uncertain"): these lines show how rarely it happens.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ What is checked, against what the players and the mail host recorded
   has exactly as many moves by email as the ledger has mails applied;
 - every mail recorded sent reached the sink, once; and every webhook POST
   recorded sent reached the receiver, once.  A second copy is allowed only in
-  the window README ("A mail is sent once") names: its first copy sent by a
+  the window docs/guarantees.md ("A mail is sent once") names: its first copy sent by a
   host that was killed within a few seconds after, before it could record it;
 - every timeout applied once: a seat's expiries at least `per_move` apart,
   and for a seat that never moved itself, as many expiries in its stream

@@ -81,7 +81,7 @@ def register(name: str) -> dict:
 
 
 def whole_result(result: dict | None, seats: int) -> bool:
-    """The one result shape every title gives (README, HTTP API)."""
+    """The one result shape every title gives (docs/api.md, "What a client is shown")."""
     if not isinstance(result, dict) or not isinstance(result.get("ended_by"), str):
         return False
     if any(len(result.get(key) or []) != seats for key in ("places", "scores", "breakdown")):

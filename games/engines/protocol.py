@@ -18,7 +18,7 @@ Action = dict[str, Any]
 
 @runtime_checkable
 class Engine(Protocol):
-    """What DESIGN.md calls a title: one object per title, stateless itself."""
+    """What docs/design.md calls a title: one object per title, stateless itself."""
 
     NAME: str  # API name, e.g. "havana"
     TITLE: str  # display name

@@ -1,6 +1,6 @@
 """Rewrite every finished game's stored result in the one result shape.
 
-DESIGN.md fixes one `result` for every title: winners, places, scores,
+docs/design.md fixes one `result` for every title: winners, places, scores,
 ended_by, breakdown, and a solo game's opponent.  Results stored before it
 carry each title's own keys (Havana `reason`, Point City `end`, The Estates
 its rounds), which pages, mails and the API no longer read.

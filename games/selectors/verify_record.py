@@ -62,7 +62,7 @@ def verification_of(game: Game, *, reveal: bool, head: int | None = None) -> dic
         "how_to_verify_chain": HOW_TO_VERIFY_CHAIN,
         "revealed": reveal,
         # Imported from a document whose seals nothing here could check
-        # (README, Tamper evidence): a fact of the game's origin, fixed at
+        # (docs/guarantees.md, "Tamper evidence"): a fact of the game's origin, fixed at
         # the import, so it tells a delayed spectator nothing new.
         "imported_unverified": game.imported_unverified,
     }

@@ -3,7 +3,7 @@ statements: the one place that leans on Django's internals to do it.
 
 games.stream.sql's prepared statements spare a move the ORM's query building and
 the database's planning: with ORM querysets in their place a move took about
-twice the CPU (README, Benchmarks: Django and DRF internals).  They can
+twice the CPU (docs/benchmarks.md, "Django and DRF internals").  They can
 serve a model instance only by building it as the ORM would.  That needs two things Django does not
 document as public: each field's converters from database values (what
 the ORM applies when it reads a column; they differ by backend, e.g. JSON

@@ -2,16 +2,17 @@
 
 In a public game with `spectator_delay: N` a requester without a seat sees
 the game as it stood just before the N-th latest live move (actions and
-timeouts; undone moves do not count; seq 1 while there are fewer: README,
-"Spectator delay").  That point moves only with the stream: a move brings it
-forward, an undo puts it back where it stood at the undo's target, and no
-other event touches it (a pause, a note, a takeback request or a resign is
-no move).  So the append that moves it writes it on the game row, in the
-same statement as the event (`store.append`): the seq (`spectator_seq`) and
-when its event was appended (`spectator_at`), which is the game's place in
-a spectator's list.  Lists then filter, sort and page in the database for
-every requester.  Working it out per listed game on each request instead
-let one account's hundreds of delayed games slow everyone's list.
+timeouts; undone moves do not count; seq 1 while there are fewer:
+docs/guarantees.md, "Spectator delay").  That point moves only with the
+stream: a move brings it forward, an undo puts it back where it stood at the
+undo's target, and no other event touches it (a pause, a note, a takeback
+request or a resign is no move).  So the append that moves it writes it on
+the game row, in the same statement as the event (`store.append`): the seq
+(`spectator_seq`) and when its event was appended (`spectator_at`), which is
+the game's place in a spectator's list.  Lists then filter, sort and page in
+the database for every requester.  Working it out per listed game on each
+request instead let one account's hundreds of delayed games slow everyone's
+list.
 
 Without a delay the spectators see the head, and the columns follow it.
 """

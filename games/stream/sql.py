@@ -8,7 +8,8 @@ from the models' _meta and every value is prepared by its model field, so the
 statements follow the models and run on SQLite and PostgreSQL alike.
 What they read comes back as model instances built by games.stream.rows, the
 small adapter that leans on Django's internals to build them as the ORM
-would (README, Benchmarks: what that saves).  Everything else uses the ORM.
+would (docs/benchmarks.md, "Django and DRF internals": what that saves).
+Everything else uses the ORM.
 """
 
 from __future__ import annotations

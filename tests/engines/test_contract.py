@@ -1,4 +1,4 @@
-"""The engine protocol (DESIGN.md, "Engine contract"), checked the same way for
+"""The engine protocol (docs/design.md, "Engine contract"), checked the same way for
 every title that has an engine: its registration and options, every step of
 seeded random games at every player count (legal lists, text lines, views,
 timeouts, malformed input, an untouched input state), determinism, leaving,
@@ -73,7 +73,7 @@ def is_number(value) -> bool:
 
 
 def check_result(name: str, result, players: int) -> None:
-    """The one shape of a finished game (DESIGN.md, `result`)."""
+    """The one shape of a finished game (docs/design.md, `result`)."""
     assert isinstance(result, dict)
     solo = players == 1
     assert set(result) == (RESULT_KEYS | {"opponent"} if solo else RESULT_KEYS)

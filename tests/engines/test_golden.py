@@ -2,7 +2,7 @@
 
 A change that alters how an existing game turns out fails here unless the
 title's VERSION is bumped and its games recorded again
-(``python -m tests.golden.record --title T``); see README, "Engines".
+(``python -m tests.golden.record --title T``); see docs/engines.md, "Golden games".
 """
 
 from __future__ import annotations

@@ -38,8 +38,8 @@ GAMES = {
     "18cuba": [(2, 1), (2, 4), (3, 2), (4, 3), (6, 5)],
 }
 # Verbs random play seldom meets: Point City's pass is a last turn with no
-# draft possible (under 3 % of random games, README); 18Cuba's bankruptcy
-# is listed alone, and a move that is the only one is made for the player
+# draft possible (under 3 % of random games: games/engines/pointcity/README.md);
+# 18Cuba's bankruptcy is listed alone, and a move that is the only one is made for the player
 # (`rounds.operating`), so it is tested by itself below.
 RARE = {"pointcity": {"pass"}, "18cuba": {"bankrupt"}}
 # The legal moves whose words are checked at each step, at most (Havana's

@@ -68,8 +68,9 @@ def forgotten(make):
     database is as empty of it as before (an import "elsewhere").
 
     The id sequences stay past the ids it used, as on a server moved whole
-    whose operator advanced them first (README): PostgreSQL's sequences do
-    not roll back anyway; SQLite's AUTOINCREMENT marks do, and are put back.
+    whose operator advanced them first (docs/api.md, "Moving a game"):
+    PostgreSQL's sequences do not roll back anyway; SQLite's AUTOINCREMENT
+    marks do, and are put back.
     An import keeps a document's ids only below them."""
     with transaction.atomic():
         made = make()

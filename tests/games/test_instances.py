@@ -32,7 +32,7 @@ def test_the_adapter_was_checked_on_this_django():
     assert django.VERSION[:2] == CHECKED_ON, (
         f"Django {django.get_version()}: games.stream.rows leans on Django's internals and "
         f"was checked on {CHECKED_ON}.  Run this file, run bench/bench_internals.py and "
-        "compare with README (Benchmarks: Django and DRF internals); then move CHECKED_ON."
+        'compare with docs/benchmarks.md ("Django and DRF internals"); then move CHECKED_ON.'
     )
 
 

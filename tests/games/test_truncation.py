@@ -166,7 +166,7 @@ def test_a_version_1_hash_is_compared_only_for_those_who_see_everything(
     alice, bob, mo, monkeypatch
 ):
     """A version-1 hash covers what the view hides: a comparison would be a
-    test of every candidate (README, Fair play)."""
+    test of every candidate (docs/guarantees.md, "Fair play")."""
     monkeypatch.setattr(Game._meta.get_field("chain_version"), "default", 1)
     game = do_create_game(title="duel", players=[alice, bob], options={"rounds": 5}, seed=3)
     assert game.chain_version == 1

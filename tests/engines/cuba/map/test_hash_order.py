@@ -3,7 +3,7 @@
 Python orders sets of strings by their hashes, and those change with each
 process's hash seed (PYTHONHASHSEED).  An engine that let such an order into a
 legal list, the order of routes or a tie between equal plans would replay the
-same game differently on another machine (DESIGN.md: engines are
+same game differently on another machine (docs/design.md: engines are
 deterministic).  Two processes with different hash seeds build the same maps
 and must write the same lists and plans, byte for byte.
 """
