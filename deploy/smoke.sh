@@ -108,8 +108,9 @@ mkdir -p "$WORK/logs" "$WORK/mail" "$WORK/metrics"
 export DATABASE_URL="$PG/$DB"
 export REDIS_URL="$REDIS_BASE/$REDIS_DB"
 export DJANGO_DEBUG=0
-export SECRET_KEY="smoke-$("$PY" -c 'import secrets; print(secrets.token_hex(32))')"
-export CHAIN_KEY="$("$PY" -c 'import secrets; print(secrets.token_hex(32))')"
+SECRET_KEY="smoke-$("$PY" -c 'import secrets; print(secrets.token_hex(32))')"
+CHAIN_KEY="$("$PY" -c 'import secrets; print(secrets.token_hex(32))')"
+export SECRET_KEY CHAIN_KEY
 export ALLOWED_HOSTS=127.0.0.1,localhost
 export PORT=$WEB_PORT SMTPD_PORT SMTPD_HOST=127.0.0.1 WEB_WORKERS=2 WORKER_CONCURRENCY=2
 export EMAIL_URL="smtp://127.0.0.1:$SINK_PORT"
