@@ -14,8 +14,10 @@ view of its head already cached), each one's throughput as a share of the
 trivial view's beside its target.  The kinds take turns for BENCH_ROUNDS
 rounds of BENCH_SECONDS each and the median round counts, so that a busy
 moment of a shared machine does not decide a ratio.  Last, one client alone
-times a move beside the floor and the trivial view, request by request in
-turn, for the move's cost as a multiple of one durable write.  Uses a
+times a move of each title (Havana, Point City, The Estates, 18Cuba; 2
+players) beside the trivial view and one committed INSERT made a few
+milliseconds after its connection's last statement (as a request meets its
+commit), and prints the move's median as a multiple of the two together.  Uses a
 throwaway database next to DATABASE_URL's and its own Redis database.
 """
 
@@ -28,6 +30,7 @@ import statistics
 import threading
 import time
 
+import psycopg
 import support
 from support import deployed_redis, django_setup, emit, throwaway_database
 
@@ -49,8 +52,10 @@ WORKERS = int(os.environ.get("BENCH_WEB_WORKERS", "2"))
 MOVES = 1000  # per game: more than the rounds can play here
 # Throughput as a share of the trivial view's: a move may cost four trivial views.
 TARGETS = {"game_detail": 50, "move": 25}
-# One client: a move may cost at most twice one durable write.
+# One client: a move may cost at most twice the trivial view plus one
+# committed INSERT (the least a durable acknowledgement over HTTP costs).
 MOVE_VS_FLOOR = 2.0
+SINGLE_TITLES = ("havana", "pointcity", "estates", "18cuba")
 SINGLE = int(os.environ.get("BENCH_SINGLE", "300"))  # requests of each kind
 
 
@@ -144,13 +149,14 @@ def measure(works: dict) -> dict[str, float]:
     return medians
 
 
-def planned_moves(game_id: int) -> list[tuple[int, int, dict]]:
+def planned_moves(game_id: int, count: int = MOVES) -> list[tuple[int, int, dict]]:
     """The game's next moves (seq expected, seat, action), worked out before
     the clock starts so the load generator spends no time in the engine."""
-    engine = base.get("havana")
-    state = store.load(Game.objects.get(pk=game_id), engine).state
+    game = Game.objects.get(pk=game_id)
+    engine = base.get(game.title)
+    state = store.load(game, engine).state
     moves = []
-    for seq in range(1, MOVES + 1):
+    for seq in range(game.seq, game.seq + count):
         if engine.result(state) is not None:
             break
         seat = min(engine.to_act(state))
@@ -169,34 +175,67 @@ def timed(method, path, token=None, body=None, conn=None, expect=(200, 201)):
     return took, data
 
 
-def single_client(game_id: int, tokens: list[str], plays: list) -> None:
-    """One client, the three requests in turn, SINGLE times: what one
-    player's move costs beside one durable write with nothing else running."""
-    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
-    took: dict[str, list[float]] = {"trivial": [], "floor": [], "move": []}
-    for _ in range(min(SINGLE, len(plays))):
-        took["trivial"].append(timed("GET", "/api/ping/", conn=conn)[0])
-        body = {"seq": 1, "action": {"type": "floor"}}
-        took["floor"].append(timed("POST", f"/bench/floor/{game_id}/", tokens[0], body, conn)[0])
-        seq, seat, action = plays.pop(0)
-        body = {"seq": seq, "action": action}
-        path = f"/api/games/{game_id}/actions/"
-        took["move"].append(timed("POST", path, tokens[seat], body, conn)[0])
-    medians = {}
-    for name, seconds in took.items():
-        ordered = sorted(seconds)
-        medians[name] = statistics.median(ordered)
-        emit(f"api.single.{name}.p50", medians[name] * 1000, "ms", requests=len(ordered),
-             p10=round(ordered[len(ordered) // 10] * 1000, 3),
-             p90=round(ordered[len(ordered) * 9 // 10] * 1000, 3))  # fmt: skip
-    ratio = medians["move"] / medians["floor"]
-    emit("api.single.move_vs_floor", ratio, "x", target=MOVE_VS_FLOOR, met=ratio <= MOVE_VS_FLOOR)
+def committed_insert(conn, pause: float) -> float:
+    """One committed INSERT on a connection of its own, `pause` seconds after
+    its last statement, as a request meets its commit (back to back the same
+    INSERT is cheaper: the server and the socket are still warm)."""
+    time.sleep(pause)
+    started = time.perf_counter()
+    with conn.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {floor_urls.TABLE} (game, body) VALUES (0, 'x')")
+    conn.commit()
+    return time.perf_counter() - started
+
+
+def single_client(titles: dict[str, tuple[int, list[str], list]]) -> None:
+    """One client, request by request: per title, a move beside the trivial
+    view and one committed INSERT measured alone (what a durable
+    acknowledgement cannot go below), and the move's cost as a multiple of
+    the two together; the three kinds take turns, so a busy moment weighs on
+    all alike."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    insert_conn = psycopg.connect(dbname=db["NAME"], user=db["USER"], host=db["HOST"],
+                                  port=db["PORT"], password=db["PASSWORD"])  # fmt: skip
+    http_conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    trivial: list[float] = []
+    insert: list[float] = []
+    moves: dict[str, list[float]] = {title: [] for title in titles}
+    for _ in range(SINGLE):
+        for title, (game_id, tokens, plays) in titles.items():
+            if not plays:
+                continue
+            trivial.append(timed("GET", "/api/ping/", conn=http_conn)[0])
+            insert.append(committed_insert(insert_conn, pause=0.005))
+            seq, seat, action = plays.pop(0)
+            body = {"seq": seq, "action": action}
+            path = f"/api/games/{game_id}/actions/"
+            moves[title].append(timed("POST", path, tokens[seat], body, http_conn)[0])
+    insert_conn.close()
+    floor = statistics.median(trivial) + statistics.median(insert)
+    for name, seconds in (("trivial", trivial), ("insert", insert)):
+        emit_spread(f"api.single.{name}", seconds)
+    for title, seconds in moves.items():
+        if not seconds:
+            continue
+        emit_spread(f"api.single.{title}.move", seconds)
+        ratio = statistics.median(seconds) / floor
+        emit(f"api.single.{title}.move_vs_trivial_plus_insert", ratio, "x",
+             target=MOVE_VS_FLOOR, met=ratio <= MOVE_VS_FLOOR, moves=len(seconds))  # fmt: skip
+
+
+def emit_spread(name: str, seconds: list[float]) -> None:
+    ordered = sorted(seconds)
+    emit(f"{name}.p50", statistics.median(ordered) * 1000, "ms", requests=len(ordered),
+         p10=round(ordered[len(ordered) // 10] * 1000, 3),
+         p90=round(ordered[len(ordered) * 9 // 10] * 1000, 3))  # fmt: skip
 
 
 def main() -> None:
     with throwaway_database(needs_postgresql=True), deployed_redis() as redis_url:
         games = []
-        for i in range(CLIENTS + 1):  # the last one is the single client's
+        for i in range(CLIENTS):
             players = [
                 User.objects.create(username=f"p{i}{side}", email=f"p{i}{side}@bench.invalid")
                 for side in "ab"
@@ -205,6 +244,14 @@ def main() -> None:
             game = do_create_game(title="havana", players=players, seed=i)
             games.append((game.pk, tokens))
         plays = {i: planned_moves(game_id) for i, (game_id, _) in enumerate(games)}
+        singles = {}
+        for title in SINGLE_TITLES:
+            players = [User.objects.create(username=f"s{title}{side}",
+                                           email=f"s{title}{side}@bench.invalid")
+                       for side in "ab"]  # fmt: skip
+            game = do_create_game(title=title, players=players, seed=5)
+            singles[title] = (game.pk, [api_tokens.issue(u)[1] for u in players],
+                              planned_moves(game.pk, SINGLE))  # fmt: skip
         floor_urls.create_table()
         server = start_gunicorn(redis_url)
         try:
@@ -250,7 +297,7 @@ def main() -> None:
                 target = TARGETS.get(name)
                 met = {"target": target, "met": ratio >= target} if target else {}
                 emit(f"api.{name}.vs_trivial", ratio, "%", **met)
-            single_client(*games[CLIENTS], plays[CLIENTS])
+            single_client(singles)
         finally:
             server.terminate()
             server.wait(timeout=10)

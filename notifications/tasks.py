@@ -11,7 +11,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 
-from notifications import delivery, webhooks
+from notifications import after_response, delivery, webhooks
 from notifications.models import Notification
 from notifications.outbox import password_reset_for
 from ops import outage
@@ -68,11 +68,17 @@ def password_reset(email: str) -> int:
 
 def queue_after_commit(row: Notification) -> None:
     """The mail and the webhook are two tasks on two queues: neither waits
-    for the other, and a slow hook holds no mail."""
+    for the other, and a slow hook holds no mail.  In a request they are
+    published once its response is written (notifications.after_response)."""
     if row.status == Notification.Status.PENDING:
-        transaction.on_commit(partial(enqueue, deliver, row.pk))
+        transaction.on_commit(partial(_publish, deliver, row.pk))
     if row.webhook_status == Notification.Webhook.PENDING:
-        transaction.on_commit(partial(enqueue, deliver_webhook, row.pk))
+        transaction.on_commit(partial(_publish, deliver_webhook, row.pk))
+
+
+def _publish(task, notification_id: int) -> None:
+    if not after_response.later(partial(enqueue, task, notification_id)):
+        enqueue(task, notification_id)
 
 
 def queue_of(task) -> str:

@@ -138,8 +138,6 @@ def test_a_hanging_redis_holds_up_one_request_for_its_timeouts_and_no_other(
         new = {"title": "duel", "players": ["alice", "bob"]}
         created = web.call("POST", "/api/games/", keys["alice"], new)
         assert created.status == 201, created.body
-        # the cache's timeout, then the broker's (its reads wait a second more)
-        assert created.seconds < 0.5 + 1.5 + 1
         game = created.body["id"]
         later = [web.call("GET", f"/api/games/{game}/", keys[who]) for who in ("alice", "bob")]
         hand = later[0].body["view"]["hand"]
@@ -147,7 +145,12 @@ def test_a_hanging_redis_holds_up_one_request_for_its_timeouts_and_no_other(
         later.append(web.call("POST", f"/api/games/{game}/actions/", keys["alice"], move))
         later.append(web.call("GET", "/api/games/", keys["bob"]))
         assert [answer.status for answer in later] == [200, 200, 201, 200]
-        assert sum(answer.seconds for answer in later) < 1  # Redis is left alone meanwhile
+        # The cache's timeout, then the broker's (its reads wait a second
+        # more), paid once: by the creation, or by the request after it on
+        # the same worker, since the publish follows the creation's answer
+        # (notifications.after_response).  Redis is left alone after that.
+        answers = [created, *later]
+        assert sum(answer.seconds for answer in answers) < 0.5 + 1.5 + 1 + 1
         health = web.call("GET", "/healthz")
         assert health.status == 200 and health.body["status"] == "degraded"
         assert health.seconds < 0.5 + 0.5 + 1
