@@ -94,6 +94,20 @@ class TooManyGames(InvalidRequest):
     code = "too_many_games"
 
 
+class TooManyTables(InvalidRequest):
+    """The account already sits at as many waiting tables as one may."""
+
+    code = "too_many_tables"
+
+
+class InvalidLink(ServiceError):
+    """An invitation link or token that seats nobody: not one this server
+    signed, or expired, revoked or already used (the detail says which)."""
+
+    code = "invalid_link"
+    status = 403
+
+
 class ImportRefused(InvalidRequest):
     """A game export that cannot be imported whole (nothing of it is written)."""
 
@@ -135,6 +149,7 @@ __all__ = [
     "GameNotActive",
     "IllegalAction",
     "ImportRefused",
+    "InvalidLink",
     "InvalidRequest",
     "NotASeat",
     "NotFound",
@@ -143,6 +158,7 @@ __all__ = [
     "StaleSeq",
     "Suspended",
     "TooManyGames",
+    "TooManyTables",
     "describe",
     "in_words",
 ]

@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 
 from ops.keys import LARGEST_ID
 from web.throttle import auth_throttled, creation_throttled
-from web.views import account, create, game, home, moderation
+from web.views import account, create, game, home, moderation, tables
 
 
 class GameId:
@@ -28,6 +28,9 @@ app_name = "web"
 urlpatterns = [
     path("", home.home, name="home"),
     path("games/new/", creation_throttled(create.create), name="create"),
+    path("tables/", tables.lobby, name="lobby"),
+    path("tables/<game:pk>/", tables.table, name="table"),
+    path("invitations/<str:token>/", tables.invitation, name="invitation"),
     path("games/<game:pk>/", game.game, name="game"),
     path("games/<game:pk>/live/", game.live, name="live"),
     path("games/<game:pk>/move/", game.move, name="move"),

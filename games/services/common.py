@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from django.conf import settings
 from django.utils.translation import gettext_noop
 
 from games.errors import (
@@ -16,10 +17,12 @@ from games.errors import (
     GameNotActive,
     InvalidRequest,
     NotASeat,
+    NotFound,
     StaleSeq,
     Suspended,
+    TooManyGames,
 )
-from games.models import Game, Seat
+from games.models import Game, Seat, Table
 from games.stream import sql
 
 # A write that re-reads the game before each try loses to a concurrent append
@@ -117,3 +120,37 @@ def retry_on_stale(write: Callable[[], T], attempts: int = STALE_RETRIES) -> T:
         except StaleSeq:
             continue
     return write()
+
+
+def require_room_for_a_game(creator) -> None:
+    """Refuse a game to an account that already runs the most games one may
+    have started at once.  Its row is locked for the rest of the creation's
+    transaction, so two creations at the same moment count each other."""
+    from accounts.models import User
+
+    limit = settings.CORREO_MAX_ACTIVE_GAMES
+    list(User.objects.select_for_update().filter(pk=creator.pk).values_list("pk", flat=True))
+    running = Game.objects.filter(created_by=creator, status=Game.Status.ACTIVE).count()
+    if running >= limit:
+        raise TooManyGames(
+            gettext_noop(
+                "you have started %(limit)s games that are still running, the most one "
+                "account may have at once: wait until one of them ends"
+            ),
+            limit=limit,
+        )
+
+
+def locked_table(table_id: int) -> Table:
+    """A table's row, locked until the transaction ends (NotFound if none):
+    every act on a table takes it first, so acts on one table run one at a
+    time and a table starts once."""
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise NotFound(gettext_noop("no such table"))
+    return table
+
+
+def seated_users(table: Table) -> list:
+    """The people seated at a table (bots aside), as they sat down."""
+    return [seat.user for seat in table.seats.select_related("user") if seat.user is not None]
