@@ -92,6 +92,14 @@ class User(AbstractUser):
         choices=[("random", "random bot"), ("greedy", "greedy bot")],
         help_text="Blank for a person; else the built-in bot that plays this account's seats.",
     )
+    # Whether the address is known to reach the account holder: game mail
+    # goes only to a verified address (notifications.outbox).  A sign-up
+    # starts unverified and verifies by a signed link (accounts.verification);
+    # accounts made otherwise (by the admin, a moderator's script, before
+    # verification existed) were made by someone who vouched for the address.
+    email_verified = models.BooleanField(
+        default=True, help_text="The address was confirmed (game mail goes only to such)."
+    )
     language = models.CharField(
         max_length=8,
         choices=settings.LANGUAGES,

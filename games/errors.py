@@ -69,6 +69,12 @@ class GameLocked(ServiceError):
     status = 409
 
 
+class NotConsented(Forbidden):
+    """A player named for a game never agreed to play with its creator."""
+
+    code = "no_consent"
+
+
 class Suspended(ServiceError):
     """The account is suspended by a moderator."""
 
@@ -152,6 +158,7 @@ __all__ = [
     "InvalidLink",
     "InvalidRequest",
     "NotASeat",
+    "NotConsented",
     "NotFound",
     "NotYourTurn",
     "ServiceError",

@@ -155,6 +155,49 @@ TABLE_PAGE = {
 }
 
 
+LINK = {
+    "type": "object",
+    "properties": {
+        "invite_token": {"type": "string"},
+        "invite_url": {"type": "string"},
+        "single_use": {"type": "boolean"},
+        "expires_at": {"type": "string", "format": "date-time", "nullable": True},
+    },
+    "required": ["invite_token", "invite_url", "single_use", "expires_at"],
+}
+
+REVOKED = {
+    "type": "object",
+    "properties": {"revoked": {"type": "integer", "description": "links revoked"}},
+    "required": ["revoked"],
+}
+
+INVITATION = {
+    "title": "Invitation",
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "table": {"type": "integer"},
+        "title": {"type": "string"},
+        "title_name": {"type": "string"},
+        "from": {"type": "string", "description": "who invited"},
+        "host": {"type": "string"},
+        "status": {"type": "string",
+                   "enum": ["pending", "accepted", "declined", "withdrawn"]},
+        "seats": {"type": "object"},
+        "seated": {"type": "integer"},
+        "created_at": {"type": "string", "format": "date-time"},
+    },
+    "required": ["id", "table", "status"],
+}  # fmt: skip
+
+INVITATIONS = {
+    "type": "object",
+    "properties": {"invitations": {"type": "array", "items": INVITATION}},
+    "required": ["invitations"],
+}
+
+
 INBOUND_EMAIL = {
     "post": {
         "operationId": "inbound_email",

@@ -267,3 +267,34 @@ class StartIn(serializers.Serializer):
 class EmptyIn(serializers.Serializer):
     """A body that carries nothing the act needs: read all the same, so that
     a malformed one is refused as at every other door."""
+
+
+class InviteIn(serializers.Serializer):
+    usernames = serializers.ListField(
+        child=serializers.CharField(max_length=150), required=False, default=list, max_length=20,
+        help_text="accounts to invite; bot:random or bot:greedy seats a bot at once",
+    )  # fmt: skip
+    emails = serializers.ListField(
+        child=serializers.CharField(max_length=254), required=False, default=list, max_length=20,
+        help_text="addresses of people without an account (the mail leads to sign-up)",
+    )  # fmt: skip
+
+
+class LinkIn(serializers.Serializer):
+    single_use = serializers.BooleanField(required=False, default=False)
+    expires_in = serializers.IntegerField(
+        required=False, min_value=60, max_value=90 * 86400,
+        help_text="seconds; omitted: the link works as long as the table waits",
+    )  # fmt: skip
+
+
+class RevokeIn(serializers.Serializer):
+    token = serializers.CharField(
+        max_length=200, required=False, help_text="the link to revoke; omitted: every link"
+    )
+
+
+class InvitationsQuery(serializers.Serializer):
+    all = serializers.BooleanField(
+        required=False, default=False, help_text="answered invitations too"
+    )

@@ -13,6 +13,13 @@ from rest_framework.views import APIView
 from games.api import schema
 from games.api import serializers as s
 from games.selectors import tables
+from games.services.invitations import (
+    check_accept_invitation,
+    check_decline_invitation,
+    check_invite,
+    check_make_link,
+    check_revoke_links,
+)
 from games.services.tables import (
     check_create_table,
     check_join_table,
@@ -149,3 +156,92 @@ class TableRemoveView(APIView):
         data = s.validated(s.RemoveIn, request.data)
         check_remove_from_table(pk, request.user, data["username"])
         return _detail(request, pk)
+
+
+class TableInviteView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="The host invites accounts by name and people by address",
+        description="Each invitee hears of it by mail and answers it (accept takes the "
+        "seat); an address without an account gets a link that leads to sign-up. "
+        "`bot:random` or `bot:greedy` among the usernames seats a bot at once.",
+        request=s.InviteIn,
+        responses={201: schema.TABLE},
+    )
+    def post(self, request, pk: int):
+        data = s.validated(s.InviteIn, request.data)
+        check_invite(pk, request.user, usernames=data["usernames"], emails=data["emails"])
+        return _detail(request, pk, status.HTTP_201_CREATED)
+
+
+class TableLinksView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="The host makes another link to hand out (single-use, expiring)",
+        request=s.LinkIn,
+        responses={201: schema.LINK},
+    )
+    def post(self, request, pk: int):
+        data = s.validated(s.LinkIn, request.data)
+        link = check_make_link(
+            pk, request.user, single_use=data["single_use"], expires_in=data.get("expires_in")
+        )
+        return Response(tables.link_record(link), status=status.HTTP_201_CREATED)
+
+
+class TableRevokeView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="The host revokes a link, or every link of the table",
+        request=s.RevokeIn,
+        responses={200: schema.REVOKED},
+    )
+    def post(self, request, pk: int):
+        data = s.validated(s.RevokeIn, request.data)
+        revoked = check_revoke_links(pk, request.user, token=data.get("token"))
+        return Response({"revoked": revoked})
+
+
+class InvitationsView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="My invitations, newest first (pending unless all=1)",
+        parameters=[OpenApiParameter("all", bool, description="answered ones too")],
+        responses={200: schema.INVITATIONS},
+    )
+    def get(self, request):
+        query = s.validated(s.InvitationsQuery, request.query_params)
+        found = tables.invitations_for(request.user, pending_only=not query["all"])
+        return Response({"invitations": found})
+
+
+class AcceptView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Accept an invitation: take the seat",
+        request=s.EmptyIn,
+        responses={200: schema.TABLE},
+    )
+    def post(self, request, pk: int):
+        s.validated(s.EmptyIn, request.data)
+        table = check_accept_invitation(pk, request.user)
+        return _detail(request, table.pk)
+
+
+class DeclineView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Decline an invitation",
+        request=s.EmptyIn,
+        responses={200: schema.INVITATION},
+    )
+    def post(self, request, pk: int):
+        s.validated(s.EmptyIn, request.data)
+        invitation = check_decline_invitation(pk, request.user)
+        return Response(tables.invitation_record(invitation))

@@ -75,6 +75,14 @@ urlpatterns = [
     path("tables/<int:pk>/leave/", game_view(tables.TableLeaveView), name="table-leave"),
     path("tables/<int:pk>/start/", game_view(tables.TableStartView), name="table-start"),
     path("tables/<int:pk>/remove/", game_view(tables.TableRemoveView), name="table-remove"),
+    path("tables/<int:pk>/invite/", game_view(tables.TableInviteView), name="table-invite"),
+    path("tables/<int:pk>/links/", game_view(tables.TableLinksView), name="table-links"),
+    path("tables/<int:pk>/links/revoke/", game_view(tables.TableRevokeView), name="table-revoke"),
+    path("invitations/", tables.InvitationsView.as_view(), name="invitations"),
+    path("invitations/<int:pk>/accept/", game_view(tables.AcceptView), name="invitation-accept"),
+    path(
+        "invitations/<int:pk>/decline/", game_view(tables.DeclineView), name="invitation-decline"
+    ),
     path("games/<int:pk>/verify/", game_view(views.VerifyView), name="game-verify"),
     path("games/<int:pk>/export/", game_view(views.ExportView), name="game-export"),
     path("games/import/", views.ImportView.as_view(), name="games-import"),

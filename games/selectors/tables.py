@@ -175,6 +175,16 @@ def detail(table: Table, user) -> dict[str, Any]:
     return answer
 
 
+def link_record(link: InviteLink) -> dict[str, Any]:
+    token = invite_tokens.link_token(link)
+    return {
+        "invite_token": token,
+        "invite_url": invite_path(link.table, token),
+        "single_use": link.single_use,
+        "expires_at": link.expires_at.isoformat() if link.expires_at else None,
+    }
+
+
 def invite_path(table: Table, token: str) -> str:
     """The page link that carries a link's token (absolute in mail and API)."""
     from urllib.parse import urlencode
@@ -222,3 +232,14 @@ def invitation_record(invitation: Invitation) -> dict[str, Any]:
         "seated": table.seated,
         "created_at": invitation.created_at.isoformat(),
     }
+
+
+def addressed(token: object) -> Invitation:
+    """The address invitation a mail's token names, if it can still be
+    answered (InvalidLink otherwise)."""
+    from games.errors import InvalidLink
+
+    invitation = invite_tokens.invitation_named(token)
+    if invitation.status != Invitation.Status.PENDING:
+        raise InvalidLink(gettext_noop("this invitation was answered or has lapsed"))
+    return invitation

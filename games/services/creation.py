@@ -28,12 +28,17 @@ def check_create_game(
     spectator_delay: int,
     clock: dict[str, Any] | None,
 ) -> Game:
-    """A person's request to start a game: they must sit at it, unless they
-    are a moderator (who may set up a game for others), and may not have
-    more running games they started than CORREO_MAX_ACTIVE_GAMES."""
+    """A person's request to start a game with players they name: they must
+    sit at it, every other person named must have accepted an invitation
+    from them (bots need none), and they may not have more running games
+    they started than CORREO_MAX_ACTIVE_GAMES; a moderator may set up any
+    game for others.  Games are otherwise gathered at tables
+    (games.services.tables), where each player takes their own seat."""
     moderator = getattr(creator, "is_moderator", False)
     if creator not in players and not moderator:
         raise Forbidden(gettext_noop("you must be one of the players (or a moderator)"))
+    if not moderator:
+        common.require_consent(creator, players)
     with transaction.atomic():
         if not moderator:
             common.require_room_for_a_game(creator)

@@ -52,7 +52,14 @@ from games.errors import (
 )
 from games.models import Event, Game, Invitation, InviteLink, Table, TableSeat
 from games.selectors import blocks, invite_tokens
-from games.services.common import locked_table, require_room_for_a_game, seated_users
+from games.services.common import (
+    locked_table,
+    require_host,
+    require_room_for_a_game,
+    require_waiting,
+    seated_users,
+    table_facts,
+)
 from games.services.creation import do_create_game
 
 SEAT_ORDERS = tuple(Table.SeatOrder.values)
@@ -186,14 +193,6 @@ def _require_room_for_a_table(user) -> None:
         )
 
 
-def _waiting(table: Table) -> None:
-    if table.status != Table.Status.WAITING:
-        raise Conflict(
-            gettext_noop("the table is no longer waiting for players (it is %(status)s)"),
-            status=table.status,
-        )
-
-
 def check_join_table(table_id: int, user, *, token: str | None = None, source: str = "api"):
     """A person takes a seat: at an open table, with a link's token, or with
     an invitation of theirs.  A table they may not see is not found, and
@@ -241,7 +240,7 @@ def do_join_table(
     source: str = "api",
 ) -> Table:
     """Seat `user` at the locked `table`; the seat that fills it starts it."""
-    _waiting(table)
+    require_waiting(table)
     if table.seats.filter(user=user).exists():
         raise Conflict(gettext_noop("you already have a seat at this table"))
     if table.seated >= table.max_seats:
@@ -267,8 +266,8 @@ def check_seat_bot(table_id: int, user, kind: str) -> Table:
     """The host seats a bot (bots need no consent)."""
     with transaction.atomic():
         table = locked_table(table_id)
-        _host_only(table, user)
-        _waiting(table)
+        require_host(table, user)
+        require_waiting(table)
         if kind not in engine_bots.kinds_for(base.get(table.title)):
             raise InvalidRequest(
                 gettext_noop("%(title)s has no %(kind)s bot"),
@@ -289,18 +288,13 @@ def do_seat_bot(table: Table, kind: str, *, source: str = "api") -> Table:
     return table
 
 
-def _host_only(table: Table, user) -> None:
-    if table.host_id != getattr(user, "pk", None):
-        raise Forbidden(gettext_noop("only the table's host may do this"))
-
-
 def check_leave_table(table_id: int, user) -> Table:
     """A seated player leaves before the start.  A host who leaves hands the
     table to the player who sat down first after them; the last player out
     closes it."""
     with transaction.atomic():
         table = locked_table(table_id)
-        _waiting(table)
+        require_waiting(table)
         seat = table.seats.filter(user=user).first()
         if seat is None:
             raise Conflict(gettext_noop("you have no seat at this table"))
@@ -313,8 +307,8 @@ def check_remove_from_table(table_id: int, user, username: str) -> Table:
         raise InvalidRequest(gettext_noop("username must be a string"))
     with transaction.atomic():
         table = locked_table(table_id)
-        _host_only(table, user)
-        _waiting(table)
+        require_host(table, user)
+        require_waiting(table)
         if kind := bots.kind_named(username):
             seat = table.seats.filter(bot=kind).last()
         else:
@@ -353,8 +347,8 @@ def check_start_table(
     `bot:<kind>`) in the order they will sit."""
     with transaction.atomic():
         table = locked_table(table_id)
-        _host_only(table, user)
-        _waiting(table)
+        require_host(table, user)
+        require_waiting(table)
         if table.seated < table.min_seats:
             raise Conflict(
                 gettext_noop("the table needs at least %(least)s players to start"),
@@ -427,19 +421,9 @@ def _tell_started(table: Table, game: Game, seats: list[TableSeat]) -> None:
             hooks.Notice(
                 kind="table_started", table=table, user=seat.user,
                 key=f"table_started:{table.pk}:{seat.user_id}",
-                context={**_notice_facts(table), "game": game.pk, "players": players},
+                context={**table_facts(table), "game": game.pk, "players": players},
             )
         )  # fmt: skip
-
-
-def _notice_facts(table: Table) -> dict[str, Any]:
-    """What every mail about a table says of it."""
-    try:
-        title = base.get(table.title).TITLE
-    except KeyError:
-        title = table.title
-    return {"table": table.pk, "title": table.title, "title_name": title,
-            "host": table.host.username}  # fmt: skip
 
 
 def do_expire_table(table: Table) -> Table:
@@ -453,7 +437,7 @@ def do_expire_table(table: Table) -> Table:
             hooks.Notice(
                 kind="table_expired", table=table, user=user,
                 key=f"table_expired:{table.pk}:{user.pk}",
-                context={**_notice_facts(table), "days": settings.CORREO_TABLE_EXPIRY_DAYS},
+                context={**table_facts(table), "days": settings.CORREO_TABLE_EXPIRY_DAYS},
             )
         )  # fmt: skip
     return table

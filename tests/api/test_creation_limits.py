@@ -19,6 +19,7 @@ from games.services.abort import check_abort
 from games.services.creation import check_create_game, do_create_game
 from ops.throttling import FixedWindowRateThrottle
 from tests.conftest import make_user
+from tests.support.consent import consenting
 from tests.support.threads import run_together
 
 GENEROUS = {"anon": "10000/min", "user": "100000/min", "auth": "10000/min"}
@@ -52,6 +53,8 @@ def test_starting_games_past_the_rate_is_a_429_that_writes_nothing(
     as_, alice, bob, throttle_rates, clock
 ):
     throttle_rates(**GENEROUS, create="2/min")
+    consenting(alice, bob)
+    consenting(bob, alice)
     client = as_(alice)
     clock[0] = 630.0
     assert [start(client, "alice", "bob").status_code for _ in range(2)] == [201, 201]
@@ -70,6 +73,7 @@ def test_the_web_form_shares_the_apis_budget_and_says_the_same(
     as_, alice, bob, throttle_rates, clock
 ):
     throttle_rates(**GENEROUS, create="2/min")
+    consenting(alice, bob)
     clock[0] = 630.0
     assert start(as_(alice), "alice", "bob").status_code == 201
     page = browser(alice)
@@ -83,6 +87,8 @@ def test_the_web_form_shares_the_apis_budget_and_says_the_same(
 
 def test_an_account_may_run_only_so_many_games_it_started(as_, alice, bob, carol, mo, settings):
     settings.CORREO_MAX_ACTIVE_GAMES = 2
+    consenting(alice, bob, carol)
+    consenting(bob, alice)
     client = as_(alice)
     assert [start(client, "alice", "bob").status_code for _ in range(2)] == [201, 201]
     refused = start(client, "alice", "carol", spectator_delay=1)
@@ -103,6 +109,7 @@ def test_an_account_may_run_only_so_many_games_it_started(as_, alice, bob, carol
 
 def test_the_web_form_says_why_it_started_no_game(alice, bob, settings):
     settings.CORREO_MAX_ACTIVE_GAMES = 1
+    consenting(alice, bob)
     page = browser(alice)
     form = page.get("/").content.decode()
     assert "have at most 1 games you started running at once" in form
@@ -121,6 +128,7 @@ def test_creations_at_the_same_moment_count_each_other(settings):
     there were before any of them, and all would pass."""
     settings.CORREO_MAX_ACTIVE_GAMES = 3
     alice, bob = make_user("alice"), make_user("bob")
+    consenting(alice, bob)
     do_create_game(title="duel", players=[alice, bob], creator=alice)
     begin = threading.Barrier(6)
     outcomes: list[str] = []

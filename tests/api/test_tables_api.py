@@ -3,6 +3,8 @@ refusals in the usual {"error", "detail"} shape."""
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 
 from games.models import Game, Table
@@ -151,3 +153,52 @@ def test_writing_needs_an_account(as_, alice):
     assert as_(None).post("/api/tables/", BODY, format="json").status_code == 401
     joined = as_(None).post(f"/api/tables/{table['id']}/join/", {}, format="json")
     assert joined.status_code == 401
+
+
+def test_invitations_through_the_api(as_, alice, bob, carol):
+    table = open_table(as_(alice), open=False)
+    path = f"/api/tables/{table['id']}/"
+    invited = as_(alice).post(path + "invite/", {"usernames": ["bob", "carol"]}, format="json")
+    assert invited.status_code == 201 and invited.json()["invited"] == ["bob", "carol"]
+    [mine] = as_(bob).get("/api/invitations/").json()["invitations"]
+    assert (mine["table"], mine["from"], mine["status"]) == (table["id"], "alice", "pending")
+    # An invitee sees the unlisted table before answering.
+    assert as_(bob).get(path).status_code == 200
+    accepted = as_(bob).post(f"/api/invitations/{mine['id']}/accept/", {}, format="json")
+    assert accepted.status_code == 200 and accepted.json()["players"] == ["alice", "bob"]
+    [hers] = as_(carol).get("/api/invitations/").json()["invitations"]
+    declined = as_(carol).post(f"/api/invitations/{hers['id']}/decline/", {}, format="json")
+    assert declined.json()["status"] == "declined"
+    assert as_(carol).get("/api/invitations/").json()["invitations"] == []
+    assert as_(carol).get("/api/invitations/?all=1").json()["invitations"][0]["status"] == (
+        "declined"
+    )
+    again = as_(carol).post(f"/api/invitations/{hers['id']}/accept/", {}, format="json")
+    assert again.status_code == 409 and again.json()["error"] == "conflict"
+    other = as_(alice).post(f"/api/invitations/{hers['id']}/accept/", {}, format="json")
+    assert other.status_code == 404
+
+
+def test_links_are_made_and_revoked_by_the_host(as_, alice, bob, carol, eve):
+    table = open_table(as_(alice), open=False, seats=4)
+    path = f"/api/tables/{table['id']}/"
+    link = as_(alice).post(path + "links/", {"single_use": True, "expires_in": 3600},
+                           format="json").json()  # fmt: skip
+    assert link["single_use"] and link["expires_at"]
+    assert link["invite_url"].endswith(quote(link["invite_token"]))
+    assert as_(bob).post(path + "links/", {}, format="json").status_code == 403
+    joined = as_(bob).post(path + "join/", {"token": link["invite_token"]}, format="json")
+    assert joined.status_code == 200
+    used = as_(carol).post(path + "join/", {"token": link["invite_token"]}, format="json")
+    assert used.status_code == 403 and used.json()["error"] == "invalid_link"
+    revoked = as_(alice).post(path + "links/revoke/", {}, format="json").json()
+    assert revoked == {"revoked": 2}  # every link the table had, the spent one too
+    gone = as_(eve).post(path + "join/", {"token": table["invite_token"]}, format="json")
+    assert gone.status_code == 403 and "withdrawn" in gone.json()["detail"]
+
+
+def test_bots_take_seats_through_an_invitation(as_, alice):
+    table = open_table(as_(alice), title="havana", seats=2)
+    seated = as_(alice).post(f"/api/tables/{table['id']}/invite/", {"usernames": ["bot:random"]},
+                             format="json").json()  # fmt: skip
+    assert seated["status"] == "started" and seated["players"] == ["alice", "bot:random"]
