@@ -45,6 +45,13 @@ def lobby(user, *, title: str | None = None, open_only: bool = True) -> QuerySet
     return tables.order_by("-created_at", "-id")
 
 
+def mine_waiting(user) -> QuerySet[Table]:
+    """The waiting tables where `user` holds a seat, newest first."""
+    return Table.objects.filter(status=Table.Status.WAITING, seats__user=user).order_by(
+        "-created_at", "-id"
+    )
+
+
 def with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:
     return tables.select_related("host", "game").prefetch_related(
         Prefetch("seats", queryset=TableSeat.objects.select_related("user"))
