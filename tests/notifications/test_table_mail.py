@@ -8,6 +8,8 @@ import datetime
 from django.utils import timezone
 
 from games.jobs import tables as table_jobs
+from games.selectors.invite_tokens import invitation_token
+from games.services.invitations import check_invite
 from games.services.tables import check_create_table, check_join_table
 from notifications import render
 from notifications.models import Notification
@@ -42,3 +44,47 @@ def test_a_player_who_wants_no_mail_is_not_mailed(alice, bob):
     check_join_table(table.pk, bob)
     assert not Notification.objects.filter(kind="table_started", user=bob).exists()
     assert Notification.objects.filter(kind="table_started", user=alice).exists()
+
+
+def test_an_invitation_goes_out_through_smtp_in_the_invitees_language(
+    alice, bob, sink, django_capture_on_commit_callbacks
+):
+    bob.language = "de"
+    bob.save()
+    table = check_create_table(alice, title="duel", seats=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        check_invite(table.pk, alice, usernames=["bob"])
+    [message] = sink.to("bob@example.org")
+    assert str(message["Subject"]).strip().startswith("[Correo] alice lädt dich zu Duel")
+    body = message.get_body(("plain",)).get_content()
+    assert "lädt dich zu einer Partie Duel (2-3 Spieler)" in body
+    assert f"https://correo.test/tables/{table.pk}/" in body
+    assert message["List-Unsubscribe"]
+
+
+def test_the_table_mails_in_german(alice, bob):
+    alice.language = "de"
+    alice.save()
+    table = check_create_table(alice, title="duel", seats=2)
+    check_join_table(table.pk, bob)
+    started = render.build_message(Notification.objects.get(kind="table_started", user=alice))
+    assert "der Tisch ist voll, die Partie beginnt" in started.subject
+    assert "die Partie beginnt jetzt" in started.body
+    check_create_table(alice, title="duel", seats=2)
+    table_jobs.expire(timezone.now() + datetime.timedelta(days=15))
+    expired = render.build_message(Notification.objects.get(kind="table_expired", user=alice))
+    assert "Tisch ist abgelaufen" in expired.subject
+    assert "14 Tage lang niemand" in expired.body
+
+
+def test_an_address_invitation_names_no_account_and_offers_no_unsubscribe(
+    alice, sink, django_capture_on_commit_callbacks
+):
+    table = check_create_table(alice, title="duel", seats=2, open=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        [invitation] = check_invite(table.pk, alice, emails=["dora@example.net"])
+    [message] = sink.to("dora@example.net")
+    body = message.get_body(("plain",)).get_content()
+    assert f"https://correo.test/invitations/{invitation_token(invitation)}/" in body
+    assert "nothing happens unless you follow the link" in body
+    assert message["List-Unsubscribe"] is None
