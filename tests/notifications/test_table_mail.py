@@ -57,7 +57,7 @@ def test_an_invitation_goes_out_through_smtp_in_the_invitees_language(
     [message] = sink.to("bob@example.org")
     assert str(message["Subject"]).strip().startswith("[Correo] alice lädt dich zu Duel")
     body = message.get_body(("plain",)).get_content()
-    assert "lädt dich zu einer Partie Duel (2-3 Spieler)" in body
+    assert "lädt dich zu einer Partie Duel (test engine) (3-3 Spieler)" in body
     assert f"https://correo.test/tables/{table.pk}/" in body
     assert message["List-Unsubscribe"]
 
