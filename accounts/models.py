@@ -92,6 +92,14 @@ class User(AbstractUser):
         choices=[("random", "random bot"), ("greedy", "greedy bot")],
         help_text="Blank for a person; else the built-in bot that plays this account's seats.",
     )
+    # Whether the address is known to reach the account holder: game mail
+    # goes only to a verified address (notifications.outbox).  A sign-up
+    # starts unverified and verifies by a signed link (accounts.verification);
+    # accounts made otherwise (by the admin, a moderator's script, before
+    # verification existed) were made by someone who vouched for the address.
+    email_verified = models.BooleanField(
+        default=True, help_text="The address was confirmed (game mail goes only to such)."
+    )
     language = models.CharField(
         max_length=8,
         choices=settings.LANGUAGES,
@@ -196,3 +204,24 @@ class ApiToken(models.Model):
     def expires(self) -> datetime.datetime:
         days = settings.CORREO_TOKEN_TTL_DAYS
         return (self.last_used or self.created) + datetime.timedelta(days=days)
+
+
+class Block(models.Model):
+    """One account's block of another: the blocked account cannot invite
+    the blocker, join a table where the blocker sits, or see such a table
+    in the lobby, and the blocker does not see the blocked account's tables
+    either.  Private: nobody but the blocker is ever told of it."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_made")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+        ]
+        indexes = [models.Index(fields=["blocked"], name="block_blocked_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocks {self.blocked}"

@@ -457,6 +457,17 @@ if CORREO_TOKEN_TTL_DAYS < 1:
 # but a flood of them still crowds the lists and the sweep.
 CORREO_MAX_ACTIVE_GAMES = env.int("CORREO_MAX_ACTIVE_GAMES", default=100)
 
+# Tables (games being gathered): a waiting table nobody joins for this many
+# days expires (its players are told); an account may sit at this many
+# waiting tables at once, so the lobby stays a list of games about to start.
+CORREO_TABLE_EXPIRY_DAYS = env.int("CORREO_TABLE_EXPIRY_DAYS", default=14)
+CORREO_MAX_WAITING_TABLES = env.int("CORREO_MAX_WAITING_TABLES", default=10)
+# How often beat looks for expired tables (a day's precision is plenty).
+CELERY_BEAT_SCHEDULE["expire-tables"] = {
+    "task": "games.tasks.expire_tables",
+    "schedule": env.float("CORREO_TABLE_SWEEP_INTERVAL", default=600.0),
+}
+
 # Current states and game views memoised per process (entries never go stale).
 CORREO_STATE_CACHE_SIZE = env.int("CORREO_STATE_CACHE_SIZE", default=512)
 

@@ -69,6 +69,12 @@ class GameLocked(ServiceError):
     status = 409
 
 
+class NotConsented(Forbidden):
+    """A player named for a game never agreed to play with its creator."""
+
+    code = "no_consent"
+
+
 class Suspended(ServiceError):
     """The account is suspended by a moderator."""
 
@@ -92,6 +98,20 @@ class TooManyGames(InvalidRequest):
     """The account already runs as many games it started as one may at once."""
 
     code = "too_many_games"
+
+
+class TooManyTables(InvalidRequest):
+    """The account already sits at as many waiting tables as one may."""
+
+    code = "too_many_tables"
+
+
+class InvalidLink(ServiceError):
+    """An invitation link or token that seats nobody: not one this server
+    signed, or expired, revoked or already used (the detail says which)."""
+
+    code = "invalid_link"
+    status = 403
 
 
 class ImportRefused(InvalidRequest):
@@ -135,14 +155,17 @@ __all__ = [
     "GameNotActive",
     "IllegalAction",
     "ImportRefused",
+    "InvalidLink",
     "InvalidRequest",
     "NotASeat",
+    "NotConsented",
     "NotFound",
     "NotYourTurn",
     "ServiceError",
     "StaleSeq",
     "Suspended",
     "TooManyGames",
+    "TooManyTables",
     "describe",
     "in_words",
 ]

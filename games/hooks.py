@@ -16,6 +16,10 @@
 - replay: `listener(title, seconds)`, a state was rebuilt from the stream.
 - timeout_failure: `listener(game, seat, error)`, applying a seat's timeout
   raised (`games.jobs.timeouts` held the seat back and flagged the game).
+- table_notice: `listener(notice)`, a `Notice` to a person about a table
+  (an invitation, the table full and its game started, the table expired),
+  inside the transaction of the act that causes it: whatever the listener
+  writes (the outbox's row) commits or rolls back with the act.
 
 Other apps (notifications' outbox, clocks, metrics) register in their
 AppConfig.ready().  A listener must be quick and must not call back into the
@@ -77,12 +81,28 @@ class Hook:
         return [item for listener in self.applying(args[0]) for item in listener(*args) or ()]
 
 
+@dataclass
+class Notice:
+    """Something a person must hear about a table: `kind` (invitation,
+    table_started, table_expired), to an account (`user`) or, for an
+    invitation to someone without one, to an address (`email`); `key` makes
+    it once only; `context` holds what the mail says."""
+
+    kind: str
+    table: Any
+    key: str
+    user: Any = None
+    email: str = ""
+    context: dict[str, Any] | None = None
+
+
 rows = Hook()
 append = Hook()
 committed = Hook()
 reminder = Hook()
 replay = Hook()
 timeout_failure = Hook()
+table_notice = Hook()
 
 on_rows, rows_for = rows.register, rows.collect
 on_append, appended = append.register, append.fire
@@ -90,3 +110,4 @@ on_committed, event_committed = committed.register, committed.fire
 on_reminder, reminder_due = reminder.register, reminder.fire
 on_replay, replayed = replay.register, replay.fire
 on_timeout_failure, timeout_failed = timeout_failure.register, timeout_failure.fire
+on_table_notice, table_noticed = table_notice.register, table_notice.fire

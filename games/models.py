@@ -346,3 +346,167 @@ class ModerationItem(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} on {self.game} ({self.state})"
+
+
+class Table(models.Model):
+    """A game being gathered (games.services.tables): the host's choice of
+    title, seats, options and clock, the players seated so far, and once it
+    starts the game it became.  Nobody is seated without consent: a seat is
+    taken by its player (from the lobby, by a link, by accepting an
+    invitation), only bots are seated by the host."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting"
+        STARTED = "started"
+        EXPIRED = "expired"  # nobody joined for CORREO_TABLE_EXPIRY_DAYS
+        CLOSED = "closed"  # its last player left
+
+    class SeatOrder(models.TextChoices):
+        RANDOM = "random"
+        JOINED = "joined"  # as the players sat down
+        HOST = "host"  # the host's order, given when starting
+
+    title = models.CharField(max_length=32)
+    # Resolved (the engine's defaults filled in), as the game will have them.
+    options = JSONTextField(default=dict)
+    # As the host gave it (checked by games.clocks.options when the table
+    # was made); the game parses it again when it starts.
+    clock = JSONTextField(null=True, blank=True)
+    public = models.BooleanField(default=True)
+    # Listed in the lobby for anyone to join; otherwise by link or invitation.
+    open = models.BooleanField(default=True)
+    spectator_delay = models.PositiveSmallIntegerField(default=0)
+    seat_order = models.CharField(
+        max_length=8, choices=SeatOrder.choices, default=SeatOrder.RANDOM
+    )
+    min_seats = models.PositiveSmallIntegerField()
+    max_seats = models.PositiveSmallIntegerField()
+    # How many seats are taken: kept with every seat taken or given up, under
+    # the table's row lock, so that the lobby finds free seats by index.
+    seated = models.PositiveSmallIntegerField(default=0)
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.PROTECT, related_name="table"
+    )
+    # A rematch's table names the game it repeats.
+    rematch_of = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # A waiting table nobody joins expires then; every seat taken moves it on.
+    expires_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            # The lobby: open waiting tables, newest first.
+            models.Index(
+                fields=["-created_at", "-id"],
+                condition=models.Q(status="waiting", open=True),
+                name="table_lobby_idx",
+            ),
+            # The expiry sweep reads only waiting tables.
+            models.Index(
+                fields=["expires_at"],
+                condition=models.Q(status="waiting"),
+                name="table_expiry_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title} table #{self.pk} ({self.status})"
+
+    @property
+    def free(self) -> int:
+        return max(self.max_seats - self.seated, 0)
+
+
+class TableSeat(models.Model):
+    """A seat taken at a waiting table: by a player, or by a bot the host asked for."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="table_seats",
+    )  # fmt: skip
+    bot = models.CharField(max_length=16, blank=True, default="")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="table_seat_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat of {self.user or 'bot:' + self.bot}"
+
+
+class Invitation(models.Model):
+    """A host's invitation to a table: to an account (answered on the
+    dashboard, the API or by mail), or to an address (the mail's link leads
+    to sign-up, then to the seat).  `hidden`: the invitee blocked the
+    inviter, so they never hear of it (blocks are private; the inviter sees
+    it pending until the table starts or expires)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        WITHDRAWN = "withdrawn"  # the table started, expired or closed first
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="invitations",
+    )  # fmt: skip
+    email = models.EmailField(blank=True)
+    # The secret half of an address invitation's link (games.services.tokens).
+    nonce = models.CharField(max_length=32, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    hidden = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=models.Q(status="pending"),
+                name="invitation_pending_once",
+            ),
+        ]  # fmt: skip
+        indexes = [
+            models.Index(
+                fields=["user", "status"], name="invitation_user_idx",
+            ),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"invitation to {self.table} for {self.user or self.email} ({self.status})"
+
+
+class InviteLink(models.Model):
+    """A link to a table that seats whoever follows it: its token is signed
+    (games.services.tokens) over the link and its nonce; it may be
+    single-use, runs out at `expires_at` and dies when the host revokes it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="links")
+    nonce = models.CharField(max_length=32)
+    single_use = models.BooleanField(default=False)
+    # Null: the link works as long as the table waits.
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"link to {self.table}"

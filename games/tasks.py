@@ -30,7 +30,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from games import hooks
-from games.jobs import sweep, timeouts
+from games.jobs import sweep, tables, timeouts
 from games.selectors import bots as bot_seats
 from games.services import bots
 
@@ -78,6 +78,12 @@ def timeout_games(batch: list[list[int]], now: str) -> int:
         except DatabaseError:
             log.exception("timeout of game %s failed; the next sweep retries it", game_id)
     return applied
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def expire_tables() -> int:
+    """Waiting tables nobody joined for CORREO_TABLE_EXPIRY_DAYS expire."""
+    return tables.expire()
 
 
 @shared_task(acks_late=True, ignore_result=True)

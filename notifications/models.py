@@ -30,6 +30,9 @@ class Notification(models.Model):
         WEBHOOK_PAUSED = "webhook_paused"  # the owner of a hook the breaker paused
         PASSWORD_CHANGED = "password_changed"  # to the account holder
         EMAIL_CHANGED = "email_changed"  # to the OLD address
+        INVITATION = "invitation"  # a host asks an account or an address to a table
+        TABLE_STARTED = "table_started"  # the table is full (or started): the game starts
+        TABLE_EXPIRED = "table_expired"  # nobody joined a waiting table in time
 
     class Status(models.TextChoices):
         PENDING = "pending"

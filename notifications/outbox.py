@@ -180,6 +180,44 @@ def _initial_status(user, kind: str) -> str | None:
     return None
 
 
+# What a table tells its players (games.services.tables, .invitations): not
+# a game's events, so no digest holds them (an invitation waits for no
+# morning); a player who turned mail off gets none.
+TABLE_KINDS = {
+    Notification.Kind.INVITATION,
+    Notification.Kind.TABLE_STARTED,
+    Notification.Kind.TABLE_EXPIRED,
+}
+
+
+def on_table_notice(notice: hooks.Notice) -> Notification | None:
+    """The games.hooks.on_table_notice listener: the notice's row, written in
+    the act's transaction, to the account's address or (an invitation to
+    someone without an account) to the address the host gave."""
+    if notice.kind not in TABLE_KINDS:
+        raise ValueError(f"unknown table notice {notice.kind!r}")
+    user = notice.user
+    if user is not None:
+        if getattr(user, "bot", "") or not wants_table_mail(user):
+            return None
+        to_email = user.email
+    else:
+        to_email = notice.email
+    if not to_email:
+        return None
+    row = Notification(
+        key=notice.key, kind=notice.kind, user=user, to_email=to_email,
+        context=notice.context or {}, status=Notification.Status.PENDING,
+    )  # fmt: skip
+    if not store.write_new(hooks.Row(row, unique="key", written=_written)):
+        return Notification.objects.filter(key=row.key).first()
+    return row
+
+
+def wants_table_mail(user) -> bool:
+    return bool(user.email) and getattr(user, "notify_mode", "every_turn") != "off"
+
+
 def password_reset_for(email: str) -> int:
     """Queue the reset mail to each account `email` may reset (Django's
     rule: active, with a usable password, the same address in any letter

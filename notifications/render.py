@@ -27,8 +27,16 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.engines import base, i18n
-from games.models import Event, Game, Seat
-from games.selectors import listing, narration, provisional, verify_record, viewers, visibility
+from games.models import Event, Game, Invitation, Seat
+from games.selectors import (
+    invite_tokens,
+    listing,
+    narration,
+    provisional,
+    verify_record,
+    viewers,
+    visibility,
+)
 from games.stream import store
 from notifications import board_image
 from notifications.addresses import reply_address, unsubscribe_token
@@ -295,7 +303,30 @@ def context_for(n: Notification) -> dict[str, Any]:
         ctx["reset_hours"] = settings.PASSWORD_RESET_TIMEOUT // 3600
     if n.kind in (Notification.Kind.PASSWORD_CHANGED, Notification.Kind.EMAIL_CHANGED):
         ctx["reset_page_url"] = absolute(reverse("password_reset"))
+    if n.kind in TABLE_KINDS:
+        ctx.update(table_links(n))
     return ctx
+
+
+def table_links(n: Notification) -> dict[str, Any]:
+    """The links a table's mail carries.  An address invitation's link
+    carries its token, made as the mail is built (the outbox, which the
+    admin shows, never holds it), so it can only come from the mail."""
+    table = n.context.get("table")
+    links = {
+        "table_url": absolute(reverse("web:table", args=[table])) if table else None,
+        "lobby_url": absolute(reverse("web:lobby")),
+    }
+    if game := n.context.get("game"):
+        links["game_url"] = absolute(reverse("web:game", args=[game]))
+    if n.kind == Notification.Kind.INVITATION:
+        invitation = Invitation.objects.filter(pk=n.context.get("invitation")).first()
+        if n.user_id is None and invitation is not None:
+            token = invite_tokens.invitation_token(invitation)
+            links["answer_url"] = absolute(reverse("web:invitation", args=[token]))
+        else:
+            links["answer_url"] = links["table_url"]
+    return links
 
 
 # What a digest lists for each game, by the kind of mail it stands for.
@@ -442,6 +473,11 @@ def board_picture(n: Notification, ctx: dict[str, Any]) -> bytes | None:
 
 
 REPLY_KINDS = {Notification.Kind.REPLY, Notification.Kind.REJECTION}
+TABLE_KINDS = {
+    Notification.Kind.INVITATION,
+    Notification.Kind.TABLE_STARTED,
+    Notification.Kind.TABLE_EXPIRED,
+}
 # A digest tells of several games; a rejection answers a mail that was refused.
 NO_PICTURE = {Notification.Kind.DIGEST, Notification.Kind.REJECTION}
 # Mail about the account itself, which no mail preference turns off: it

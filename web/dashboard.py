@@ -1,5 +1,6 @@
-"""A player's dashboard: their games (the ones waiting for them first), games
-they can watch, and the form to start one."""
+"""A player's dashboard: their invitations and waiting tables, their games
+(the ones waiting for them first), games they can watch, and the form that
+opens a table (where a new game starts)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.db.models import OuterRef, Subquery, prefetch_related_objects
 
 from games.engines import base
 from games.models import Event, Game
-from games.selectors import listing, narration, visibility
+from games.selectors import listing, narration, tables, visibility
 from ops.throttling import CreateRateThrottle
 
 WATCHABLE = 20
@@ -27,9 +28,12 @@ def context(user) -> dict[str, Any]:
     mine_rows = [_row(game, user, moves.get(game.pk)) for game in mine]
     mine_rows.sort(key=lambda row: (not row["my_turn"], row["status"] != Game.Status.ACTIVE))
     watch_rows = [_row(game, user, moves.get(game.pk)) for game in watch]
+    waiting = tables.with_seats(tables.mine_waiting(user))
     return {
         "mine": mine_rows, "watch": watch_rows, "titles": title_choices(),
-        "limits": creation_limits(user),
+        "limits": creation_limits(user), "fresh": True,
+        "invitations": tables.invitations_for(user),
+        "waiting": [tables.summary(table) for table in waiting],
     }  # fmt: skip
 
 

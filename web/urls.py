@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 
 from ops.keys import LARGEST_ID
 from web.throttle import auth_throttled, creation_throttled
-from web.views import account, create, game, home, moderation
+from web.views import account, game, home, moderation, tables
 
 
 class GameId:
@@ -27,7 +27,18 @@ app_name = "web"
 
 urlpatterns = [
     path("", home.home, name="home"),
-    path("games/new/", creation_throttled(create.create), name="create"),
+    path("tables/", tables.lobby, name="lobby"),
+    path("tables/new/", creation_throttled(tables.new_table), name="new-table"),
+    path("tables/<game:pk>/", tables.table, name="table"),
+    path("tables/<game:pk>/join/", tables.join, name="table-join"),
+    path("tables/<game:pk>/leave/", tables.leave, name="table-leave"),
+    path("tables/<game:pk>/start/", tables.start, name="table-start"),
+    path("tables/<game:pk>/remove/", tables.remove, name="table-remove"),
+    path("tables/<game:pk>/invite/", tables.invite, name="table-invite"),
+    path("tables/<game:pk>/links/", tables.make_link, name="table-link"),
+    path("tables/<game:pk>/links/revoke/", tables.revoke_links, name="table-revoke"),
+    path("invitations/<game:pk>/<str:verb>/", tables.answer, name="answer"),
+    path("invitations/<str:token>/", tables.invitation, name="invitation"),
     path("games/<game:pk>/", game.game, name="game"),
     path("games/<game:pk>/live/", game.live, name="live"),
     path("games/<game:pk>/move/", game.move, name="move"),

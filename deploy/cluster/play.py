@@ -232,14 +232,32 @@ class Players:
         return {"username": name, "email": account["email"], "token": data["token"]}
 
     async def new_game(self, players: list[dict], title: str, **extra) -> int:
+        """A game gathered at a table: the first player opens it with a seat
+        for each, the others join (a bot, named as a string, is seated by
+        the host's invitation), and the seat that fills it starts the game.
+        A join or an invitation repeated after a lost answer meets a 409
+        (already seated, or the table started): the table says which."""
         names = [p["username"] if isinstance(p, dict) else p for p in players]
-        body = {"title": title, "players": names, **extra}
-        status, data = await self.api.call("POST", "/api/games/", players[0]["token"], body)
+        host = players[0]["token"]
+        body = {"title": title, "seats": len(players), "seat_order": "joined", **extra}
+        status, table = await self.api.call("POST", "/api/tables/", host, body)
         if status != 201:
-            raise GaveUp(f"create {title}: {status} {data}")
-        self.api.log.write(kind="game", game=data["id"], title=title, players=names,
+            raise GaveUp(f"open a {title} table: {status} {table}")
+        path = f"/api/tables/{table['id']}/"
+        for player in players[1:]:
+            if isinstance(player, dict):
+                status, data = await self.api.call("POST", path + "join/", player["token"], {})
+            else:
+                status, data = await self.api.call("POST", path + "invite/", host,
+                                                   {"usernames": [player]})  # fmt: skip
+            if status not in (200, 201, 409):
+                raise GaveUp(f"seat {player} at table {table['id']}: {status} {data}")
+        status, table = await self.api.call("GET", path, host)
+        if status != 200 or not table.get("game"):
+            raise GaveUp(f"table {table.get('id')} did not start its game: {status} {table}")
+        self.api.log.write(kind="game", game=table["game"], title=title, players=names,
                            clock=extra.get("clock"))  # fmt: skip
-        return data["id"]
+        return table["game"]
 
 
 async def play_turn(api: Api, game: int, tokens: dict[int, str], rng: random.Random,

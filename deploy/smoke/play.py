@@ -80,6 +80,24 @@ def register(name: str) -> dict:
     return {"username": username, "email": email, "token": token}
 
 
+def new_game(players: list[dict], title: str, options: dict | None = None) -> int:
+    """A game gathered as players meet: the first opens a table with a seat
+    for each, the others join it, and the seat that fills it starts the game
+    (nobody is seated without taking the seat)."""
+    body = {
+        "title": title,
+        "seats": len(players),
+        "seat_order": "joined",
+        "options": options or {},
+    }
+    table = api("POST", "/api/tables/", players[0]["token"], body)
+    for player in players[1:]:
+        table = api("POST", f"/api/tables/{table['id']}/join/", player["token"], {})
+    if table["status"] != "started" or not table["game"]:
+        raise SmokeFailure(f"table {table['id']} did not start its game: {table}")
+    return table["game"]
+
+
 def whole_result(result: dict | None, seats: int) -> bool:
     """The one result shape every title gives (docs/api.md, "What a client is shown")."""
     if not isinstance(result, dict) or not isinstance(result.get("ended_by"), str):
@@ -92,9 +110,7 @@ def whole_result(result: dict | None, seats: int) -> bool:
 def play_over_http(title: dict, rng: random.Random) -> tuple[int, int]:
     count = title["min_players"]
     players = [register(f"{title['name'][:6]}{seat}x") for seat in range(count)]
-    created = api("POST", "/api/games/", players[0]["token"], {
-        "title": title["name"], "players": [p["username"] for p in players]})  # fmt: skip
-    game_id = created["id"]
+    game_id = new_game(players, title["name"])
     for moves in range(MAX_MOVES):
         detail = api("GET", f"/api/games/{game_id}/", players[0]["token"])
         if detail["status"] != "active":
@@ -159,8 +175,7 @@ def reply(message, sender: str, text: str) -> EmailMessage:
 def play_by_email(title: str) -> tuple[int, int]:
     players = [register(f"mail{seat}x") for seat in range(2)]
     options = {"rounds": 1} if title == "duel" else {}
-    body = {"title": title, "players": [p["username"] for p in players], "options": options}
-    game_id = api("POST", "/api/games/", players[0]["token"], body)["id"]
+    game_id = new_game(players, title, options)
     tag = re.compile(rf"#{game_id}:")
     answered: set[str] = set()
     for moves in range(200):  # noqa: B007 - the count is returned
@@ -230,8 +245,7 @@ def webhook_round_trip(title: str) -> int:
         url = f"http://127.0.0.1:{server.server_port}/hook"
         api("PATCH", "/api/auth/me/", players[0]["token"], {"webhook_url": url})
         options = {"rounds": 1} if title == "duel" else {}
-        body = {"title": title, "players": [p["username"] for p in players], "options": options}
-        game_id = api("POST", "/api/games/", players[1]["token"], body)["id"]
+        game_id = new_game([players[1], players[0]], title, options)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             for posted in list(server.received):

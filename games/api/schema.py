@@ -105,6 +105,99 @@ GAME_DETAIL = {
 }
 
 
+TABLE = {
+    "title": "Table",
+    "type": "object",
+    "description": "A game being gathered (docs/tables.md).",
+    "properties": {
+        "id": {"type": "integer"},
+        "title": {"type": "string", "description": "the title's API name"},
+        "title_name": {"type": "string"},
+        "host": {"type": "string", "description": "the host's username"},
+        "seats": {"type": "object", "properties": {"min": {"type": "integer"},
+                                                   "max": {"type": "integer"}}},
+        "players": {"type": "array", "items": {"type": "string"},
+                    "description": "usernames seated, as they sat down (bots as bot:<kind>)"},
+        "free": {"type": "integer", "description": "seats still free"},
+        "options": {"type": "object"},
+        "clock": {"type": "object", "nullable": True},
+        "public": {"type": "boolean"},
+        "open": {"type": "boolean"},
+        "seat_order": {"type": "string", "enum": ["random", "joined", "host"]},
+        "spectator_delay": {"type": "integer"},
+        "status": {"type": "string", "enum": ["waiting", "started", "expired", "closed"]},
+        "game": {"type": "integer", "nullable": True,
+                 "description": "the game's id once the table started"},
+        "created_at": {"type": "string", "format": "date-time"},
+        "expires_at": {"type": "string", "format": "date-time",
+                       "description": "when a waiting table nobody joins expires"},
+        "your_seat": {"type": "boolean"},
+        "host_is_you": {"type": "boolean"},
+        "invited": {"type": "array", "items": {"type": "string"},
+                    "description": "invitations not yet answered (shown to the players only)"},
+        "invite_url": {"type": "string", "nullable": True,
+                       "description": "the page link to hand out (the host only)"},
+        "invite_token": {"type": "string", "nullable": True,
+                         "description": "the link's token, which join takes (the host only)"},
+    },
+    "required": ["id", "title", "host", "seats", "players", "status", "game"],
+}  # fmt: skip
+
+TABLE_PAGE = {
+    "type": "object",
+    "properties": {
+        "count": {"type": "integer"},
+        "next": {"type": "string", "nullable": True},
+        "previous": {"type": "string", "nullable": True},
+        "results": {"type": "array", "items": TABLE},
+    },
+    "required": ["count", "results"],
+}
+
+
+LINK = {
+    "type": "object",
+    "properties": {
+        "invite_token": {"type": "string"},
+        "invite_url": {"type": "string"},
+        "single_use": {"type": "boolean"},
+        "expires_at": {"type": "string", "format": "date-time", "nullable": True},
+    },
+    "required": ["invite_token", "invite_url", "single_use", "expires_at"],
+}
+
+REVOKED = {
+    "type": "object",
+    "properties": {"revoked": {"type": "integer", "description": "links revoked"}},
+    "required": ["revoked"],
+}
+
+INVITATION = {
+    "title": "Invitation",
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "table": {"type": "integer"},
+        "title": {"type": "string"},
+        "title_name": {"type": "string"},
+        "from": {"type": "string", "description": "who invited"},
+        "host": {"type": "string"},
+        "status": {"type": "string",
+                   "enum": ["pending", "accepted", "declined", "withdrawn"]},
+        "seats": {"type": "object"},
+        "seated": {"type": "integer"},
+        "created_at": {"type": "string", "format": "date-time"},
+    },
+    "required": ["id", "table", "status"],
+}  # fmt: skip
+
+INVITATIONS = {
+    "type": "object",
+    "properties": {"invitations": {"type": "array", "items": INVITATION}},
+    "required": ["invitations"],
+}
+
+
 INBOUND_EMAIL = {
     "post": {
         "operationId": "inbound_email",

@@ -201,3 +201,100 @@ class VerifyQuery(serializers.Serializer):
         if int(seq) > 2**31 - 1:
             raise serializers.ValidationError("the seq is out of range")
         return int(seq), hash_.lower()
+
+
+class SeatsField(serializers.JSONField):
+    """A table's seats: a number, or {min, max} (the service checks the range)."""
+
+    def to_internal_value(self, data):
+        if type(data) is int or (isinstance(data, dict) and set(data) <= {"min", "max"}):
+            if isinstance(data, dict) and not all(type(v) is int for v in data.values()):
+                raise serializers.ValidationError("min and max must be whole numbers")
+            return data
+        raise serializers.ValidationError("a number of seats, or {min, max}")
+
+
+class CreateTableIn(serializers.Serializer):
+    title = serializers.CharField(max_length=32)
+    seats = SeatsField(
+        required=False, default=None,
+        help_text="a number, or {min, max}; omitted: the title's whole range",
+    )  # fmt: skip
+    options = serializers.DictField(required=False, default=dict)
+    clock = serializers.DictField(required=False, allow_null=True, default=None)
+    public = serializers.BooleanField(required=False, default=True, help_text="anyone may watch")
+    open = serializers.BooleanField(
+        required=False, default=True,
+        help_text="listed in the lobby for anyone to join (else by link or invitation)",
+    )  # fmt: skip
+    seat_order = serializers.ChoiceField(
+        choices=["random", "joined", "host"], required=False, default="random",
+        help_text="random; as the players joined; or the host's order, given at the start",
+    )  # fmt: skip
+    spectator_delay = serializers.IntegerField(
+        required=False, default=0, min_value=0, max_value=1000
+    )
+
+
+class TablesQuery(serializers.Serializer):
+    title = serializers.CharField(max_length=32, required=False)
+    open = serializers.BooleanField(required=False, default=False)
+    page = serializers.IntegerField(min_value=1, required=False)
+    page_size = serializers.IntegerField(min_value=1, required=False)
+
+
+class TableQuery(serializers.Serializer):
+    token = serializers.CharField(max_length=200, required=False)
+
+
+class JoinIn(serializers.Serializer):
+    token = serializers.CharField(
+        max_length=200, required=False, help_text="the invite_token of a link to the table"
+    )
+
+
+class RemoveIn(serializers.Serializer):
+    username = serializers.CharField(max_length=150, help_text="a seated player, or bot:<kind>")
+
+
+class StartIn(serializers.Serializer):
+    order = serializers.ListField(
+        child=serializers.CharField(max_length=150), required=False, max_length=8,
+        help_text="the seated players in seat order (tables whose host orders the seats)",
+    )  # fmt: skip
+
+
+class EmptyIn(serializers.Serializer):
+    """A body that carries nothing the act needs: read all the same, so that
+    a malformed one is refused as at every other door."""
+
+
+class InviteIn(serializers.Serializer):
+    usernames = serializers.ListField(
+        child=serializers.CharField(max_length=150), required=False, default=list, max_length=20,
+        help_text="accounts to invite; bot:random or bot:greedy seats a bot at once",
+    )  # fmt: skip
+    emails = serializers.ListField(
+        child=serializers.CharField(max_length=254), required=False, default=list, max_length=20,
+        help_text="addresses of people without an account (the mail leads to sign-up)",
+    )  # fmt: skip
+
+
+class LinkIn(serializers.Serializer):
+    single_use = serializers.BooleanField(required=False, default=False)
+    expires_in = serializers.IntegerField(
+        required=False, min_value=60, max_value=90 * 86400,
+        help_text="seconds; omitted: the link works as long as the table waits",
+    )  # fmt: skip
+
+
+class RevokeIn(serializers.Serializer):
+    token = serializers.CharField(
+        max_length=200, required=False, help_text="the link to revoke; omitted: every link"
+    )
+
+
+class InvitationsQuery(serializers.Serializer):
+    all = serializers.BooleanField(
+        required=False, default=False, help_text="answered invitations too"
+    )

@@ -2,12 +2,13 @@ import functools
 
 from django.urls import path
 
-from games.api import errors, moderation, views
+from games.api import errors, moderation, tables, views
 from ops.keys import LARGEST_ID
 
 
 def game_view(view_class):
-    """The view, answering 404 for a game id beyond any key without a query.
+    """The view, answering 404 for an id (a game's, a table's) beyond any key
+    without a query.
 
     A converter of its own would do the same, but it would rename the route
     (`<int:pk>`) that metrics and access logs label requests with.
@@ -68,6 +69,20 @@ urlpatterns = [
         name="moderation-close",
     ),
     path("vacation/", views.VacationView.as_view(), name="vacation"),
+    path("tables/", tables.TablesView.as_view(), name="tables"),
+    path("tables/<int:pk>/", game_view(tables.TableView), name="table"),
+    path("tables/<int:pk>/join/", game_view(tables.TableJoinView), name="table-join"),
+    path("tables/<int:pk>/leave/", game_view(tables.TableLeaveView), name="table-leave"),
+    path("tables/<int:pk>/start/", game_view(tables.TableStartView), name="table-start"),
+    path("tables/<int:pk>/remove/", game_view(tables.TableRemoveView), name="table-remove"),
+    path("tables/<int:pk>/invite/", game_view(tables.TableInviteView), name="table-invite"),
+    path("tables/<int:pk>/links/", game_view(tables.TableLinksView), name="table-links"),
+    path("tables/<int:pk>/links/revoke/", game_view(tables.TableRevokeView), name="table-revoke"),
+    path("invitations/", tables.InvitationsView.as_view(), name="invitations"),
+    path("invitations/<int:pk>/accept/", game_view(tables.AcceptView), name="invitation-accept"),
+    path(
+        "invitations/<int:pk>/decline/", game_view(tables.DeclineView), name="invitation-decline"
+    ),
     path("games/<int:pk>/verify/", game_view(views.VerifyView), name="game-verify"),
     path("games/<int:pk>/export/", game_view(views.ExportView), name="game-export"),
     path("games/import/", views.ImportView.as_view(), name="games-import"),

@@ -6,20 +6,25 @@ stream is games.stream.derived."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from django.conf import settings
 from django.utils.translation import gettext_noop
 
 from games.errors import (
+    Conflict,
     Forbidden,
     GameLocked,
     GameNotActive,
     InvalidRequest,
     NotASeat,
+    NotConsented,
+    NotFound,
     StaleSeq,
     Suspended,
+    TooManyGames,
 )
-from games.models import Game, Seat
+from games.models import Game, Invitation, Seat, Table
 from games.stream import sql
 
 # A write that re-reads the game before each try loses to a concurrent append
@@ -117,3 +122,87 @@ def retry_on_stale(write: Callable[[], T], attempts: int = STALE_RETRIES) -> T:
         except StaleSeq:
             continue
     return write()
+
+
+def require_room_for_a_game(creator) -> None:
+    """Refuse a game to an account that already runs the most games one may
+    have started at once.  Its row is locked for the rest of the creation's
+    transaction, so two creations at the same moment count each other."""
+    from accounts.models import User
+
+    limit = settings.CORREO_MAX_ACTIVE_GAMES
+    list(User.objects.select_for_update().filter(pk=creator.pk).values_list("pk", flat=True))
+    running = Game.objects.filter(created_by=creator, status=Game.Status.ACTIVE).count()
+    if running >= limit:
+        raise TooManyGames(
+            gettext_noop(
+                "you have started %(limit)s games that are still running, the most one "
+                "account may have at once: wait until one of them ends"
+            ),
+            limit=limit,
+        )
+
+
+def locked_table(table_id: int) -> Table:
+    """A table's row, locked until the transaction ends (NotFound if none):
+    every act on a table takes it first, so acts on one table run one at a
+    time and a table starts once."""
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise NotFound(gettext_noop("no such table"))
+    return table
+
+
+def seated_users(table: Table) -> list:
+    """The people seated at a table (bots aside), as they sat down."""
+    return [seat.user for seat in table.seats.select_related("user") if seat.user is not None]
+
+
+def require_host(table: Table, user) -> None:
+    if table.host_id != getattr(user, "pk", None):
+        raise Forbidden(gettext_noop("only the table's host may do this"))
+
+
+def require_waiting(table: Table) -> None:
+    if table.status != Table.Status.WAITING:
+        raise Conflict(
+            gettext_noop("the table is no longer waiting for players (it is %(status)s)"),
+            status=table.status,
+        )
+
+
+def table_facts(table: Table) -> dict[str, Any]:
+    """What every mail about a table says of it."""
+    from games.engines import base
+
+    try:
+        title = base.get(table.title).TITLE
+    except KeyError:
+        title = table.title
+    return {"table": table.pk, "title": table.title, "title_name": title,
+            "host": table.host.username}  # fmt: skip
+
+
+def require_consent(creator, players: list) -> None:
+    """A game made by naming its players (`POST /api/games/`) seats a
+    person only if they accepted an invitation from its creator; bots and
+    the creator need none."""
+    from accounts.models import User
+
+    people = [p for p in players if isinstance(p, User) and not p.bot and p.pk != creator.pk]
+    if not people:
+        return
+    agreed = set(
+        Invitation.objects.filter(
+            invited_by=creator, user__in=people, status=Invitation.Status.ACCEPTED
+        ).values_list("user_id", flat=True)
+    )
+    refused = [person.username for person in people if person.pk not in agreed]
+    if refused:
+        raise NotConsented(
+            gettext_noop(
+                "%(names)s never accepted an invitation from you: invite them to a table "
+                "instead (POST /api/tables/, then /invite/)"
+            ),
+            names=", ".join(refused),
+        )

@@ -5,15 +5,15 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from games.clocks import options as clock_options
 from games.engines import base
-from games.errors import Forbidden, InvalidRequest, TooManyGames
+from games.errors import Forbidden, InvalidRequest
 from games.models import Event, Game, Seat
 from games.selectors.bots import bot_seats, seat_holders
+from games.services import common
 from games.stream import chain, commitment, store
 from games.stream.derived import derived_fields
 
@@ -28,38 +28,24 @@ def check_create_game(
     spectator_delay: int,
     clock: dict[str, Any] | None,
 ) -> Game:
-    """A person's request to start a game: they must sit at it, unless they
-    are a moderator (who may set up a game for others), and may not have
-    more running games they started than CORREO_MAX_ACTIVE_GAMES."""
+    """A person's request to start a game with players they name: they must
+    sit at it, every other person named must have accepted an invitation
+    from them (bots need none), and they may not have more running games
+    they started than CORREO_MAX_ACTIVE_GAMES; a moderator may set up any
+    game for others.  Games are otherwise gathered at tables
+    (games.services.tables), where each player takes their own seat."""
     moderator = getattr(creator, "is_moderator", False)
     if creator not in players and not moderator:
         raise Forbidden(gettext_noop("you must be one of the players (or a moderator)"))
+    if not moderator:
+        common.require_consent(creator, players)
     with transaction.atomic():
         if not moderator:
-            _require_room_for_a_game(creator)
+            common.require_room_for_a_game(creator)
         return do_create_game(
             title=title, players=players, options=options, creator=creator, public=public,
             spectator_delay=spectator_delay, clock=clock,
         )  # fmt: skip
-
-
-def _require_room_for_a_game(creator) -> None:
-    """Refuse a game to an account that already runs the most games one may
-    have started at once.  Its row is locked for the rest of the creation's
-    transaction, so two creations at the same moment count each other."""
-    from accounts.models import User
-
-    limit = settings.CORREO_MAX_ACTIVE_GAMES
-    list(User.objects.select_for_update().filter(pk=creator.pk).values_list("pk", flat=True))
-    running = Game.objects.filter(created_by=creator, status=Game.Status.ACTIVE).count()
-    if running >= limit:
-        raise TooManyGames(
-            gettext_noop(
-                "you have started %(limit)s games that are still running, the most one "
-                "account may have at once: wait until one of them ends"
-            ),
-            limit=limit,
-        )
 
 
 def do_create_game(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import Event, Game
+from tests.support.consent import consenting
 
 
 @pytest.fixture
@@ -15,6 +16,7 @@ def clocked_game(as_, alice, bob):
         "clock": {"per_move": "72h", "reminders": ["24h", "2h"], "on_timeout": "skip",
                   "max_timeouts": 3},
     }  # fmt: skip
+    consenting(alice, bob)
     response = as_(alice).post("/api/games/", body, format="json")
     assert response.status_code == 201, response.json()
     return Game.objects.get(pk=response.json()["id"])
@@ -31,6 +33,7 @@ def test_a_clocked_game_shows_every_seats_deadline(as_, alice, clocked_game):
 
 def test_a_bad_clock_is_a_clear_400(as_, alice, bob):
     body = {"title": "duel", "players": ["alice", "bob"], "clock": {"per_move": "forever"}}
+    consenting(alice, bob)
     response = as_(alice).post("/api/games/", body, format="json")
     assert response.status_code == 400 and "per_move" in response.json()["detail"]
     assert not Game.objects.exists()

@@ -14,11 +14,12 @@ from django.db import connection
 from django.test import Client
 
 from games.errors import TooManyGames
-from games.models import Game
+from games.models import Game, Table
 from games.services.abort import check_abort
 from games.services.creation import check_create_game, do_create_game
 from ops.throttling import FixedWindowRateThrottle
 from tests.conftest import make_user
+from tests.support.consent import consenting
 from tests.support.threads import run_together
 
 GENEROUS = {"anon": "10000/min", "user": "100000/min", "auth": "10000/min"}
@@ -52,6 +53,8 @@ def test_starting_games_past_the_rate_is_a_429_that_writes_nothing(
     as_, alice, bob, throttle_rates, clock
 ):
     throttle_rates(**GENEROUS, create="2/min")
+    consenting(alice, bob)
+    consenting(bob, alice)
     client = as_(alice)
     clock[0] = 630.0
     assert [start(client, "alice", "bob").status_code for _ in range(2)] == [201, 201]
@@ -70,19 +73,25 @@ def test_the_web_form_shares_the_apis_budget_and_says_the_same(
     as_, alice, bob, throttle_rates, clock
 ):
     throttle_rates(**GENEROUS, create="2/min")
+    consenting(alice, bob)
     clock[0] = 630.0
     assert start(as_(alice), "alice", "bob").status_code == 201
     page = browser(alice)
-    assert page.post("/games/new/", {"title": "duel", "players": "bob"}).status_code == 302
-    refused = page.post("/games/new/", {"title": "duel", "players": "bob"})
+    # A table opened from the form is a start as the API's are.
+    assert page.post("/tables/new/", {"title": "duel"}).status_code == 302
+    refused = page.post("/tables/new/", {"title": "duel"})
     assert refused.status_code == 429 and refused["Retry-After"] == "30"
     assert "Too many games started: wait 30 s and try again." in refused.content.decode()
     assert start(as_(alice), "alice", "bob").status_code == 429
-    assert Game.objects.count() == 2
+    opened = as_(alice).post("/api/tables/", {"title": "duel"}, format="json")
+    assert opened.status_code == 429
+    assert Game.objects.count() == 1 and Table.objects.filter(status="waiting").count() == 1
 
 
 def test_an_account_may_run_only_so_many_games_it_started(as_, alice, bob, carol, mo, settings):
     settings.CORREO_MAX_ACTIVE_GAMES = 2
+    consenting(alice, bob, carol)
+    consenting(bob, alice)
     client = as_(alice)
     assert [start(client, "alice", "bob").status_code for _ in range(2)] == [201, 201]
     refused = start(client, "alice", "carol", spectator_delay=1)
@@ -103,14 +112,16 @@ def test_an_account_may_run_only_so_many_games_it_started(as_, alice, bob, carol
 
 def test_the_web_form_says_why_it_started_no_game(alice, bob, settings):
     settings.CORREO_MAX_ACTIVE_GAMES = 1
+    consenting(alice, bob)
     page = browser(alice)
     form = page.get("/").content.decode()
     assert "have at most 1 games you started running at once" in form
     assert "start 10000 games a minute" in form
-    assert page.post("/games/new/", {"title": "duel", "players": "bob"}).status_code == 302
-    again = page.post("/games/new/", {"title": "duel", "players": "bob"}, follow=True)
-    assert again.status_code == 200
+    do_create_game(title="duel", players=[alice, bob], creator=alice)
+    again = page.post("/tables/new/", {"title": "duel", "invite": "bob"})
+    assert again.status_code == 400
     assert CAPPED.replace("2 games", "1 games") in again.content.decode()
+    assert 'value="bob"' in again.content.decode()  # what she typed is still there
     assert Game.objects.count() == 1
 
 
@@ -121,6 +132,7 @@ def test_creations_at_the_same_moment_count_each_other(settings):
     there were before any of them, and all would pass."""
     settings.CORREO_MAX_ACTIVE_GAMES = 3
     alice, bob = make_user("alice"), make_user("bob")
+    consenting(alice, bob)
     do_create_game(title="duel", players=[alice, bob], creator=alice)
     begin = threading.Barrier(6)
     outcomes: list[str] = []

@@ -7,6 +7,7 @@ import pytest
 from games.models import Event, Game
 from games.services.creation import do_create_game
 from tests.conftest import make_user
+from tests.support.consent import consenting
 from tests.support.play import hand
 
 
@@ -27,6 +28,7 @@ def commit(as_, user, game, card, seq):
 
 
 def test_create_starts_a_game_with_players_in_seat_order(as_, alice, bob, carol):
+    consenting(alice, bob, carol)
     response = as_(alice).post(
         "/api/games/",
         {"title": "duel", "players": ["bob", "alice", "carol"], "options": {"rounds": 2}},
@@ -43,11 +45,39 @@ def test_create_starts_a_game_with_players_in_seat_order(as_, alice, bob, carol)
 
 def test_the_creator_must_play_unless_a_moderator(as_, alice, bob, mo):
     body = {"title": "duel", "players": ["alice", "bob"]}
+    consenting(bob, alice)
     assert as_(bob).post("/api/games/", body, format="json").status_code == 201
     stranger = as_(mo).post("/api/games/", body, format="json")
     assert stranger.status_code == 201
     carol_tries = as_(None).post("/api/games/", body, format="json")
     assert carol_tries.status_code == 401
+
+
+def test_only_players_who_accepted_an_invitation_from_the_creator_are_seated(
+    as_, alice, bob, carol
+):
+    """Nobody is seated without consent: the older door seats a person only
+    if they accepted an invitation from its creator; bots need none."""
+    body = {"title": "havana", "players": ["alice", "bob", "bot:greedy"]}
+    refused = as_(alice).post("/api/games/", body, format="json")
+    assert refused.status_code == 403
+    assert refused.json()["error"] == "no_consent"
+    assert "bob never accepted an invitation from you" in refused.json()["detail"]
+    consenting(carol, bob)  # bob agreed to play with carol, not with alice
+    assert as_(alice).post("/api/games/", body, format="json").status_code == 403
+    consenting(alice, bob)
+    assert as_(alice).post("/api/games/", body, format="json").status_code == 201
+    alone = {"title": "havana", "players": ["alice", "bot:random"]}
+    assert as_(alice).post("/api/games/", alone, format="json").status_code == 201
+
+
+def test_an_invitation_accepted_through_the_api_is_consent(as_, alice, bob):
+    table = as_(alice).post("/api/tables/", {"title": "duel", "seats": 3}, format="json").json()
+    as_(alice).post(f"/api/tables/{table['id']}/invite/", {"usernames": ["bob"]}, format="json")
+    [invitation] = as_(bob).get("/api/invitations/").json()["invitations"]
+    as_(bob).post(f"/api/invitations/{invitation['id']}/accept/", {}, format="json")
+    body = {"title": "duel", "players": ["alice", "bob"]}
+    assert as_(alice).post("/api/games/", body, format="json").status_code == 201
 
 
 def test_a_stranger_cannot_create_a_game_for_others(as_, alice, bob, eve):
@@ -72,6 +102,7 @@ def test_a_stranger_cannot_create_a_game_for_others(as_, alice, bob, eve):
     ],
 )
 def test_create_rejects_bad_requests_clearly(as_, alice, bob, body, needle):
+    consenting(alice, bob)
     response = as_(alice).post("/api/games/", body, format="json")
     assert response.status_code == 400
     assert needle in response.json()["detail"]
@@ -244,6 +275,7 @@ def test_events_reject_bad_paging(as_, alice, game):
 
 def test_an_18cuba_setup_the_player_count_does_not_have_is_refused_clearly(as_, db):
     users = [make_user(name) for name in ("cu1", "cu2", "cu3")]
+    consenting(*users)
     response = as_(users[0]).post(
         "/api/games/",
         {

@@ -63,6 +63,7 @@ from games.models import Event, Game
 from games.selectors import shown, verify_record, visibility
 from games.stream import spectators, store
 from tests.conftest import make_user
+from tests.support.consent import consenting
 
 try:
     from games.stream import lru as memo
@@ -475,6 +476,7 @@ class RedactionWalk:
         self.clients[None] = self.as_(make_user("eve"))
         self.pages = {viewer: _logged_in(user) for viewer, user in enumerate(users)}
         self.pages[None] = _logged_in(User.objects.get(username="eve"))
+        consenting(users[0], *users[1:])  # what POST /api/games/ asks of the others
         body = {"title": self.title, "players": names, "options": self.options}
         body["spectator_delay"] = self.delay
         with self.monkeypatch.context() as patch:

@@ -21,6 +21,7 @@ from games.models import Event, Game
 from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
 from games.services.seats import check_resign
+from tests.support.consent import consenting
 from tests.support.duel import DUEL
 from tests.support.play import current_state
 
@@ -135,6 +136,7 @@ def walk(as_, alice, bob, carol, eve, mo):
         "title": "duel", "players": ["alice", "bob", "carol"], "options": {"rounds": 3},
         "spectator_delay": DELAY, "clock": {"per_move": "72h"},
     }  # fmt: skip
+    consenting(alice, bob, carol)
     created = clients["alice"].post("/api/games/", body, format="json")
     assert created.status_code == 201, created.json()
     return Walk(clients, Game.objects.get(pk=created.json()["id"]))

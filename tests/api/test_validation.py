@@ -7,6 +7,7 @@ the API's error shape and changes nothing in the database.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -18,14 +19,28 @@ from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 from accounts import tokens
 from accounts.models import ApiToken, Suspension, User
 from games.audit import exchange
-from games.models import Event, Game, ModerationItem, Seat, Snapshot, Vacation
+from games.models import (
+    Event,
+    Game,
+    Invitation,
+    InviteLink,
+    ModerationItem,
+    Seat,
+    Snapshot,
+    Table,
+    TableSeat,
+    Vacation,
+)
 from games.services.clocks import check_lock
 from games.services.creation import do_create_game
+from games.services.invitations import check_invite
 from games.services.moves import check_submit_action
 from games.services.queue import check_report
 from games.services.suspension import check_suspend
+from games.services.tables import check_create_table, check_join_table
 from notifications.models import Notification
 from tests.conftest import make_user
+from tests.support.consent import consenting
 from tests.support.play import hand
 
 # --- bad input at every endpoint ---------------------------------------------
@@ -70,6 +85,19 @@ WRITES = {
     "unsuspend": ("post", "/api/users/sid/unsuspend/", "mo", lambda w: {"reason": "served"}),
     "take": ("post", "/api/moderation/queue/{item}/take/", "mo", lambda w: {"note": "mine"}),
     "close": ("post", "/api/moderation/queue/{item}/close/", "mo", lambda w: {"note": "done"}),
+    "table": ("post", "/api/tables/", "alice",
+              lambda w: {"title": "duel", "seats": {"min": 2, "max": 3}, "seat_order": "joined"}),
+    "join": ("post", "/api/tables/{table}/join/", "mo", lambda w: {}),
+    "leave": ("post", "/api/tables/{table}/leave/", "bob", lambda w: {}),
+    "start": ("post", "/api/tables/{table}/start/", "alice", lambda w: {}),
+    "remove": ("post", "/api/tables/{table}/remove/", "alice", lambda w: {"username": "bob"}),
+    "invite": ("post", "/api/tables/{table}/invite/", "alice",
+               lambda w: {"usernames": ["carol"], "emails": ["dora@example.net"]}),
+    "links": ("post", "/api/tables/{table}/links/", "alice",
+              lambda w: {"single_use": True, "expires_in": 3600}),
+    "revoke": ("post", "/api/tables/{table}/links/revoke/", "alice", lambda w: {}),
+    "accept": ("post", "/api/invitations/{invitation}/accept/", "mo", lambda w: {}),
+    "decline": ("post", "/api/invitations/{declinable}/decline/", "bob", lambda w: {}),
     "import": ("post", "/api/games/import/", "mo",
                lambda w: {"document": exchange.export(w.game, exchange.full_viewer(w.game)),
                           "map": {"alice": "alice", "bob": "bob"}}),
@@ -95,6 +123,9 @@ READS = {
     "tokens": ("/api/auth/tokens/", "alice"),
     "schema": ("/api/schema/", None),
     "queue": ("/api/moderation/queue/", "mo"),
+    "tables": ("/api/tables/", "alice"),
+    "table": ("/api/tables/{table}/", "alice"),
+    "invitations": ("/api/invitations/", "bob"),
 }
 # Every deleting endpoint (they read no body), and who may use it.
 DELETES = {
@@ -120,11 +151,15 @@ class World:
     item: int  # an open item of the moderators' queue
     token: int  # one of alice's API tokens, not the one her client uses
     bobs_token: int
+    table: int  # a waiting table alice hosts and bob sits at
+    invitation: int  # mo's invitation to another of alice's tables
+    declinable: int  # bob's invitation to that table
 
     def at(self, path: str) -> str:
         return path.format(
-            game=self.game.pk, locked=self.locked.pk, item=self.item, token=self.token
-        )
+            game=self.game.pk, locked=self.locked.pk, item=self.item, token=self.token,
+            table=self.table, invitation=self.invitation, declinable=self.declinable,
+        )  # fmt: skip
 
 
 @pytest.fixture
@@ -139,6 +174,12 @@ def world(as_, alice, bob, carol, mo):
     check_lock(locked, mo, reason="a dispute")
     item = check_report(locked, bob, reason="alice cheats")
     check_suspend(make_user("sid"), mo, reason="abuse")
+    table = check_create_table(alice, title="duel", seats={"min": 2, "max": 4})
+    check_join_table(table.pk, bob)
+    other = check_create_table(alice, title="duel", seats=4)
+    asked = check_invite(other.pk, alice, usernames=["mo", "bob"])
+    invited = {invitation.user.username: invitation.pk for invitation in asked}
+    consenting(alice, bob)  # what the older POST /api/games/ asks
     clients = {name: as_(user) for name, user in [("alice", alice), ("bob", bob), ("mo", mo)]}
     for client in clients.values():
         # A token's first use records it (accounts.tokens.touch): done here,
@@ -146,13 +187,14 @@ def world(as_, alice, bob, carol, mo):
         assert client.get("/api/auth/me/").status_code == 200
     return World(game=game, bobs_card=hand(game, 1)[0], clients={**clients, None: as_(None)},
                  locked=locked, item=item.pk, token=tokens.issue(alice, "spare")[0].pk,
-                 bobs_token=tokens.issue(bob, "bob's")[0].pk)  # fmt: skip
+                 bobs_token=tokens.issue(bob, "bob's")[0].pk, table=table.pk,
+                 invitation=invited["mo"], declinable=invited["bob"])  # fmt: skip
 
 
 def everything() -> dict:
     """Every row a request could write, to compare before and after."""
     models = [User, ApiToken, Game, Seat, Event, Snapshot, Vacation, Notification, ModerationItem,
-              Suspension]  # fmt: skip
+              Suspension, Table, TableSeat, Invitation, InviteLink]  # fmt: skip
     return {model.__name__: list(model.objects.order_by("pk").values()) for model in models}
 
 
@@ -212,7 +254,7 @@ def raw_in_string(raw: bytes):
 
 
 def repeated_key(good: dict) -> bytes:
-    key, value = next(iter(good.items()))
+    key, value = next(iter(good.items()), ("note", 1))  # an empty body: a key it never reads
     return ("{" + json.dumps({key: value})[1:-1] + ", " + json.dumps(good)[1:]).encode()
 
 
@@ -361,8 +403,14 @@ def test_junk_in_the_query_string_breaks_no_endpoint(world, endpoint, subtests):
 BAD_IDS = [
     "1" + "0" * 30, str(2**63), str(2**63 - 1), "0", "-1", "%00", "%ED%A0%80", "1e3", "%D9%A1",
 ]  # fmt: skip
-WITH_A_GAME = [("get", path, who, None) for path, who in READS.values() if "{game}" in path] + [
-    (method, path, who, good) for method, path, who, good in WRITES.values() if "{game}" in path
+# The ids a path may name: a game's, a table's, an invitation's.
+IDS = r"\{(game|table|invitation|declinable)\}"
+WITH_A_GAME = [
+    ("get", path, who, None) for path, who in READS.values() if re.search(IDS, path)
+] + [
+    (method, path, who, good)
+    for method, path, who, good in WRITES.values()
+    if re.search(IDS, path)
 ]
 
 
@@ -372,10 +420,10 @@ def test_a_game_id_that_names_no_game_is_a_404(world, method, path, who, good, s
     before = everything()
     for game_id in BAD_IDS:
         with subtests.test(game_id=game_id), transaction.atomic():
-            response = call(world.clients[who], method, path.format(game=game_id), body)
+            named = re.sub(IDS, game_id, path)
+            response = call(world.clients[who], method, named, body)
             assert_refused(response, (404, "not_found"))
-            assert_refused(call(world.clients[None], method, path.format(game=game_id), body),
-                           REFUSED)  # fmt: skip
+            assert_refused(call(world.clients[None], method, named, body), REFUSED)
             assert everything() == before
 
 
@@ -430,14 +478,14 @@ def test_every_endpoint_of_the_schema_meets_bad_input(world):
     schema = world.clients[None].get("/api/schema/?format=json").json()
     documented = {(method, path) for path, item in schema["paths"].items() for method in item}
     covered = {
-        (method, path.replace("{game}", "{id}").replace("{locked}", "{id}"))
+        (method, re.sub(IDS, "{id}", path.replace("{locked}", "{id}")))
         for method, path, _, _ in WRITES.values()
     }
     covered = {
         (method, path.replace("/bob/", "/{username}/").replace("/sid/", "/{username}/"))
         for method, path in covered
     }
-    covered |= {("get", path.replace("{game}", "{id}")) for path, _ in READS.values()}
+    covered |= {("get", re.sub(IDS, "{id}", path)) for path, _ in READS.values()}
     covered |= {("delete", path.replace("{token}", "{id}")) for path, _ in DELETES.values()}
     assert documented - ELSEWHERE == covered
 

@@ -20,10 +20,17 @@ def play_through_the_api(as_, title: str, seed: int) -> dict:
     count = max(engine.MIN_PLAYERS, min(3, engine.MAX_PLAYERS))
     seated = players[:count]
     clients = [as_(user) for user in seated]
-    usernames = [user.username for user in seated]
-    created = clients[0].post("/api/games/", {"title": title, "players": usernames}, format="json")
-    assert created.status_code == 201, created.json()
-    game_id = created.json()["id"]
+    # Gathered at a table, as players meet: the host opens it, the others
+    # join, and the seat that fills it starts the game.
+    body = {"title": title, "seats": count, "seat_order": "joined"}
+    opened = clients[0].post("/api/tables/", body, format="json")
+    assert opened.status_code == 201, opened.json()
+    table = opened.json()
+    for client in clients[1:]:
+        joined = client.post(f"/api/tables/{table['id']}/join/", {}, format="json")
+        assert joined.status_code == 200, joined.json()
+    game_id = (joined if count > 1 else opened).json()["game"]
+    assert game_id is not None
     rng = random.Random(seed)
     for _ in range(5000):
         detail = clients[0].get(f"/api/games/{game_id}/").json()

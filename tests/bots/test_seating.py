@@ -105,21 +105,22 @@ def test_the_schema_documents_bot_seats_and_handing_a_seat_to_a_bot(client):
 # --- from the web page -------------------------------------------------------------
 
 
-def test_the_new_game_form_seats_a_bot(alice, client):
+def test_the_new_table_form_seats_a_bot(alice, client):
     client.force_login(alice)
     page = client.get("/").content.decode()
     assert "bot:greedy" in page  # the form says how
-    response = client.post("/games/new/", {"title": "pointcity", "players": "bot:greedy"})
+    form = {"title": "pointcity", "min_seats": "2", "max_seats": "2", "seat_order": "joined",
+            "invite": "bot:greedy"}  # fmt: skip
+    response = client.post("/tables/new/", form)
     game = Game.objects.get()
     assert response.status_code == 302 and response.url == f"/games/{game.pk}/"
     assert [s.user.username for s in game.seats.order_by("index")] == ["alice", "bot:greedy:1"]
 
 
-def test_the_new_game_form_with_an_unknown_bot_says_so_and_starts_nothing(alice, client):
+def test_the_new_table_form_with_an_unknown_bot_says_so_and_starts_nothing(alice, client):
     client.force_login(alice)
-    response = client.post(
-        "/games/new/", {"title": "pointcity", "players": "bot:smart"}, follow=True
-    )
+    form = {"title": "pointcity", "min_seats": "2", "max_seats": "2", "invite": "bot:smart"}
+    response = client.post("/tables/new/", form)
     assert "no such bot" in response.content.decode()
     assert not Game.objects.exists()
 

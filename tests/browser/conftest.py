@@ -106,3 +106,30 @@ def log_in(page, username: str, password: str = PASSWORD) -> None:
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+def meet_in_the_lobby(host, guest, title: str, host_name: str) -> str:
+    """The host opens a two-seat table from the dashboard's form, the guest
+    takes the free seat from the lobby, and the seat that fills the table
+    starts the game: the guest lands on it, the host's table page (polling)
+    links to it.  Both pages end on the game; its path is returned."""
+    host.goto("/")
+    host.select_option("#title", title)
+    host.fill("#min_seats", "2")
+    host.fill("#max_seats", "2")
+    host.select_option("#seat_order", "joined")
+    host.click("form.new-game button[type=submit]")
+    host.wait_for_url("**/tables/*/")
+    expect(host.locator("#table .status")).to_contain_text("Waiting for players")
+    table_path = host.url.split("/tables/")[1]
+    guest.goto("/tables/")
+    row = guest.locator(f"tr[data-table='{table_path.strip('/')}']")
+    expect(row).to_contain_text(host_name)
+    row.get_by_role("button", name="Take a seat").click()
+    guest.wait_for_url("**/games/*/")
+    path = "/games/" + guest.url.split("/games/")[1]
+    link = host.get_by_role("link", name="go to the game")
+    link.wait_for(timeout=8_000)  # the table page polls every 5 s
+    link.click()
+    host.wait_for_url("**" + path)
+    return path

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from games.engines import base
 from games.services.creation import do_create_game
-from tests.browser.conftest import PHONE, log_in
+from tests.browser.conftest import PHONE, log_in, meet_in_the_lobby
 
 pytestmark = pytest.mark.browser
 
@@ -103,14 +103,9 @@ def test_log_in_through_the_login_form(open_page, alice):
 
 
 @pytest.mark.parametrize("title", TITLES)
-def test_start_a_game_from_the_dashboard_and_see_its_board(open_page, alice, bob, title):
-    page = open_page(alice)
-    page.select_option("#title", title)
-    page.fill("#players", "bob")
-    page.click("form.new-game button[type=submit]")
-
-    page.wait_for_url("**/games/*/")
-    expect(page.locator(".messages")).to_contain_text("Game started.")
+def test_start_a_game_at_a_table_and_see_its_board(open_page, alice, bob, title):
+    page, guest = open_page(alice), open_page(bob)
+    meet_in_the_lobby(page, guest, title, "alice")
     expect(page.locator(".board-area")).to_be_visible()
     expect(page.locator(".board-area svg").first).to_be_visible()
     expect(page.locator(".players")).to_contain_text("bob")
@@ -295,16 +290,13 @@ def sign_up(page: Page, username: str) -> None:
 
 
 def test_two_people_sign_up_and_play_a_game_to_its_end(open_page):
-    """From the welcome page: two sign-ups, a game started from the
-    dashboard, then played from both sides until it ends."""
+    """From the welcome page: two sign-ups, they meet in the lobby (one
+    opens a table, the other takes its last seat), then play from both
+    sides until the game ends."""
     bea, cai = open_page(), open_page()
     sign_up(cai, "cai")
     sign_up(bea, "bea")
-    bea.select_option("#title", SHORTEST)
-    bea.fill("#players", "cai")
-    bea.click("form.new-game button[type=submit]")
-    bea.wait_for_url("**/games/*/")
-    url = bea.url.removeprefix(bea.url.split("/games/")[0])
+    url = meet_in_the_lobby(bea, cai, SHORTEST, "bea")
     play({"bea": bea, "cai": cai}, url)
     for page in (bea, cai):
         page.goto(url)

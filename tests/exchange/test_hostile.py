@@ -101,11 +101,16 @@ def test_ids_at_the_top_of_the_sequences_leave_game_creation_and_sign_up_working
             format="json",
         )
         assert signed_up.status_code == 201, signed_up.content
-    created = client_for(User.objects.get(username="zoe")).post(
-        "/api/games/", {"title": "duel", "players": ["zoe", "yann"]}, format="json"
+    # They meet at a table: zoe opens it, yann's seat fills it and starts the game.
+    opened = client_for(User.objects.get(username="zoe")).post(
+        "/api/tables/", {"title": "duel", "seats": 2}, format="json"
     )
-    assert created.status_code == 201, created.content
-    assert game.pk < created.json()["id"] < TOP
+    assert opened.status_code == 201, opened.content
+    created = client_for(User.objects.get(username="yann")).post(
+        f"/api/tables/{opened.json()['id']}/join/", {}, format="json"
+    )
+    assert created.status_code == 200, created.content
+    assert game.pk < created.json()["game"] < TOP
 
 
 def test_an_id_the_sequence_has_not_reached_is_replaced_and_the_sequence_stays(db):

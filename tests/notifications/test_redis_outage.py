@@ -18,6 +18,7 @@ import pytest
 from accounts import tokens
 from notifications import tasks
 from notifications.models import Notification
+from tests.support.consent import consenting
 from tests.support.door import redis_door, through
 from tests.support.server import web_server
 from tests.support.waiting import wait_until
@@ -61,6 +62,8 @@ def test_play_goes_on_without_redis_and_every_mail_goes_out_once_it_is_back(
     worker, sink, door, alice, bob, tmp_path, settings
 ):
     keys = {"alice": token(alice), "bob": token(bob)}
+    consenting(alice, bob)
+    consenting(bob, alice)
     door.open()
     with web_server(
         tmp_path, REDIS_URL=through(door), NOTIFICATIONS_QUEUE=settings.NOTIFICATIONS_QUEUE,
@@ -130,6 +133,7 @@ def test_a_hanging_redis_holds_up_one_request_for_its_timeouts_and_no_other(
     door, alice, bob, tmp_path, settings
 ):
     keys = {"alice": token(alice), "bob": token(bob)}
+    consenting(alice, bob)
     door.jam()  # Redis takes connections and never answers
     with web_server(
         tmp_path, REDIS_URL=through(door), CORREO_REDIS_TIMEOUT="0.5",

@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import DataError, IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import credentials, rules, tokens
@@ -31,7 +32,11 @@ log = logging.getLogger(__name__)
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("web:home")
-    form = SignupForm(request.POST if request.method == "POST" else None)
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(wanted, {request.get_host()}, require_https=False):
+        wanted = ""
+    initial = {"email": request.GET.get("email", "")[:254]}
+    form = SignupForm(request.POST if request.method == "POST" else None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -49,8 +54,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             login(request, user)
             messages.success(request, f"Welcome to Correo, {user.username}.")
-            return redirect("web:home")
-    return render(request, "web/signup.html", {"form": form})
+            return redirect(wanted or "web:home")
+    return render(request, "web/signup.html", {"form": form, "next": wanted})
 
 
 @login_required

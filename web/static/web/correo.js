@@ -63,6 +63,20 @@
   });
   document.addEventListener("DOMContentLoaded", showOptions);
 
+  // A table's link: copied with one press (the field stays selectable by
+  // hand where the clipboard is not offered).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button.copy");
+    if (!button) return;
+    var field = document.getElementById(button.dataset.copy);
+    if (!field) return;
+    field.select();
+    var done = function () { button.textContent = "Copied"; };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(field.value).then(done, function () {});
+    }
+  });
+
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:afterSwap", tick);
   setInterval(tick, 1000);
