@@ -253,6 +253,8 @@ REST_FRAMEWORK = {
         # Starting a game, per account, the API and the web form together
         # (ops.throttling.CreateRateThrottle).
         "create": env.str("THROTTLE_CREATE", default="30/hour"),
+        # Messages at a table, per account whatever the door (games.services.talk).
+        "talk": env.str("THROTTLE_TALK", default="20/min"),
     },
 }
 
@@ -454,6 +456,9 @@ if CORREO_TOKEN_TTL_DAYS < 1:
 # Every game listed costs each other user nothing more (games.stream.spectators),
 # but a flood of them still crowds the lists and the sweep.
 CORREO_MAX_ACTIVE_GAMES = env.int("CORREO_MAX_ACTIVE_GAMES", default=100)
+
+# The longest message one may send at a table, in characters (games.services.talk).
+CORREO_MESSAGE_LENGTH = env.int("CORREO_MESSAGE_LENGTH", default=2000)
 
 # Current states and game views memoised per process (entries never go stale).
 CORREO_STATE_CACHE_SIZE = env.int("CORREO_STATE_CACHE_SIZE", default=512)

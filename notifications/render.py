@@ -28,8 +28,16 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.engines import base, i18n
 from games.models import Event, Game, Seat
-from games.selectors import listing, narration, provisional, verify_record, viewers, visibility
-from games.stream import store
+from games.selectors import (
+    listing,
+    narration,
+    provisional,
+    talk,
+    verify_record,
+    viewers,
+    visibility,
+)
+from games.stream import replay, store
 from notifications import board_image
 from notifications.addresses import reply_address, unsubscribe_token
 from notifications.models import Notification
@@ -120,7 +128,12 @@ def result_lines(result: base.Result, players: list[tuple[int, str]]) -> list[st
 
 
 def game_facts(
-    game: Game, seat: int | None, seq: int, *, since: int | None = None
+    game: Game,
+    seat: int | None,
+    seq: int,
+    *,
+    since: int | None = None,
+    user_id: int | None = None,
 ) -> dict[str, Any]:
     """What a seat saw of the game at `seq`: the board in words, what
     happened since `since`, the legal moves with their glosses, the head hash."""
@@ -153,7 +166,9 @@ def game_facts(
         "your_turn": bool(actions),
         "board_lines": board_lines(engine, view, seat, names),
         "view": view,
-        "since_lines": (happened := since_lines(game, engine, seat, since, seq, names)),
+        "since_lines": (
+            happened := since_lines(game, engine, seat, since, seq, names, user_id=user_id)
+        ),
         "since_text": bulleted(happened),
         "moves": moves,
         "move_groups": grouped(moves),
@@ -218,10 +233,18 @@ def bulleted(lines: list[str], width: int = 72) -> list[str]:
 
 
 def since_lines(
-    game: Game, engine: base.Engine, seat: int | None, since: int | None, seq: int, names
+    game: Game,
+    engine: base.Engine,
+    seat: int | None,
+    since: int | None,
+    seq: int,
+    names,
+    *,
+    user_id: int | None = None,
 ) -> list[str]:
     """What happened after `since` up to `seq`, as the seat may see it: moves
-    in the public form the seat was shown, undos, clock acts."""
+    in the public form the seat was shown, undos, clock acts, and the
+    messages its player may read (games.selectors.talk)."""
     if since is None or since >= seq:
         return []
     reveal = game.status != Game.Status.ACTIVE and seq == game.seq
@@ -230,7 +253,14 @@ def since_lines(
     shown = rows[max(0, count - MAX_SINCE_LINES) :] if count > MAX_SINCE_LINES else rows
     hidden = count - MAX_SINCE_LINES
     lines = [_("(%(count)s earlier events not shown)") % {"count": hidden}] if hidden > 0 else []
+    reader = None
     for event in shown:
+        if event.kind in replay.TALK_KINDS:
+            reader = reader or talk.reader_of_seat(game, seat, user_id, seq)
+            entry = talk.item(event, reader)
+            if entry is not None:
+                lines.append(talk.line(entry, names))
+            continue
         seen = visibility.event_for(
             event, seat, reveal_all=reveal, chain_version=game.chain_version
         )
@@ -281,7 +311,9 @@ def context_for(n: Notification) -> dict[str, Any]:
         "settings_url": absolute(reverse("web:settings")),
     }
     if n.game_id is not None:
-        ctx["game"] = game_facts(n.game, n.seat, n.seq or n.game.seq, since=since_for(n))
+        ctx["game"] = game_facts(
+            n.game, n.seat, n.seq or n.game.seq, since=since_for(n), user_id=n.user_id
+        )
         if n.seat is not None and n.user_id:
             ctx["reply_to"] = reply_address(n.game_id, n.seat, n.user_id)
     if n.kind == Notification.Kind.DIGEST:
@@ -332,7 +364,9 @@ def digest_items(n: Notification) -> list[dict[str, Any]]:
     for game_id, item in games.items():
         last, game = item["last"], item["game"]
         seat = last.seat
-        facts = game_facts(game, seat, game.seq, since=since_for(last, exclude=folded))
+        facts = game_facts(
+            game, seat, game.seq, since=since_for(last, exclude=folded), user_id=n.user_id
+        )
         reply = reply_address(game_id, seat, n.user_id) if seat is not None else None
         if reply:
             subject = f"Re: {game.title} #{game_id}"

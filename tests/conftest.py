@@ -157,7 +157,7 @@ def forget_tokens_and_states():
 # Rates no test reaches unless it sets its own (the browser tests log in
 # through the form many times a minute from one address).
 GENEROUS_RATES = {"anon": "10000/min", "user": "100000/min", "auth": "10000/min",
-                  "password": "10000/min", "create": "10000/min"}  # fmt: skip
+                  "password": "10000/min", "create": "10000/min", "talk": "10000/min"}  # fmt: skip
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ from django.conf import settings
 import boards
 from games.engines import base
 from games.models import Event, Game, Seat
-from games.selectors import history, narration, shown, viewers
+from games.selectors import history, narration, shown, talk, viewers
+from games.selectors.takeback import latest_beside_talk
 from games.stream import store
 from games.stream.lru import LRU
 from web import moves
@@ -144,8 +145,8 @@ def may_ask_takeback(page: GamePage, detail: dict[str, Any]) -> bool:
         return False
     if game.status != Game.Status.ACTIVE:
         return False
-    last = Event.objects.filter(game=game, seq=game.seq).values_list("kind", "seat").first()
-    return last == (Event.Kind.ACTION, viewer.seat)
+    last = latest_beside_talk(game)
+    return last is not None and (last.kind, last.seat) == (Event.Kind.ACTION, viewer.seat)
 
 
 def takeback_context(
@@ -196,16 +197,35 @@ def log_lines(
     each line told with the players' names (`games.selectors.narration`)."""
     after = max(0, up_to - last) if last else 0
     shown = viewers.Viewer(
-        seat=viewer.seat, moderator=viewer.moderator, head=up_to, delayed=viewer.delayed
+        seat=viewer.seat,
+        moderator=viewer.moderator,
+        head=up_to,
+        delayed=viewer.delayed,
+        user_id=viewer.user_id,
     )
     rows = history.events(game, shown, after=after, limit=up_to - after)
     seats = narration.seat_names(who)
-    return [
-        {
-            "seq": row["seq"],
-            "text": narration.event_line(engine, row, seats),
-            "kind": row["kind"],
-            "at": row["created_at"],
-        }
-        for row in reversed(rows)
-    ]
+    said = _talk_in(game, shown, rows)
+    lines = []
+    for row in reversed(rows):
+        if talk.is_talk(row):
+            entry = said.get(row["seq"])
+            if entry is None:
+                continue  # nothing of it is shown to this viewer (games.selectors.talk)
+            text = talk.line(entry, seats)
+        else:
+            text = narration.event_line(engine, row, seats)
+        lines.append({"seq": row["seq"], "text": text, "kind": row["kind"],
+                      "at": row["created_at"]})  # fmt: skip
+    return lines
+
+
+def _talk_in(
+    game: Game, viewer: viewers.Viewer, rows: list[dict[str, Any]]
+) -> dict[int, dict[str, Any]]:
+    """The messages among `rows` as the talk box shows them, by seq."""
+    seqs = [row["seq"] for row in rows if talk.is_talk(row)]
+    if not seqs:
+        return {}
+    entries = talk.messages(game, viewer, after=seqs[0] - 1, limit=len(rows))
+    return {entry["seq"]: entry for entry in entries}

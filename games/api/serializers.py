@@ -31,6 +31,14 @@ class CreateGameIn(serializers.Serializer):
     spectator_delay = serializers.IntegerField(
         required=False, default=0, min_value=0, max_value=1000
     )
+    press = serializers.ChoiceField(
+        choices=["full", "public", "none"], required=False, default="full",
+        help_text="table talk: full (to the table and privately), public (table only), none",
+    )  # fmt: skip
+    reveal_private = serializers.BooleanField(
+        required=False, default=True,
+        help_text="show the private messages to the players once the game is over",
+    )  # fmt: skip
 
 
 class SubmitIn(serializers.Serializer):

@@ -8,9 +8,10 @@ from typing import Any
 from django.utils.translation import gettext_noop
 
 from games.engines.base import Action, Engine, IllegalAction, State
-from games.errors import InvalidRequest, NotFound, NotYourTurn, StaleSeq
+from games.errors import InvalidRequest, NotFound, NotYourTurn
 from games.models import Event, Game
 from games.services.common import (
+    current_seq,
     held,
     require_active,
     require_not_suspended,
@@ -89,8 +90,7 @@ def do_submit_action(
     require_unlocked(game)
     if not isinstance(expected_seq, int) or isinstance(expected_seq, bool):
         raise InvalidRequest(gettext_noop("seq must be an integer"))
-    if expected_seq != game.seq:
-        raise StaleSeq(expected_seq, game.seq)
+    expected_seq = current_seq(game, expected_seq)
     engine = engine_for(game)
     loaded = store.load(game, engine)
     if seat not in engine.to_act(loaded.state):
