@@ -14,7 +14,7 @@ from django.conf import settings
 
 import boards
 from games.engines import base
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Press, Seat
 from games.selectors import history, narration, shown, talk, viewers
 from games.selectors.takeback import latest_beside_talk
 from games.stream import store
@@ -86,7 +86,55 @@ def context(page: GamePage) -> dict[str, Any]:
         "may_ask_takeback": may_ask_takeback(page, detail),
         "provisional": detail["provisional_note"],
         "result": result_rows(detail["result"], who),
+        "talk": talk_context(game, viewer, who),
     }
+
+
+# The talk box shows the latest messages; the API pages through all of them.
+TALK_SHOWN = 60
+
+
+def talk_context(
+    game: Game, viewer: viewers.Viewer, who: dict[int, str], **form: Any
+) -> dict[str, Any]:
+    """The talk box: the latest messages as this viewer reads them (each one
+    line, told as the log tells it) and whom they may write to."""
+    after = max(0, viewer.head - TALK_SHOWN * 4)
+    entries = talk.messages(game, viewer, after=after)[-TALK_SHOWN:]
+    seats = narration.seat_names(who)
+    return {
+        "seq": viewer.head,
+        "lines": [
+            {
+                "seq": entry["seq"],
+                "text": talk.line(entry, seats),
+                "at": entry["created_at"],
+                "when": entry["created_at"][5:16].replace("T", " "),  # MM-DD HH:MM, UTC
+                "private": entry.get("private", False),
+            }
+            for entry in entries
+        ],
+        "choices": talk_choices(game, viewer, who),
+        "max_length": settings.CORREO_MESSAGE_LENGTH,
+        **form,
+    }
+
+
+def talk_choices(game: Game, viewer: viewers.Viewer, who: dict[int, str]) -> list[tuple[str, str]]:
+    """Whom this viewer may write to, as (value, label), as the service
+    would allow it (games.services.talk); none for someone logged out."""
+    if viewer.user_id is None:
+        return []
+    if viewer.seat is None:
+        choices = [("spectators", "the spectators")]
+        if viewer.moderator and game.press != Press.NONE:
+            choices.insert(0, ("table", "the table"))
+        return choices
+    choices = [("table", "the table")] if game.press != Press.NONE else []
+    if game.press == Press.FULL:
+        choices += [(str(seat), f"{name} (private)") for seat, name in sorted(who.items())
+                    if seat != viewer.seat]  # fmt: skip
+    return [*choices, ("me", "myself (a note)")]
 
 
 def board(page: GamePage, detail: dict[str, Any], who: dict[int, str]):

@@ -209,3 +209,15 @@ class VerifyQuery(serializers.Serializer):
         if int(seq) > 2**31 - 1:
             raise serializers.ValidationError("the seq is out of range")
         return int(seq), hash_.lower()
+
+
+class MessageIn(serializers.Serializer):
+    to = serializers.JSONField(help_text='"table", "spectators", "me", or a seat number')
+    # The service holds a message to CORREO_MESSAGE_LENGTH; this only bounds
+    # what is read at all.
+    text = serializers.CharField(max_length=20_000, trim_whitespace=False)
+
+
+class MessagesQuery(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, required=False, default=0)
+    limit = serializers.IntegerField(min_value=1, max_value=500, required=False, default=200)

@@ -2,7 +2,7 @@ import functools
 
 from django.urls import path
 
-from games.api import errors, moderation, views
+from games.api import errors, moderation, talk, views
 from ops.keys import LARGEST_ID
 
 
@@ -31,6 +31,7 @@ urlpatterns = [
     path("games/<int:pk>/actions/", game_view(views.ActionsView), name="game-actions"),
     path("games/<int:pk>/events/", game_view(views.EventsView), name="game-events"),
     path("games/<int:pk>/audit/", game_view(views.AuditView), name="game-audit"),
+    path("games/<int:pk>/messages/", game_view(talk.MessagesView), name="game-messages"),
     path("games/<int:pk>/undo/", game_view(views.UndoView), name="game-undo"),
     path("games/<int:pk>/hand-to-bot/", game_view(views.HandToBotView), name="game-hand-to-bot"),
     path("games/<int:pk>/takeback/", game_view(views.TakebackView), name="game-takeback"),

@@ -196,7 +196,7 @@ def line(entry: dict[str, Any], names: list[str]) -> str:
         return _("a moderator hid message %(seq)s: %(reason)s") % {
             "seq": entry.get("hide"), "reason": entry.get("reason", ""),
         }  # fmt: skip
-    if entry.get("hidden"):
+    if entry.get("hidden") and "text" not in entry:
         return _("a message hidden by a moderator")
     sender = entry.get("by") or "?"
     to = entry.get("to")
@@ -209,7 +209,9 @@ def line(entry: dict[str, Any], names: list[str]) -> str:
     else:
         name = names[to] if type(to) is int and 0 <= to < len(names) else str(to)
         heading = _("%(who)s to %(whom)s, privately") % {"who": sender, "whom": name}
-    return f"{heading}: {entry.get('text', '')}"
+    said = f"{heading}: {entry.get('text', '')}"
+    # A moderator reads what they hid, marked so.
+    return _("(hidden) %(line)s") % {"line": said} if entry.get("hidden") else said
 
 
 def is_talk(event) -> bool:

@@ -37,6 +37,20 @@
     var game = document.getElementById("game");
     if (!game) return;
     var verb = event.detail.requestConfig && event.detail.requestConfig.verb;
+    var path = (event.detail.requestConfig && event.detail.requestConfig.path) || "";
+    if (path.indexOf("/talk/") !== -1) {
+      // The talk box: after sending, back to the box to write the next line;
+      // a message from someone else is announced, focus left where it is.
+      if (verb === "post") {
+        var box = document.getElementById("talk-text");
+        if (box) box.focus();
+      } else {
+        var said = document.getElementById("talk-news");
+        var last = document.querySelector("#talk-list li:last-child");
+        if (said && last) said.textContent = "New message: " + last.textContent.trim();
+      }
+      return;
+    }
     if (verb === "post") {
       var target = game.querySelector(".messages") || game.querySelector("h1");
       if (target) {

@@ -1,0 +1,70 @@
+"""The talk box under the board: sending from the page, the words escaped,
+its own poll, and a refusal that keeps the words in the box."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Event
+from games.services.creation import do_create_game
+from games.services.talk import check_send_message
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def game(alice, bob):
+    return do_create_game(title="duel", players=[alice, bob], seed=1)
+
+
+def test_the_box_is_under_the_board_with_labelled_fields(page_as, alice, game):
+    html = page_as(alice).get(f"/games/{game.pk}/").content.decode()
+    assert html.index('class="board-area"') < html.index('id="talk"')
+    for field in ('<label for="talk-to">', '<label for="talk-text">', 'value="table"',
+                  'value="1"', 'value="me"'):  # fmt: skip
+        assert field in html
+    assert 'hx-preserve="true"' in html  # the game's redraw keeps what is being typed
+
+
+def test_a_message_sent_from_the_page_is_escaped_everywhere_it_shows(page_as, alice, bob, game):
+    words = '<script>alert("x")</script> & <b>bold</b>'
+    answer = page_as(alice).post(f"/games/{game.pk}/talk/", {"to": "table", "text": words}, **HTMX)
+    assert answer.status_code == 200
+    event = Event.objects.get(game=game, kind="message")
+    assert (event.payload["text"], event.payload["via"]) == (words, "web")
+    for html in (answer.content.decode(),
+                 page_as(bob).get(f"/games/{game.pk}/").content.decode(),
+                 page_as(bob).get(f"/games/{game.pk}/talk/").content.decode()):  # fmt: skip
+        assert "<script>alert" not in html and "<b>bold" not in html
+        assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;bold" in html
+
+
+def test_the_list_polls_on_its_own_and_is_empty_until_something_is_said(page_as, alice, bob, game):
+    client = page_as(bob)
+    game.refresh_from_db()
+    assert client.get(f"/games/{game.pk}/talk/?seq={game.seq}", **HTMX).status_code == 204
+    check_send_message(game, alice, to=1, text="between us", source="api")
+    fresh = client.get(f"/games/{game.pk}/talk/?seq={game.seq}", **HTMX)
+    assert fresh.status_code == 200
+    assert "alice to bob, privately: between us" in fresh.content.decode()
+
+
+def test_a_refused_message_keeps_its_words_and_says_why(page_as, alice, game, settings):
+    settings.CORREO_MESSAGE_LENGTH = 5
+    answer = page_as(alice).post(f"/games/{game.pk}/talk/", {"to": "table", "text": "too long"},
+                                 **HTMX)  # fmt: skip
+    html = answer.content.decode()
+    assert 'role="alert"' in html and "at most 5 characters" in html
+    assert ">too long</textarea>" in html
+    assert not Event.objects.filter(game=game, kind="message").exists()
+
+
+def test_a_visitor_reads_the_table_but_has_no_form(page_as, alice, game):
+    check_send_message(game, alice, to="table", text="welcome", source="api")
+    html = page_as(None).get(f"/games/{game.pk}/").content.decode()
+    assert "alice to the table: welcome" in html
+    assert 'id="talk-text"' not in html
+    assert (
+        page_as(None).post(f"/games/{game.pk}/talk/", {"to": "table", "text": "x"}).status_code
+        == 302
+    )
