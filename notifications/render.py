@@ -57,6 +57,11 @@ HELP_TEXT = gettext_lazy(
     "  report <reason>                         ask the moderators to look at this game\n"
     "  help                                    this text"
 )
+# Apart from HELP_TEXT so that the catalogues' translations of it still hold.
+SAY_HELP = gettext_lazy(
+    "  say <words>                             say that to the table\n"
+    "  say:                                    the rest of your reply goes to the table"
+)
 
 
 def absolute(path: str) -> str:
@@ -305,7 +310,7 @@ def context_for(n: Notification) -> dict[str, Any]:
         "n": n,
         "kind": n.kind,
         "extra": n.context,
-        "help_text": HELP_TEXT,
+        "help_text": f"{HELP_TEXT}\n{SAY_HELP}",
         "username": n.user.username if n.user_id else None,
         "unsubscribe_url": unsubscribe_url(n.user_id) if n.user_id else None,
         "settings_url": absolute(reverse("web:settings")),
