@@ -221,3 +221,7 @@ class MessageIn(serializers.Serializer):
 class MessagesQuery(serializers.Serializer):
     after = serializers.IntegerField(min_value=0, required=False, default=0)
     limit = serializers.IntegerField(min_value=1, max_value=500, required=False, default=200)
+
+
+class SeatIn(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=32)

@@ -29,7 +29,7 @@ from django.conf import settings
 from django.utils.translation import gettext_noop
 
 from games.errors import Forbidden, InvalidRequest, NotASeat, TooFast
-from games.models import Event, Game, Press, Seat
+from games.models import Event, Game, Mute, Press, Seat
 from games.selectors import talk, viewers
 from games.services.common import (
     require_moderator,
@@ -148,3 +148,32 @@ def _words(text: Any) -> str:
     ):
         raise InvalidRequest(gettext_noop("a message is plain text: no control characters"))
     return words
+
+
+def check_mute_seat(game: Game, user, *, seat: Any) -> Mute:
+    """A viewer chooses not to see one seat's messages in this game (theirs
+    alone: a preference, not an event; the others see them as before)."""
+    viewer = viewers.viewer_of(game, user)
+    _other_seat(game, viewer, seat)
+    return do_mute_seat(game, user, seat)
+
+
+def do_mute_seat(game: Game, user, seat: int) -> Mute:
+    return Mute.objects.get_or_create(game=game, user=user, seat=seat)[0]
+
+
+def check_unmute_seat(game: Game, user, *, seat: Any) -> None:
+    viewer = viewers.viewer_of(game, user)
+    _other_seat(game, viewer, seat)
+    do_unmute_seat(game, user, seat)
+
+
+def do_unmute_seat(game: Game, user, seat: int) -> None:
+    Mute.objects.filter(game=game, user=user, seat=seat).delete()
+
+
+def _other_seat(game: Game, viewer: viewers.Viewer, seat: Any) -> None:
+    if type(seat) is not int or not 0 <= seat < Seat.objects.filter(game=game).count():
+        raise InvalidRequest(gettext_noop("this game has no seat %(seat)s"), seat=str(seat)[:20])
+    if seat == viewer.seat:
+        raise InvalidRequest(gettext_noop("you cannot mute yourself"))

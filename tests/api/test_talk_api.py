@@ -106,3 +106,53 @@ def test_a_delayed_spectator_is_not_told_where_the_stream_stands(as_, alice, bob
     sent = post(as_(charlie), game, {"to": "spectators", "text": "what a move"})
     assert sent.status_code == 201
     assert sent.json() == {"seq": None}
+
+
+def test_a_reported_message_joins_the_queue_and_a_moderator_hides_it(
+    as_, game, alice, bob, carol, mo
+):
+    said = post(as_(alice), game, {"to": "table", "text": "you are all idiots"}).json()["seq"]
+    private = post(as_(alice), game, {"to": 1, "text": "psst"}).json()["seq"]
+    report = as_(bob).post(f"/api/games/{game.pk}/messages/{said}/report/", {"reason": "rude"},
+                           format="json")  # fmt: skip
+    assert report.status_code == 201
+    assert (report.json()["message_seq"], report.json()["reported_by"]) == (said, "bob")
+    again = as_(bob).post(f"/api/games/{game.pk}/messages/{said}/report/", {"reason": "rude"},
+                          format="json")  # fmt: skip
+    assert again.status_code == 409
+    queue = as_(mo).get("/api/moderation/queue/").json()["items"]
+    assert [item["message_seq"] for item in queue] == [said]
+    # A message the reporter may not read is no message to them.
+    for seq in (private, 1, 999):
+        refused = as_(carol).post(
+            f"/api/games/{game.pk}/messages/{seq}/report/", {"reason": "x"}, format="json"
+        )
+        assert refused.status_code == 400, seq
+    assert as_(bob).post(f"/api/games/{game.pk}/messages/{said}/hide/", {"reason": "x"},
+                         format="json").status_code == 403  # fmt: skip
+    hidden = as_(mo).post(f"/api/games/{game.pk}/messages/{said}/hide/",
+                          {"reason": "insults"}, format="json")  # fmt: skip
+    assert hidden.status_code == 201
+    shown = as_(bob).get(f"/api/games/{game.pk}/messages/").json()["messages"]
+    assert shown[0] == {"seq": said, "created_at": shown[0]["created_at"], "hidden": True}
+    assert "idiots" not in str(as_(bob).get(f"/api/games/{game.pk}/events/").json())
+    audit = as_(mo).get(f"/api/games/{game.pk}/audit/").json()
+    texts = [e["payload"].get("text") for e in audit["events"] if e["kind"] == "message"]
+    assert "you are all idiots" in texts
+    assert audit["chain"]["valid"]
+
+
+def test_a_player_mutes_a_seat_for_themselves_only(as_, game, alice, bob, carol):
+    post(as_(bob), game, {"to": "table", "text": "blah"})
+    post(as_(bob), game, {"to": 0, "text": "blah privately"})
+    muted = as_(alice).post(f"/api/games/{game.pk}/mutes/", {"seat": 1}, format="json")
+    assert (muted.status_code, muted.json()) == (201, {"muted": [1]})
+    assert as_(alice).get(f"/api/games/{game.pk}/messages/").json()["messages"] == []
+    assert len(as_(carol).get(f"/api/games/{game.pk}/messages/").json()["messages"]) == 2
+    # The record is the record: the events still carry what the muter may read.
+    assert "blah privately" in str(as_(alice).get(f"/api/games/{game.pk}/events/").json())
+    for bad in (0, 3, 99):
+        assert as_(alice).post(f"/api/games/{game.pk}/mutes/", {"seat": bad},
+                               format="json").status_code == 400  # fmt: skip
+    assert as_(alice).delete(f"/api/games/{game.pk}/mutes/1/").json() == {"muted": []}
+    assert len(as_(alice).get(f"/api/games/{game.pk}/messages/").json()["messages"]) == 2

@@ -18,12 +18,13 @@ from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 from accounts import tokens
 from accounts.models import ApiToken, Suspension, User
 from games.audit import exchange
-from games.models import Event, Game, ModerationItem, Seat, Snapshot, Vacation
+from games.models import Event, Game, ModerationItem, Mute, Seat, Snapshot, Vacation
 from games.services.clocks import check_lock
 from games.services.creation import do_create_game
 from games.services.moves import check_submit_action
 from games.services.queue import check_report
 from games.services.suspension import check_suspend
+from games.services.talk import check_send_message
 from notifications.models import Notification
 from tests.conftest import make_user
 from tests.support.play import hand
@@ -68,6 +69,11 @@ WRITES = {
     "report": ("post", "/api/games/{game}/report/", "alice", lambda w: {"reason": "rude"}),
     "message": ("post", "/api/games/{game}/messages/", "alice",
                 lambda w: {"to": "table", "text": "well played"}),
+    "report-message": ("post", "/api/games/{game}/messages/{said}/report/", "bob",
+                       lambda w: {"reason": "rude"}),
+    "hide-message": ("post", "/api/games/{game}/messages/{said}/hide/", "mo",
+                     lambda w: {"reason": "rude"}),
+    "mute": ("post", "/api/games/{game}/mutes/", "bob", lambda w: {"seat": 0}),
     "suspend": ("post", "/api/users/bob/suspend/", "mo", lambda w: {"reason": "abuse"}),
     "unsuspend": ("post", "/api/users/sid/unsuspend/", "mo", lambda w: {"reason": "served"}),
     "take": ("post", "/api/moderation/queue/{item}/take/", "mo", lambda w: {"note": "mine"}),
@@ -89,6 +95,7 @@ READS = {
     "actions": ("/api/games/{game}/actions/", "bob"),
     "events": ("/api/games/{game}/events/", "alice"),
     "messages": ("/api/games/{game}/messages/", "alice"),
+    "mutes": ("/api/games/{game}/mutes/", "alice"),
     "audit": ("/api/games/{game}/audit/", "mo"),
     "takeback": ("/api/games/{game}/takeback/", "alice"),
     "verify": ("/api/games/{game}/verify/", None),
@@ -103,6 +110,7 @@ READS = {
 DELETES = {
     "log out": ("/api/auth/token/", "alice"),
     "revoke": ("/api/auth/tokens/{token}/", "alice"),
+    "unmute": ("/api/games/{game}/mutes/1/", "alice"),
 }
 # Not here: POST /api/inbound/email/ takes a raw mail, not JSON; its bad input
 # is for the tests of the mail doors.
@@ -123,10 +131,15 @@ class World:
     item: int  # an open item of the moderators' queue
     token: int  # one of alice's API tokens, not the one her client uses
     bobs_token: int
+    said: int  # the seq of alice's message to the table
 
     def at(self, path: str) -> str:
         return path.format(
-            game=self.game.pk, locked=self.locked.pk, item=self.item, token=self.token
+            game=self.game.pk,
+            locked=self.locked.pk,
+            item=self.item,
+            token=self.token,
+            said=self.said,
         )
 
 
@@ -138,6 +151,7 @@ def world(as_, alice, bob, carol, mo):
     check_submit_action(
         game, alice, action={"type": "commit", "card": hand(game, 0)[0]}, expected_seq=1
     )
+    said = check_send_message(game, alice, to="table", text="good luck", source="api").seq
     locked = do_create_game(title="duel", players=[alice, bob], seed=8)
     check_lock(locked, mo, reason="a dispute")
     item = check_report(locked, bob, reason="alice cheats")
@@ -149,13 +163,13 @@ def world(as_, alice, bob, carol, mo):
         assert client.get("/api/auth/me/").status_code == 200
     return World(game=game, bobs_card=hand(game, 1)[0], clients={**clients, None: as_(None)},
                  locked=locked, item=item.pk, token=tokens.issue(alice, "spare")[0].pk,
-                 bobs_token=tokens.issue(bob, "bob's")[0].pk)  # fmt: skip
+                 bobs_token=tokens.issue(bob, "bob's")[0].pk, said=said)  # fmt: skip
 
 
 def everything() -> dict:
     """Every row a request could write, to compare before and after."""
     models = [User, ApiToken, Game, Seat, Event, Snapshot, Vacation, Notification, ModerationItem,
-              Suspension]  # fmt: skip
+              Suspension, Mute]  # fmt: skip
     return {model.__name__: list(model.objects.order_by("pk").values()) for model in models}
 
 
@@ -375,10 +389,10 @@ def test_a_game_id_that_names_no_game_is_a_404(world, method, path, who, good, s
     before = everything()
     for game_id in BAD_IDS:
         with subtests.test(game_id=game_id), transaction.atomic():
-            response = call(world.clients[who], method, path.format(game=game_id), body)
+            named = path.format(game=game_id, said=world.said)
+            response = call(world.clients[who], method, named, body)
             assert_refused(response, (404, "not_found"))
-            assert_refused(call(world.clients[None], method, path.format(game=game_id), body),
-                           REFUSED)  # fmt: skip
+            assert_refused(call(world.clients[None], method, named, body), REFUSED)
             assert everything() == before
 
 
@@ -433,15 +447,20 @@ def test_every_endpoint_of_the_schema_meets_bad_input(world):
     schema = world.clients[None].get("/api/schema/?format=json").json()
     documented = {(method, path) for path, item in schema["paths"].items() for method in item}
     covered = {
-        (method, path.replace("{game}", "{id}").replace("{locked}", "{id}"))
+        (method, path.replace("{game}", "{id}").replace("{locked}", "{id}")
+         .replace("{said}", "{seq}"))
         for method, path, _, _ in WRITES.values()
-    }
+    }  # fmt: skip
     covered = {
         (method, path.replace("/bob/", "/{username}/").replace("/sid/", "/{username}/"))
         for method, path in covered
     }
     covered |= {("get", path.replace("{game}", "{id}")) for path, _ in READS.values()}
-    covered |= {("delete", path.replace("{token}", "{id}")) for path, _ in DELETES.values()}
+    covered |= {
+        ("delete", path.replace("{token}", "{id}").replace("{game}", "{id}")
+         .replace("/mutes/1/", "/mutes/{seat}/"))
+        for path, _ in DELETES.values()
+    }  # fmt: skip
     assert documented - ELSEWHERE == covered
 
 
