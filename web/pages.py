@@ -104,20 +104,37 @@ def talk_context(
     seats = narration.seat_names(who)
     return {
         "seq": viewer.head,
-        "lines": [
-            {
-                "seq": entry["seq"],
-                "text": talk.line(entry, seats),
-                "at": entry["created_at"],
-                "when": entry["created_at"][5:16].replace("T", " "),  # MM-DD HH:MM, UTC
-                "private": entry.get("private", False),
-            }
-            for entry in entries
-        ],
+        "lines": [_talk_line(entry, seats) for entry in entries],
         "choices": talk_choices(game, viewer, who),
         "max_length": settings.CORREO_MESSAGE_LENGTH,
+        "may_report": viewer.user_id is not None,
+        "may_hide": viewer.moderator,
+        "mutable": _mutable(viewer, who, talk.muted_seats(game.pk, viewer.user_id)),
         **form,
     }
+
+
+def _talk_line(entry: dict[str, Any], seats: list[str]) -> dict[str, Any]:
+    return {
+        "seq": entry["seq"],
+        "text": talk.line(entry, seats),
+        "at": entry["created_at"],
+        "when": entry["created_at"][5:16].replace("T", " "),  # MM-DD HH:MM, UTC
+        "private": entry.get("private", False),
+        # A message one may read, and so report (a moderator: hide).
+        "readable": "text" in entry and not entry.get("hidden"),
+    }
+
+
+def _mutable(viewer: viewers.Viewer, who: dict[int, str], muted) -> list[dict[str, Any]]:
+    """The seats this viewer may mute or hear again (not their own)."""
+    if viewer.user_id is None:
+        return []
+    return [
+        {"seat": seat, "name": name, "muted": seat in muted}
+        for seat, name in sorted(who.items())
+        if seat != viewer.seat
+    ]
 
 
 def talk_choices(game: Game, viewer: viewers.Viewer, who: dict[int, str]) -> list[tuple[str, str]]:

@@ -68,3 +68,27 @@ def test_a_visitor_reads_the_table_but_has_no_form(page_as, alice, game):
         page_as(None).post(f"/games/{game.pk}/talk/", {"to": "table", "text": "x"}).status_code
         == 302
     )
+
+
+def test_report_hide_and_mute_from_the_box(page_as, alice, bob, mo, game):
+    said = check_send_message(game, bob, to="table", text="rude words", source="api").seq
+    reported = page_as(alice).post(f"/games/{game.pk}/talk/{said}/",
+                                   {"act": "report", "reason": "rude"}, **HTMX)  # fmt: skip
+    assert "Your report went to the moderators." in reported.content.decode()
+    from games.models import ModerationItem
+
+    assert ModerationItem.objects.get().message_seq == said
+    # Only a moderator hides; a player's try is refused in words, nothing written.
+    tried = page_as(alice).post(f"/games/{game.pk}/talk/{said}/",
+                                {"act": "hide", "reason": "x"}, **HTMX)  # fmt: skip
+    assert 'role="alert"' in tried.content.decode()
+    hidden = page_as(mo).post(f"/games/{game.pk}/talk/{said}/",
+                              {"act": "hide", "reason": "insults"}, **HTMX)  # fmt: skip
+    assert "The message is hidden." in hidden.content.decode()
+    assert "rude words" not in page_as(alice).get(f"/games/{game.pk}/").content.decode()
+    check_send_message(game, bob, to="table", text="chatter", source="api")
+    muted = page_as(alice).post(f"/games/{game.pk}/talk/mute/", {"seat": "1", "mute": "1"},
+                                **HTMX)  # fmt: skip
+    html = muted.content.decode()
+    assert "chatter" not in html and 'aria-pressed="true"' in html
+    assert "chatter" in page_as(mo).get(f"/games/{game.pk}/").content.decode()
