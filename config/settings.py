@@ -457,6 +457,14 @@ if CORREO_TOKEN_TTL_DAYS < 1:
 # but a flood of them still crowds the lists and the sweep.
 CORREO_MAX_ACTIVE_GAMES = env.int("CORREO_MAX_ACTIVE_GAMES", default=100)
 
+# Pacing the "your turn" mails (notifications.pacing): a player seen at the
+# game's page within CORREO_PRESENCE_SECONDS gets none for that game (and it
+# goes that long after they leave without moving); one that comes within
+# CORREO_COALESCE_SECONDS of the last mail about the game waits, and the
+# newest of those goes as one.  0 turns either off.
+CORREO_PRESENCE_SECONDS = env.int("CORREO_PRESENCE_SECONDS", default=180)
+CORREO_COALESCE_SECONDS = env.int("CORREO_COALESCE_SECONDS", default=600)
+
 # The longest message one may send at a table, in characters (games.services.talk).
 CORREO_MESSAGE_LENGTH = env.int("CORREO_MESSAGE_LENGTH", default=2000)
 

@@ -175,6 +175,17 @@ def throttle_rates(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def mail_unpaced(request):
+    """Turn mails go at once unless a test paces them itself
+    (notifications.pacing): tests of other things read every mail."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    settings = request.getfixturevalue("settings")
+    settings.CORREO_PRESENCE_SECONDS = 0
+    settings.CORREO_COALESCE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def generous_throttles(request):
     """Every scope at a rate no test reaches unless it sets its own; the
     counters (and accounts.lockout's) start empty."""

@@ -20,6 +20,7 @@ from games.services.talk import (
     check_send_message,
     check_unmute_seat,
 )
+from notifications import pacing
 from web import pages
 from web.views.common import int_or_none, readable
 
@@ -30,6 +31,8 @@ def talk(request: HttpRequest, pk: int) -> HttpResponse:
         return send(request, pk)
     game, seats = readable(lambda: viewers.game_with_seats(pk))
     viewer = readable(lambda: viewers.viewer_of(game, request.user, seats))
+    if viewer.seat is not None:
+        pacing.seen(game.pk, request.user.pk)  # the talk box polls too
     if int_or_none(request.GET.get("seq")) == viewer.head:
         return HttpResponse(status=204)  # htmx leaves the list alone
     context = {"game": game, "talk": pages.talk_context(game, viewer, pages.names(seats))}
