@@ -200,6 +200,13 @@ def test_the_page_and_its_polls_say_a_player_is_there(paced, alice, bob, charlie
     assert pacing.last_seen(game.pk, alice.pk) is not None
     assert pacing.last_seen(game.pk, bob.pk) is not None
     assert pacing.last_seen(game.pk, charlie.pk) is None  # a spectator gets no turn mail anyway
+    from django.core.cache import cache
+
+    cache.clear()
+    talk_box = Client()
+    talk_box.force_login(bob)
+    assert talk_box.get(f"/games/{game.pk}/talk/?seq=0").status_code == 200
+    assert pacing.last_seen(game.pk, bob.pk) is not None
 
 
 @pytest.mark.redis
