@@ -23,7 +23,8 @@ def test_the_box_is_under_the_board_with_labelled_fields(page_as, alice, game):
     for field in ('<label for="talk-to">', '<label for="talk-text">', 'value="table"',
                   'value="1"', 'value="me"'):  # fmt: skip
         assert field in html
-    assert 'hx-preserve="true"' in html  # the game's redraw keeps what is being typed
+    # The game's redraw keeps what is being typed.
+    assert 'id="talk-text" name="text" rows="2" hx-preserve="true"' in html
 
 
 def test_a_message_sent_from_the_page_is_escaped_everywhere_it_shows(page_as, alice, bob, game):

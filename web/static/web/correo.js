@@ -42,7 +42,13 @@
       // The talk box: after sending, back to the box to write the next line;
       // a message from someone else is announced, focus left where it is.
       if (verb === "post") {
+        // The words being typed are kept across redraws (hx-preserve), so
+        // once sent they are cleared here; a refusal leaves them to mend.
         var box = document.getElementById("talk-text");
+        var refused = document.querySelector("#talk .message.error");
+        if (box && !refused && path.indexOf("/talk/mute/") === -1 && !/\/talk\/\d+\//.test(path)) {
+          box.value = "";
+        }
         if (box) box.focus();
       } else {
         var said = document.getElementById("talk-news");
