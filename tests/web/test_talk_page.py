@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Event
+from games.models import Event, Game
 from games.services.creation import do_create_game
 from games.services.talk import check_send_message
 
@@ -93,3 +93,14 @@ def test_report_hide_and_mute_from_the_box(page_as, alice, bob, mo, game):
     html = muted.content.decode()
     assert "chatter" not in html and 'aria-pressed="true"' in html
     assert "chatter" in page_as(mo).get(f"/games/{game.pk}/").content.decode()
+
+
+def test_the_new_game_form_sets_the_table_talk(page_as, alice, bob):
+    client = page_as(alice)
+    form = client.get("/").content.decode()
+    assert '<label for="press">' in form and '<label for="reveal_private">' in form
+    client.post("/games/new/", {"title": "duel", "players": "bob", "press": "public"})
+    game = Game.objects.latest("pk")
+    assert (game.press, game.reveal_private) == ("public", False)
+    client.post("/games/new/", {"title": "duel", "players": "bob", "press": "loud"})
+    assert Game.objects.latest("pk") == game  # refused, nothing made

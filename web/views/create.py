@@ -31,7 +31,8 @@ def create(request: HttpRequest) -> HttpResponse:
             request.user, title=title, players=people.users_in_order(names),
             options=options_from(engine, request.POST), public="public" in request.POST,
             spectator_delay=int_or_none(request.POST.get("spectator_delay")) or 0,
-            clock=clock_from(request.POST),
+            clock=clock_from(request.POST), press=request.POST.get("press", "full"),
+            reveal_private="reveal_private" in request.POST,
         )  # fmt: skip
 
     game = attempt(request, start, "Game started.")
