@@ -255,6 +255,7 @@ class MeOut(serializers.Serializer):
     email = serializers.EmailField()
     notify_mode = serializers.ChoiceField(choices=User.NotifyMode.choices)
     webhook_url = serializers.URLField(allow_blank=True)
+    every_mail = serializers.BooleanField()
     language = serializers.ChoiceField(choices=settings.LANGUAGES)
     token = serializers.CharField(
         required=False,
@@ -273,6 +274,11 @@ class MeIn(serializers.Serializer):
     )  # fmt: skip
     notify_mode = serializers.ChoiceField(choices=User.NotifyMode.choices, required=False)
     webhook_url = serializers.URLField(required=False, allow_blank=True, max_length=500)
+    every_mail = serializers.BooleanField(
+        required=False,
+        help_text="every turn mail at once, even while you are at the game's page, and "
+        "never gathered with the next one",
+    )
     language = serializers.ChoiceField(
         choices=settings.LANGUAGES,
         required=False,
@@ -289,6 +295,7 @@ def me_data(user: User) -> dict:
         "email": user.email,
         "notify_mode": user.notify_mode,
         "webhook_url": user.webhook_url,
+        "every_mail": user.every_mail,
         "language": user.language,
     }
 

@@ -74,6 +74,12 @@ class User(AbstractUser):
         default=NotifyMode.EVERY_TURN,
         help_text="How game notifications reach this player by mail.",
     )
+    # Every mail at once: no holding back while at the game's page, and no
+    # gathering of turn mails that come close together (notifications.pacing).
+    every_mail = models.BooleanField(
+        default=False,
+        help_text="Send each turn mail at once, even while this player is at the game's page.",
+    )
     webhook_url = models.URLField(
         blank=True,
         max_length=500,

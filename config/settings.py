@@ -255,6 +255,8 @@ REST_FRAMEWORK = {
         # Starting a game, per account, the API and the web form together
         # (ops.throttling.CreateRateThrottle).
         "create": env.str("THROTTLE_CREATE", default="30/hour"),
+        # Messages at a table, per account whatever the door (games.services.talk).
+        "talk": env.str("THROTTLE_TALK", default="20/min"),
     },
 }
 
@@ -467,6 +469,17 @@ CELERY_BEAT_SCHEDULE["expire-tables"] = {
     "task": "games.tasks.expire_tables",
     "schedule": env.float("CORREO_TABLE_SWEEP_INTERVAL", default=600.0),
 }
+
+# Pacing the "your turn" mails (notifications.pacing): a player seen at the
+# game's page within CORREO_PRESENCE_SECONDS gets none for that game (and it
+# goes that long after they leave without moving); one that comes within
+# CORREO_COALESCE_SECONDS of the last mail about the game waits, and the
+# newest of those goes as one.  0 turns either off.
+CORREO_PRESENCE_SECONDS = env.int("CORREO_PRESENCE_SECONDS", default=180)
+CORREO_COALESCE_SECONDS = env.int("CORREO_COALESCE_SECONDS", default=600)
+
+# The longest message one may send at a table, in characters (games.services.talk).
+CORREO_MESSAGE_LENGTH = env.int("CORREO_MESSAGE_LENGTH", default=2000)
 
 # Current states and game views memoised per process (entries never go stale).
 CORREO_STATE_CACHE_SIZE = env.int("CORREO_STATE_CACHE_SIZE", default=512)

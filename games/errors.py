@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from django.utils.translation import get_language, gettext, gettext_noop
 
 from games.engines.base import IllegalAction
@@ -89,6 +91,18 @@ class Conflict(ServiceError):
     status = 409
 
 
+class TooFast(ServiceError):
+    """Over a rate the service keeps whatever the door (messages): `wait`
+    seconds until the next window."""
+
+    code = "throttled"
+    status = 429
+
+    def __init__(self, template: str, seconds: float, **params: object) -> None:
+        super().__init__(template, **params)
+        self.wait = max(1, math.ceil(seconds))
+
+
 class InvalidRequest(ServiceError):
     code = "invalid"
     status = 400
@@ -164,6 +178,7 @@ __all__ = [
     "ServiceError",
     "StaleSeq",
     "Suspended",
+    "TooFast",
     "TooManyGames",
     "TooManyTables",
     "describe",

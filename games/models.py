@@ -8,6 +8,15 @@ from django.db import models
 from .fields import JSONTextField
 
 
+class Press(models.TextChoices):
+    """What the players may say to each other: `full` (to the table and to
+    one seat), `public` (to the table only) or `none`."""
+
+    FULL = "full"
+    PUBLIC = "public"
+    NONE = "none"
+
+
 class Game(models.Model):
     """A game and the denormalised facts of its current state (rebuilt on every append)."""
 
@@ -42,6 +51,11 @@ class Game(models.Model):
     # Written with each append that moves it, so lists sort in the database.
     spectator_seq = models.PositiveIntegerField(default=0)
     spectator_at = models.DateTimeField(null=True, blank=True)
+    # Table talk (games.services.talk): who may talk to whom, chosen at the
+    # table and fixed with the game (its created event records both).
+    press = models.CharField(max_length=8, choices=Press.choices, default=Press.FULL)
+    # Whether the private messages are shown to the players once the game is over.
+    reveal_private = models.BooleanField(default=True)
     # Clock options (games.clocks.options.ClockConfig as JSON); null: no clock.
     clock = JSONTextField(null=True, blank=True)
     paused = models.BooleanField(default=False)
@@ -136,6 +150,9 @@ class Event(models.Model):
         TAKEBACK_REQUEST = "takeback_request"
         TAKEBACK_ANSWER = "takeback_answer"
         ABORT = "abort"
+        # Table talk: never engine state, never made inert by an undo
+        # (games.stream.replay.TALK_KINDS; games.selectors.talk says who reads it).
+        MESSAGE = "message"
 
     # A note's payload says what it is under "note": a moderator's pinned
     # note (written by games.services.notes, shown with the game).
@@ -149,6 +166,9 @@ class Event(models.Model):
         MODERATOR = "moderator"
         SYSTEM = "system"
         BOT = "bot"
+        # Every message, whoever sent it and by which door (its payload says
+        # that): a sealed message's public part must not tell the sender.
+        TALK = "talk"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
@@ -183,6 +203,12 @@ class Event(models.Model):
             # Every game detail lists the pinned notes; few events are notes.
             models.Index(
                 fields=["game", "seq"], condition=models.Q(kind="note"), name="event_note_idx"
+            ),
+            # The talk box and the mails read a game's messages alone.
+            models.Index(
+                fields=["game", "seq"],
+                condition=models.Q(kind="message"),
+                name="event_message_idx",
             ),
         ]
 
@@ -239,6 +265,24 @@ class Snapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} snapshot at {self.seq}"
+
+
+class Mute(models.Model):
+    """A player chose not to see one seat's messages in one game.  Theirs
+    alone: a preference, not part of the game's record (no event)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game", "seat"], name="mute_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} mutes seat {self.seat} of {self.game}"
 
 
 class Vacation(models.Model):
@@ -328,6 +372,8 @@ class ModerationItem(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
     )  # fmt: skip
+    # A report of one message (its seq; the audit shows it), not of the game.
+    message_seq = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     taken_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,

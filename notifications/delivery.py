@@ -32,7 +32,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games.models import Game
-from notifications import render
+from notifications import pacing, render
 from notifications.metrics import NOTIFICATION_FAILURES
 from notifications.models import Notification
 from ops.logging import game_id_var
@@ -78,6 +78,13 @@ def deliver(notification_id: int) -> str:
         return "not-due"
     game_id_var.set(n.game_id)  # the task's log lines name the game
     try:
+        paced = None if obsolete(n) else pacing.pace(n, timezone.now())
+        if paced is not None and paced.act == "hold":
+            _hold(n, paced)
+            return "held"
+        if paced is not None and paced.act == "skip":
+            _finish(n, Notification.Status.SKIPPED, last_error=f"coalesced: {paced.why}")
+            return "coalesced"
         sent = _send_unless_obsolete(n)
     except TRANSIENT as error:
         return _failed(n, error)
@@ -95,12 +102,34 @@ def _send_unless_obsolete(n: Notification) -> bool:
     it announces is already played."""
     if obsolete(n):
         return False
+    if n.context.get("held"):
+        _to_the_head(n)
     render.build_message(n).send(fail_silently=False)
     return True
 
 
+def _hold(n: Notification, paced) -> None:
+    """Back to pending until `paced.until` (notifications.pacing); the claim's
+    attempt is given back: holding is no failure."""
+    persist(
+        n, status=Notification.Status.PENDING, next_attempt_at=paced.until,
+        attempts=max(0, n.attempts - 1), context={**n.context, "held": paced.why},
+    )  # fmt: skip
+
+
+def _to_the_head(n: Notification) -> None:
+    """A held turn mail goes out telling the game as it stands now (the seat
+    is still to act, or it would be obsolete), so one mail says everything
+    since the last.  The new seq is recorded before the mail is rendered:
+    a second delivery after a crash renders the same message."""
+    game = n.game
+    if game is not None and game.seq > (n.seq or 0):
+        n.seq = game.seq
+        persist(n, seq=game.seq)
+
+
 def _finish(n: Notification, status: str, **fields) -> None:
-    persist(n, status=status, last_error="", **fields)
+    persist(n, status=status, **{"last_error": "", **fields})
 
 
 def persist(n: Notification, **fields) -> None:

@@ -42,6 +42,7 @@ from games.services.moves import check_submit_action
 from games.services.queue import check_report
 from games.services.seats import check_resign
 from games.services.takeback import check_answer_takeback, check_request_takeback
+from games.services.talk import check_send_message
 from notifications import parse, tasks
 from notifications.addresses import is_reply_address, verify_reply_address
 from notifications.models import InboundMessage, Notification
@@ -203,7 +204,7 @@ def _process(letter: Letter, door: str, recipients: list[str]) -> Outcome:
         game, seat, user = authenticate(letter, recipients)
     except Rejected as rejection:
         return _reject(letter, door, rejection)
-    commands = parse.command_lines(letter.text)
+    commands = parse.reply_lines(letter.text)
     results, show_help = execute(game, seat, user, commands, _replied_seq(letter.message, game))
     applied = any(r["ok"] and r.get("applied") for r in results)
     detail = "\n".join(
@@ -334,16 +335,27 @@ def _replied_seq(message, game: Game) -> int | None:
     return row.values_list("seq", flat=True).first()
 
 
-def execute(game: Game, seat: int, user, commands: list[str], replied_seq: int | None):
-    """Carry out the command lines in order, stopping at the first refusal."""
+def execute(
+    game: Game, seat: int, user, commands: list[str | parse.Said], replied_seq: int | None
+):
+    """Carry out the command lines in order, stopping at the first refusal;
+    what the reply says to the table is sent where it stands among them."""
     results: list[dict] = []
     show_help = False
     expected = replied_seq
-    for command in commands[: parse.MAX_COMMANDS]:
+    for item in commands[: parse.MAX_COMMANDS]:
+        command = _said_as_command(item) if isinstance(item, parse.Said) else item
         word = " ".join(command.lower().split())
         game.refresh_from_db()
         try:
-            if word in HELP_WORDS:
+            if isinstance(item, parse.Said):
+                # Talk changes no seat's moves: the seq the reply answers holds.
+                event = check_send_message(
+                    game, user, to="table", text=item.text, source=Event.Source.EMAIL
+                )
+                results.append(_ok(command, gettext_noop("said to the table (seq %(seq)s)"),
+                                   applied=True, seq=event.seq))  # fmt: skip
+            elif word in HELP_WORDS:
                 show_help = True
                 results.append(_ok(command, gettext_noop("the commands are listed below")))
             elif word in STATE_WORDS:
@@ -390,10 +402,18 @@ def execute(game: Game, seat: int, user, commands: list[str], replied_seq: int |
         if len(results) > parse.MAX_COMMANDS - 1:
             break
     if len(commands) > parse.MAX_COMMANDS and results and results[-1]["ok"]:
-        results.append({"command": commands[parse.MAX_COMMANDS], "ok": False,
+        extra = commands[parse.MAX_COMMANDS]
+        extra = _said_as_command(extra) if isinstance(extra, parse.Said) else extra
+        results.append({"command": extra, "ok": False,
                         **_message(gettext_noop("at most %(count)s commands per mail"),
                                    count=parse.MAX_COMMANDS)})  # fmt: skip
     return results, show_help
+
+
+def _said_as_command(said: parse.Said) -> str:
+    """A message as the answer names it: its first words."""
+    first = " ".join(said.text.split())
+    return "say: " + (first if len(first) <= 60 else first[:59] + "…")
 
 
 def _ok(command: str, message: str, *, applied: bool = False, **params) -> dict:

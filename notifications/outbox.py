@@ -22,7 +22,7 @@ from django.utils import timezone
 from games import hooks
 from games.models import Event, Game, Seat
 from games.selectors import viewers
-from games.stream import store
+from games.stream import replay, store
 from notifications.models import Notification
 
 log = logging.getLogger(__name__)
@@ -242,6 +242,8 @@ def rows_for_event(game: Game, event: Event, before: list[int]) -> list[hooks.Ro
 
 def _notifications(game: Game, event: Event, before: list[int]) -> list[Notification | None]:
     """Who must hear of this event (None where a user wants no notice)."""
+    if event.kind in replay.TALK_KINDS:
+        return []  # talk is read at the table, and in the next mail about the game
     if event.kind == Event.Kind.UNDO:
         # The undo mail also says whose turn it is now.
         return _to_everyone(game, event, Notification.Kind.UNDONE, _undo_context(event))

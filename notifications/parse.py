@@ -12,6 +12,8 @@ from __future__ import annotations
 import email
 import email.policy
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from email.header import decode_header, make_header
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
@@ -272,8 +274,58 @@ def html_to_text(html: str) -> str:
 
 def command_lines(text: str) -> list[str]:
     """The first block of own lines: not quoted, not a signature, not a reply header."""
+    return [item for item in reply_lines(text) if isinstance(item, str)]
+
+
+@dataclass(frozen=True)
+class Said:
+    """Words for the table, from a reply's `say` lines (games.services.talk)."""
+
+    text: str
+
+
+# "say: ..." takes the rest of the reply's own lines; "say ..." its own line.
+_SAY_BLOCK = re.compile(r"^say\s*:(.*)$", re.IGNORECASE)
+_SAY_LINE = re.compile(r"^say\s+(\S.*)$", re.IGNORECASE)
+MAX_SAID_LINES = 100
+
+
+def reply_lines(text: str) -> list[str | Said]:
+    """The reply's commands in order, and what it says to the table: a line
+    `say <words>` is one message; a line `say:` makes the rest of the own
+    lines one message, kept as written (a "#" in it is not a comment)."""
+    items: list[str | Said] = []
+    block: list[str] | None = None
+    commands = 0
+    for line in _own_lines(text):
+        if block is not None:
+            if len(block) < MAX_SAID_LINES:
+                block.append(line)
+            continue
+        if opened := _SAY_BLOCK.match(line):
+            block = [opened.group(1).strip()]
+            continue
+        if said := _SAY_LINE.match(line):
+            items.append(Said(said.group(1).strip()))
+            continue
+        # A move line copied from our mail may carry its gloss after "#".
+        command = line.split("#", 1)[0].strip()
+        if not command:
+            continue
+        items.append(command[:MAX_LINE])
+        commands += 1
+        if commands > MAX_COMMANDS:
+            break
+    if block is not None and "\n".join(block).strip():
+        items.append(Said("\n".join(block).strip()))
+    return items
+
+
+def _own_lines(text: str) -> Iterator[str]:
+    """The first block of own lines, each stripped (empty ones too): not
+    quoted, not a signature, not a reply header."""
     lines = text.translate(_INVISIBLE).replace("\xa0", " ").replace("\r\n", "\n").split("\n")
-    commands: list[str] = []
+    found = False  # an own line that is more than a comment came before
     skip_to = -1
     for index, raw in enumerate(lines):
         line = raw.strip()
@@ -282,12 +334,12 @@ def command_lines(text: str) -> list[str]:
         if raw.rstrip("\n") in ("-- ", "--") or line == "--":
             break
         if line.startswith((">", "|")):
-            if commands:
+            if found:
                 break
             continue
         following = lines[index + 1 : index + 4]
         if _attribution(line, following):
-            if commands:
+            if found:
                 break
             wrapped = [i for i, nxt in enumerate(following[:2]) if _WROTE_END.search(nxt)]
             if not _WROTE_END.search(line) and wrapped:
@@ -295,14 +347,8 @@ def command_lines(text: str) -> list[str]:
             continue  # bottom-posting: the own text may follow the quote
         if _SEPARATORS.match(line) or _outlook_header(line, following):
             break  # what follows is the original mail, unquoted
-        # A move line copied from our mail may carry its gloss after "#".
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        commands.append(line[:MAX_LINE])
-        if len(commands) > MAX_COMMANDS:
-            break
-    return commands
+        found = found or bool(line.split("#", 1)[0].strip())
+        yield line
 
 
 def _attribution(line: str, following: list[str]) -> bool:

@@ -33,11 +33,12 @@ from games.selectors import (
     listing,
     narration,
     provisional,
+    talk,
     verify_record,
     viewers,
     visibility,
 )
-from games.stream import store
+from games.stream import replay, store
 from notifications import board_image
 from notifications.addresses import reply_address, unsubscribe_token
 from notifications.models import Notification
@@ -56,6 +57,11 @@ HELP_TEXT = gettext_lazy(
     "  resign                                  leave the game\n"
     "  report <reason>                         ask the moderators to look at this game\n"
     "  help                                    this text"
+)
+# Apart from HELP_TEXT so that the catalogues' translations of it still hold.
+SAY_HELP = gettext_lazy(
+    "  say <words>                             say that to the table\n"
+    "  say:                                    the rest of your reply goes to the table"
 )
 
 
@@ -128,7 +134,12 @@ def result_lines(result: base.Result, players: list[tuple[int, str]]) -> list[st
 
 
 def game_facts(
-    game: Game, seat: int | None, seq: int, *, since: int | None = None
+    game: Game,
+    seat: int | None,
+    seq: int,
+    *,
+    since: int | None = None,
+    user_id: int | None = None,
 ) -> dict[str, Any]:
     """What a seat saw of the game at `seq`: the board in words, what
     happened since `since`, the legal moves with their glosses, the head hash."""
@@ -161,7 +172,9 @@ def game_facts(
         "your_turn": bool(actions),
         "board_lines": board_lines(engine, view, seat, names),
         "view": view,
-        "since_lines": (happened := since_lines(game, engine, seat, since, seq, names)),
+        "since_lines": (
+            happened := since_lines(game, engine, seat, since, seq, names, user_id=user_id)
+        ),
         "since_text": bulleted(happened),
         "moves": moves,
         "move_groups": grouped(moves),
@@ -226,10 +239,18 @@ def bulleted(lines: list[str], width: int = 72) -> list[str]:
 
 
 def since_lines(
-    game: Game, engine: base.Engine, seat: int | None, since: int | None, seq: int, names
+    game: Game,
+    engine: base.Engine,
+    seat: int | None,
+    since: int | None,
+    seq: int,
+    names,
+    *,
+    user_id: int | None = None,
 ) -> list[str]:
     """What happened after `since` up to `seq`, as the seat may see it: moves
-    in the public form the seat was shown, undos, clock acts."""
+    in the public form the seat was shown, undos, clock acts, and the
+    messages its player may read (games.selectors.talk)."""
     if since is None or since >= seq:
         return []
     reveal = game.status != Game.Status.ACTIVE and seq == game.seq
@@ -238,7 +259,14 @@ def since_lines(
     shown = rows[max(0, count - MAX_SINCE_LINES) :] if count > MAX_SINCE_LINES else rows
     hidden = count - MAX_SINCE_LINES
     lines = [_("(%(count)s earlier events not shown)") % {"count": hidden}] if hidden > 0 else []
+    reader = None
     for event in shown:
+        if event.kind in replay.TALK_KINDS:
+            reader = reader or talk.reader_of_seat(game, seat, user_id, seq)
+            entry = talk.item(event, reader)
+            if entry is not None:
+                lines.append(talk.line(entry, names))
+            continue
         seen = visibility.event_for(
             event, seat, reveal_all=reveal, chain_version=game.chain_version
         )
@@ -283,13 +311,15 @@ def context_for(n: Notification) -> dict[str, Any]:
         "n": n,
         "kind": n.kind,
         "extra": n.context,
-        "help_text": HELP_TEXT,
+        "help_text": f"{HELP_TEXT}\n{SAY_HELP}",
         "username": n.user.username if n.user_id else None,
         "unsubscribe_url": unsubscribe_url(n.user_id) if n.user_id else None,
         "settings_url": absolute(reverse("web:settings")),
     }
     if n.game_id is not None:
-        ctx["game"] = game_facts(n.game, n.seat, n.seq or n.game.seq, since=since_for(n))
+        ctx["game"] = game_facts(
+            n.game, n.seat, n.seq or n.game.seq, since=since_for(n), user_id=n.user_id
+        )
         if n.seat is not None and n.user_id:
             ctx["reply_to"] = reply_address(n.game_id, n.seat, n.user_id)
     if n.kind == Notification.Kind.DIGEST:
@@ -363,7 +393,9 @@ def digest_items(n: Notification) -> list[dict[str, Any]]:
     for game_id, item in games.items():
         last, game = item["last"], item["game"]
         seat = last.seat
-        facts = game_facts(game, seat, game.seq, since=since_for(last, exclude=folded))
+        facts = game_facts(
+            game, seat, game.seq, since=since_for(last, exclude=folded), user_id=n.user_id
+        )
         reply = reply_address(game_id, seat, n.user_id) if seat is not None else None
         if reply:
             subject = f"Re: {game.title} #{game_id}"

@@ -87,3 +87,30 @@ class CreationThrottled(exceptions.Throttled):
     def __init__(self, wait: float) -> None:
         exceptions.APIException.__init__(self, creation_refusal(wait), "throttled")
         self.wait = math.ceil(wait)
+
+
+class Budget(FixedWindowRateThrottle):
+    """A rate counted for an act rather than a request: the service spends
+    it whichever door the act came through (a page, the API, a mail), so
+    changing doors buys no fresh budget.  Its rate is the settings' rate of
+    `scope`; a scope missing there limits nothing."""
+
+    def __init__(self, scope: str) -> None:
+        self.scope = scope
+        super().__init__()
+
+    def get_rate(self):
+        return self.THROTTLE_RATES.get(self.scope)
+
+    def spend(self, ident: str) -> float | None:
+        """Count one act of `ident`: None while within the rate, else the
+        seconds until the next window."""
+        if self.rate is None:
+            return None
+        self.now = self.timer()
+        window = int(self.now // self.duration)
+        self.window_ends = (window + 1) * self.duration
+        key = self.cache_format % {"scope": self.scope, "ident": ident}
+        if self.count(f"{key}:{window}") <= self.num_requests:
+            return None
+        return self.wait() or 1.0

@@ -157,7 +157,7 @@ def forget_tokens_and_states():
 # Rates no test reaches unless it sets its own (the browser tests log in
 # through the form many times a minute from one address).
 GENEROUS_RATES = {"anon": "10000/min", "user": "100000/min", "auth": "10000/min",
-                  "password": "10000/min", "create": "10000/min"}  # fmt: skip
+                  "password": "10000/min", "create": "10000/min", "talk": "10000/min"}  # fmt: skip
 
 
 @pytest.fixture
@@ -172,6 +172,17 @@ def throttle_rates(monkeypatch):
         monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", GENEROUS_RATES | rates)
 
     return set_rates
+
+
+@pytest.fixture(autouse=True)
+def mail_unpaced(request):
+    """Turn mails go at once unless a test paces them itself
+    (notifications.pacing): tests of other things read every mail."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    settings = request.getfixturevalue("settings")
+    settings.CORREO_PRESENCE_SECONDS = 0
+    settings.CORREO_COALESCE_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)

@@ -63,6 +63,11 @@ class SettingsForm(forms.Form):
         widget=forms.URLInput(attrs={"placeholder": "https://chat.example.org/hook"}),
     )  # fmt: skip
 
+    every_mail = forms.BooleanField(
+        label="Every turn mail at once", required=False,
+        help_text="Otherwise no turn mail comes while you have the game's page open, and "
+        "turn mails that come close together about one game are gathered into one.",
+    )  # fmt: skip
     language = forms.ChoiceField(label="Language of your mail", choices=settings.LANGUAGES)
 
     def clean_webhook_url(self) -> str:

@@ -14,8 +14,9 @@ from django.conf import settings
 
 import boards
 from games.engines import base
-from games.models import Event, Game, Seat
-from games.selectors import history, narration, shown, viewers
+from games.models import Event, Game, Press, Seat
+from games.selectors import history, narration, shown, talk, viewers
+from games.selectors.takeback import latest_beside_talk
 from games.stream import store
 from games.stream.lru import LRU
 from web import moves
@@ -85,7 +86,72 @@ def context(page: GamePage) -> dict[str, Any]:
         "may_ask_takeback": may_ask_takeback(page, detail),
         "provisional": detail["provisional_note"],
         "result": result_rows(detail["result"], who),
+        "talk": talk_context(game, viewer, who),
     }
+
+
+# The talk box shows the latest messages; the API pages through all of them.
+TALK_SHOWN = 60
+
+
+def talk_context(
+    game: Game, viewer: viewers.Viewer, who: dict[int, str], **form: Any
+) -> dict[str, Any]:
+    """The talk box: the latest messages as this viewer reads them (each one
+    line, told as the log tells it) and whom they may write to."""
+    after = max(0, viewer.head - TALK_SHOWN * 4)
+    entries = talk.messages(game, viewer, after=after)[-TALK_SHOWN:]
+    seats = narration.seat_names(who)
+    return {
+        "seq": viewer.head,
+        "lines": [_talk_line(entry, seats) for entry in entries],
+        "choices": talk_choices(game, viewer, who),
+        "max_length": settings.CORREO_MESSAGE_LENGTH,
+        "may_report": viewer.user_id is not None,
+        "may_hide": viewer.moderator,
+        "mutable": _mutable(viewer, who, talk.muted_seats(game.pk, viewer.user_id)),
+        **form,
+    }
+
+
+def _talk_line(entry: dict[str, Any], seats: list[str]) -> dict[str, Any]:
+    return {
+        "seq": entry["seq"],
+        "text": talk.line(entry, seats),
+        "at": entry["created_at"],
+        "when": entry["created_at"][5:16].replace("T", " "),  # MM-DD HH:MM, UTC
+        "private": entry.get("private", False),
+        # A message one may read, and so report (a moderator: hide).
+        "readable": "text" in entry and not entry.get("hidden"),
+    }
+
+
+def _mutable(viewer: viewers.Viewer, who: dict[int, str], muted) -> list[dict[str, Any]]:
+    """The seats this viewer may mute or hear again (not their own)."""
+    if viewer.user_id is None:
+        return []
+    return [
+        {"seat": seat, "name": name, "muted": seat in muted}
+        for seat, name in sorted(who.items())
+        if seat != viewer.seat
+    ]
+
+
+def talk_choices(game: Game, viewer: viewers.Viewer, who: dict[int, str]) -> list[tuple[str, str]]:
+    """Whom this viewer may write to, as (value, label), as the service
+    would allow it (games.services.talk); none for someone logged out."""
+    if viewer.user_id is None:
+        return []
+    if viewer.seat is None:
+        choices = [("spectators", "the spectators")]
+        if viewer.moderator and game.press != Press.NONE:
+            choices.insert(0, ("table", "the table"))
+        return choices
+    choices = [("table", "the table")] if game.press != Press.NONE else []
+    if game.press == Press.FULL:
+        choices += [(str(seat), f"{name} (private)") for seat, name in sorted(who.items())
+                    if seat != viewer.seat]  # fmt: skip
+    return [*choices, ("me", "myself (a note)")]
 
 
 def board(page: GamePage, detail: dict[str, Any], who: dict[int, str]):
@@ -144,8 +210,8 @@ def may_ask_takeback(page: GamePage, detail: dict[str, Any]) -> bool:
         return False
     if game.status != Game.Status.ACTIVE:
         return False
-    last = Event.objects.filter(game=game, seq=game.seq).values_list("kind", "seat").first()
-    return last == (Event.Kind.ACTION, viewer.seat)
+    last = latest_beside_talk(game)
+    return last is not None and (last.kind, last.seat) == (Event.Kind.ACTION, viewer.seat)
 
 
 def takeback_context(
@@ -196,16 +262,35 @@ def log_lines(
     each line told with the players' names (`games.selectors.narration`)."""
     after = max(0, up_to - last) if last else 0
     shown = viewers.Viewer(
-        seat=viewer.seat, moderator=viewer.moderator, head=up_to, delayed=viewer.delayed
+        seat=viewer.seat,
+        moderator=viewer.moderator,
+        head=up_to,
+        delayed=viewer.delayed,
+        user_id=viewer.user_id,
     )
     rows = history.events(game, shown, after=after, limit=up_to - after)
     seats = narration.seat_names(who)
-    return [
-        {
-            "seq": row["seq"],
-            "text": narration.event_line(engine, row, seats),
-            "kind": row["kind"],
-            "at": row["created_at"],
-        }
-        for row in reversed(rows)
-    ]
+    said = _talk_in(game, shown, rows)
+    lines = []
+    for row in reversed(rows):
+        if talk.is_talk(row):
+            entry = said.get(row["seq"])
+            if entry is None:
+                continue  # nothing of it is shown to this viewer (games.selectors.talk)
+            text = talk.line(entry, seats)
+        else:
+            text = narration.event_line(engine, row, seats)
+        lines.append({"seq": row["seq"], "text": text, "kind": row["kind"],
+                      "at": row["created_at"]})  # fmt: skip
+    return lines
+
+
+def _talk_in(
+    game: Game, viewer: viewers.Viewer, rows: list[dict[str, Any]]
+) -> dict[int, dict[str, Any]]:
+    """The messages among `rows` as the talk box shows them, by seq."""
+    seqs = [row["seq"] for row in rows if talk.is_talk(row)]
+    if not seqs:
+        return {}
+    entries = talk.messages(game, viewer, after=seqs[0] - 1, limit=len(rows))
+    return {entry["seq"]: entry for entry in entries}

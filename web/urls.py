@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 
 from ops.keys import LARGEST_ID
 from web.throttle import auth_throttled, creation_throttled
-from web.views import account, game, home, moderation, tables
+from web.views import account, game, home, moderation, tables, talk
 
 
 class GameId:
@@ -43,6 +43,9 @@ urlpatterns = [
     path("games/<game:pk>/live/", game.live, name="live"),
     path("games/<game:pk>/move/", game.move, name="move"),
     path("games/<game:pk>/takeback/", game.takeback, name="takeback"),
+    path("games/<game:pk>/talk/", talk.talk, name="talk"),
+    path("games/<game:pk>/talk/mute/", talk.mute, name="talk-mute"),
+    path("games/<game:pk>/talk/<game:seq>/", talk.act, name="talk-act"),
     path("games/<game:pk>/moderate/", moderation.moderate, name="moderate"),
     path("games/<game:pk>/undo/", moderation.undo, name="undo"),
     path("games/<game:pk>/clock/", moderation.clock, name="clock"),

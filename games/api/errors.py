@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from games.engines.base import IllegalAction
-from games.errors import NotFound, ServiceError, StaleSeq, describe
+from games.errors import NotFound, ServiceError, StaleSeq, TooFast, describe
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,8 @@ def api_exception_handler(exc, context):
         body = {"error": code, "detail": message}
         if isinstance(exc, StaleSeq):
             body["seq"] = exc.current
-        return Response(body, status=http_status)
+        headers = {"Retry-After": str(exc.wait)} if isinstance(exc, TooFast) else None
+        return Response(body, status=http_status, headers=headers)
     if isinstance(exc, RequestDataTooBig):
         return Response(
             {"error": "too_large", "detail": "the request body is too large"},

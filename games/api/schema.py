@@ -88,6 +88,15 @@ GAME_DETAIL = {
             "nullable": True,
             "description": "why a moderator aborted the game (null unless one did)",
         },
+        "press": {
+            "type": "string",
+            "enum": ["full", "public", "none"],
+            "description": "table talk: full (to the table and privately), public, none",
+        },
+        "reveal_private": {
+            "type": "boolean",
+            "description": "the private messages are shown to the players after the end",
+        },
         "notes": {
             "type": "array",
             "description": "the moderators' notes pinned to the game, oldest first",

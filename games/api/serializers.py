@@ -31,6 +31,14 @@ class CreateGameIn(serializers.Serializer):
     spectator_delay = serializers.IntegerField(
         required=False, default=0, min_value=0, max_value=1000
     )
+    press = serializers.ChoiceField(
+        choices=["full", "public", "none"], required=False, default="full",
+        help_text="table talk: full (to the table and privately), public (table only), none",
+    )  # fmt: skip
+    reveal_private = serializers.BooleanField(
+        required=False, default=True,
+        help_text="show the private messages to the players once the game is over",
+    )  # fmt: skip
 
 
 class SubmitIn(serializers.Serializer):
@@ -298,3 +306,19 @@ class InvitationsQuery(serializers.Serializer):
     all = serializers.BooleanField(
         required=False, default=False, help_text="answered invitations too"
     )
+
+
+class MessageIn(serializers.Serializer):
+    to = serializers.JSONField(help_text='"table", "spectators", "me", or a seat number')
+    # The service holds a message to CORREO_MESSAGE_LENGTH; this only bounds
+    # what is read at all.
+    text = serializers.CharField(max_length=20_000, trim_whitespace=False)
+
+
+class MessagesQuery(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, required=False, default=0)
+    limit = serializers.IntegerField(min_value=1, max_value=500, required=False, default=200)
+
+
+class SeatIn(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=32)

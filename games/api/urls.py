@@ -2,7 +2,7 @@ import functools
 
 from django.urls import path
 
-from games.api import errors, moderation, tables, views
+from games.api import errors, moderation, tables, talk, views
 from ops.keys import LARGEST_ID
 
 
@@ -24,6 +24,20 @@ def game_view(view_class):
     return bounded
 
 
+def bounded(view_class):
+    """`game_view` for a route naming more than the game (a message, a seat):
+    any number beyond a 64-bit key is no such thing."""
+    view = view_class.as_view()
+
+    @functools.wraps(view)
+    def within(request, **kwargs):
+        if any(value > LARGEST_ID for value in kwargs.values()):
+            return errors.not_found(request)
+        return view(request, **kwargs)
+
+    return within
+
+
 urlpatterns = [
     path("ping/", views.PingView.as_view(), name="ping"),
     path("titles/", views.TitlesView.as_view(), name="titles"),
@@ -32,6 +46,19 @@ urlpatterns = [
     path("games/<int:pk>/actions/", game_view(views.ActionsView), name="game-actions"),
     path("games/<int:pk>/events/", game_view(views.EventsView), name="game-events"),
     path("games/<int:pk>/audit/", game_view(views.AuditView), name="game-audit"),
+    path("games/<int:pk>/messages/", game_view(talk.MessagesView), name="game-messages"),
+    path(
+        "games/<int:pk>/messages/<int:seq>/report/",
+        bounded(talk.ReportMessageView),
+        name="game-message-report",
+    ),
+    path(
+        "games/<int:pk>/messages/<int:seq>/hide/",
+        bounded(talk.HideMessageView),
+        name="game-message-hide",
+    ),
+    path("games/<int:pk>/mutes/", game_view(talk.MutesView), name="game-mutes"),
+    path("games/<int:pk>/mutes/<int:seat>/", bounded(talk.MuteView), name="game-mute"),
     path("games/<int:pk>/undo/", game_view(views.UndoView), name="game-undo"),
     path("games/<int:pk>/hand-to-bot/", game_view(views.HandToBotView), name="game-hand-to-bot"),
     path("games/<int:pk>/takeback/", game_view(views.TakebackView), name="game-takeback"),

@@ -114,7 +114,8 @@ class GamesView(APIView):
         game = check_create_game(
             request.user, title=data["title"], players=people.users_in_order(data["players"]),
             options=data["options"], public=data["public"],
-            spectator_delay=data["spectator_delay"], clock=data["clock"],
+            spectator_delay=data["spectator_delay"], clock=data["clock"], press=data["press"],
+            reveal_private=data["reveal_private"],
         )  # fmt: skip
         viewer = viewers.viewer_of(game, request.user)
         return Response(shown.game_detail(game, viewer), status=status.HTTP_201_CREATED)

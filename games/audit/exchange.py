@@ -29,11 +29,12 @@ from django.utils.translation import gettext_noop
 from games.audit import golden
 from games.engines import base
 from games.errors import ImportRefused
-from games.models import Event, Game
-from games.selectors import history, shown, verify_record, viewers, visibility
+from games.models import Event, Game, Press
+from games.selectors import history, shown, talk, verify_record, viewers, visibility
 from games.selectors.viewers import Viewer
 from games.stream import chain, commitment, replay, store
 from games.stream.derived import derived_fields
+from games.stream.replay import TALK_KINDS
 
 # The note an import ends with (games.services.importing writes it).
 IMPORTED = "imported"
@@ -77,45 +78,60 @@ def full_viewer(game: Game) -> Viewer:
 
 def export(game: Game, viewer: Viewer) -> dict[str, Any]:
     """The game as one document, as `viewer` may see it."""
-    complete = is_complete(game, viewer)
-    head = game.seq if complete else viewer.head
-    events = complete_events(game) if complete else history.events(
-        game, viewer, after=0, limit=head
-    )  # fmt: skip
+    revealed = is_complete(game, viewer)
+    head = game.seq if revealed else viewer.head
+    if revealed:
+        # After the end, messages that stay private (notes, the moderators'
+        # acts, private messages the table chose not to reveal) stay sealed
+        # for everyone but moderators: such a document cannot be imported.
+        reader = talk.everything() if viewer.moderator else talk.after_the_end(game)
+        events = complete_events(game, reader)
+    else:
+        reader = talk.reader_for(game, viewer)
+        events = history.events(game, viewer, after=0, limit=head)
+    sealed = any(e["kind"] in TALK_KINDS and "opening" not in e for e in events)
     return {
         "format": FORMAT,
         "version": VERSION,
-        "complete": complete,
+        "complete": revealed and not sealed,
         "shown_to": _shown_to(game, viewer),
         "exported_at": chain.timestamp(timezone.now()),
-        "game": _game_part(game, head, complete),
-        "commitment": verify_record.verification_of(game, reveal=complete, head=head),
+        "game": _game_part(game, head, revealed),
+        "commitment": verify_record.verification_of(game, reveal=revealed, head=head),
         "seats": [
             {"seat": seat.index, "username": seat.user.username, "status": seat.status}
             for seat in viewers.seats_of(game)
         ],
-        "accounts": _accounts(game, head),
+        "accounts": _accounts(game, head, reader),
         "events": events,
     }
 
 
-def complete_events(game: Game) -> list[dict[str, Any]]:
+def complete_events(game: Game, reader: talk.Reader | None = None) -> list[dict[str, Any]]:
     """Every event up to the row's head revealed (as the audit shows them),
-    with its seal; a move appended meanwhile waits for the next export."""
+    with its seal; a move appended meanwhile waits for the next export.
+    Messages are shown as `reader` may read them (default: a moderator)."""
+    reader = talk.everything() if reader is None else reader
     rows = Event.objects.filter(game=game, seq__lte=game.seq).select_related("actor")
     rows = rows.order_by("seq")
-    return [shown_complete(event, game.chain_version, _username(event.actor)) for event in rows]
+    return [
+        shown_complete(event, game.chain_version, _username(event.actor), reader) for event in rows
+    ]
 
 
-def shown_complete(event: Event, version: int, actor: str | None) -> dict[str, Any]:
+def shown_complete(
+    event: Event, version: int, actor: str | None, reader: talk.Reader | None = None
+) -> dict[str, Any]:
     """One event of a complete document.  The seal (an HMAC of the hash under
     the server's key) tells nothing the hash does not, but only complete
     documents carry it: only they can be imported and have it checked."""
-    return {
-        **visibility.event_for(event, None, reveal_all=True, chain_version=version),
-        "actor": actor,
-        "seal": {"key_id": event.key_id, "mac": event.mac},
-    }
+    reader = talk.everything() if reader is None else reader
+    shown = visibility.event_for(
+        event, None, reveal_all=True, chain_version=version, reader=reader
+    )
+    if event.kind in TALK_KINDS and "opening" not in shown:
+        actor = None
+    return {**shown, "actor": actor, "seal": {"key_id": event.key_id, "mac": event.mac}}
 
 
 def _username(user) -> str | None:
@@ -157,13 +173,18 @@ def _game_part(game: Game, head: int, complete: bool) -> dict[str, Any]:
     return part
 
 
-def _accounts(game: Game, head: int) -> list[dict[str, Any]]:
+def _accounts(game: Game, head: int, reader: talk.Reader) -> list[dict[str, Any]]:
     """Every account the stream names up to `head` (seats and actors), by
-    this server's id: the openings and the created event name them by id."""
+    this server's id: the openings and the created event name them by id.
+    The sender of a message the reader may not read is not named."""
     from accounts.models import User
 
     rows = Event.objects.filter(game=game, seq__lte=head)
-    ids = set(rows.exclude(actor=None).values_list("actor_id", flat=True).distinct())
+    acting = rows.exclude(actor=None).exclude(kind__in=TALK_KINDS)
+    ids = set(acting.values_list("actor_id", flat=True).distinct())
+    for message in rows.filter(kind__in=TALK_KINDS).exclude(actor=None).order_by():
+        if reader.reads(message):
+            ids.add(message.actor_id)
     naming = rows.filter(kind__in=(Event.Kind.CREATED, Event.Kind.SEAT_REPLACED))
     for kind, payload in naming.values_list("kind", "payload"):
         ids.update(_payload_accounts(kind, payload))
@@ -418,6 +439,9 @@ def _check_created(engine, game: dict[str, Any], events: list[Event], accounts) 
     recorded = {key: created.payload.get(key) for key in FIXED_AT_CREATION}
     if base.canonical_json(recorded) != base.canonical_json(said):
         raise _malformed(f"game.{'/'.join(FIXED_AT_CREATION)} differ from the created event")
+    press = created.payload.get("press", Press.FULL)
+    if press not in Press.values or type(created.payload.get("reveal_private", True)) is not bool:
+        raise _malformed("the created event's press setting")
     seats = created.payload.get("seats")
     if (
         not isinstance(seats, list)

@@ -309,6 +309,8 @@ def _actor_problem(event: Row, holders: list[int]) -> str | None:
         return None if event.actor_id is None else f"a {event.source} event has an actor"
     if event.source == Event.Source.MODERATOR:
         return None if event.actor_id is not None else "a moderator's event has no actor"
+    if event.source == Event.Source.TALK:
+        return _sender_problem(event, holders)
     if event.source not in PLAYER_SOURCES:
         return f"unknown source {event.source!r}"
     if event.kind == Event.Kind.CREATED:
@@ -319,6 +321,22 @@ def _actor_problem(event: Row, holders: list[int]) -> str | None:
         return f"user {event.actor_id} acted without a seat in the game"
     if event.actor_id != holders[event.seat]:
         return f"user {event.actor_id} acted for seat {event.seat}, held by {holders[event.seat]}"
+    return None
+
+
+def _sender_problem(event: Row, holders: list[int]) -> str | None:
+    """A message is someone's, and one sent from a seat is by its player then."""
+    if event.kind != Event.Kind.MESSAGE:
+        return f"a {event.kind} event from talk"
+    if event.actor_id is None:
+        return "a message has no sender"
+    seat = event.payload.get("from")
+    if seat is None:
+        return None
+    if type(seat) is not int or not 0 <= seat < len(holders):
+        return f"a message from seat {seat!r}, which does not exist"
+    if event.actor_id != holders[seat]:
+        return f"user {event.actor_id} wrote for seat {seat}, held by {holders[seat]}"
     return None
 
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_noop
 
 from games.errors import Forbidden
 from games.models import Event, Game
-from games.selectors import visibility
+from games.selectors import talk, visibility
 from games.selectors.verify_record import verification_of
 from games.selectors.viewers import Viewer, reveals_all
 from games.stream import chain, replay, store
@@ -20,15 +20,14 @@ def events(game: Game, viewer: Viewer, *, after: int, limit: int) -> list[dict[s
         "actor"
     )
     reveal = reveals_all(game, viewer)
-    return [
-        {
-            **visibility.event_for(
-                event, viewer.seat, reveal_all=reveal, chain_version=game.chain_version
-            ),
-            "actor": event.actor.username if event.actor else None,
-        }
-        for event in rows.order_by("seq")[:limit]
-    ]
+    reader = talk.reader_for(game, viewer)
+    shown = []
+    for event in rows.order_by("seq")[:limit]:
+        seen = visibility.event_for(
+            event, viewer.seat, reveal_all=reveal, chain_version=game.chain_version, reader=reader
+        )
+        shown.append({**seen, "actor": visibility.actor_for(event, seen)})
+    return shown
 
 
 def audit(game: Game, viewer: Viewer) -> dict[str, Any]:
@@ -50,7 +49,11 @@ def audit(game: Game, viewer: Viewer) -> dict[str, Any]:
         "events": [
             {
                 **visibility.event_for(
-                    event, None, reveal_all=True, chain_version=game.chain_version
+                    event,
+                    None,
+                    reveal_all=True,
+                    chain_version=game.chain_version,
+                    reader=talk.everything(),
                 ),
                 "actor": event.actor.username if event.actor else None,
             }

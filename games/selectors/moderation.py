@@ -36,5 +36,5 @@ def queue_item(item) -> dict[str, Any]:
         "state": item.state, "reason": item.reason, "reported_by": name(item.reported_by),
         "created_at": when(item.created_at), "taken_by": name(item.taken_by),
         "taken_at": when(item.taken_at), "closed_by": name(item.closed_by),
-        "closed_at": when(item.closed_at), "note": item.note,
+        "closed_at": when(item.closed_at), "note": item.note, "message_seq": item.message_seq,
     }  # fmt: skip

@@ -19,6 +19,7 @@ from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from games.engines import base
+from games.selectors import talk
 
 # The clock acts by their names in the events (games.services.clock).
 CLOCK_ACTS = {
@@ -46,6 +47,9 @@ def event_line(engine: base.Engine, event: Mapping[str, Any], names: Sequence[st
     if kind in ("action", "timeout") and isinstance(payload.get("action"), dict):
         line = _narrate(engine, payload["action"], seat, names)
         return _("%(move)s (their clock ran out)") % {"move": line} if kind == "timeout" else line
+    if kind == "message":
+        # Whole to those who may read it, else empty (games.selectors.talk).
+        return talk.line(payload or {"private": True}, names)
     if kind == "created":
         return _("the game started")
     if kind == "undo":

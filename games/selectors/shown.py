@@ -66,6 +66,8 @@ def game_detail(game: Game, viewer: Viewer, seats: list[Seat] | None = None) -> 
         "options": game.options,
         "public": game.public,
         "spectator_delay": game.spectator_delay,
+        "press": game.press,
+        "reveal_private": game.reveal_private,
         "view": seen["view"],
         "provisional_data": note is not None,
         "provisional_note": note,

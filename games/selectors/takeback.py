@@ -2,7 +2,7 @@
 
 Requests and answers are events (`takeback_request`, `takeback_answer`) that do
 not touch engine state.  A request is open while nothing but answers to it
-followed it; any other event makes it lapse.  They are written by
+followed it (and talk, which changes nothing); any other event makes it lapse.  They are written by
 `games.services.takeback`.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.models import Event, Game, Seat
+from games.stream import replay
 
 ANSWERS = ("approve", "refuse")
 
@@ -18,7 +19,7 @@ ANSWERS = ("approve", "refuse")
 def open_request(game: Game, head: int | None = None) -> Event | None:
     """The pending request, if the only events after it are answers to it
     (as the game stood at `head`; default: now)."""
-    events = Event.objects.filter(game=game)
+    events = Event.objects.filter(game=game).exclude(kind__in=replay.TALK_KINDS)
     if head is not None:
         events = events.filter(seq__lte=head)
     for event in events.order_by("-seq")[:10]:
@@ -27,6 +28,12 @@ def open_request(game: Game, head: int | None = None) -> Event | None:
         if event.kind != Event.Kind.TAKEBACK_ANSWER:
             return None
     return None
+
+
+def latest_beside_talk(game: Game) -> Event | None:
+    """The game's latest event that is not talk."""
+    events = Event.objects.filter(game=game, seq__lte=game.seq)
+    return events.exclude(kind__in=replay.TALK_KINDS).order_by("-seq").first()
 
 
 def answers_to(game: Game, request: Event, head: int | None = None) -> dict[int, str]:

@@ -25,6 +25,8 @@ class Viewer:
     # A spectator who sees the game late is never shown deadlines: the log
     # does not record them as they stood, and seeing them now would tell.
     delayed: bool = False
+    # The account (None: logged out); a note to self is read by its author.
+    user_id: int | None = None
 
     @property
     def is_player(self) -> bool:
@@ -91,9 +93,12 @@ def viewer_of(game: Game, user, seats: list[Seat] | None = None) -> Viewer:
     moderator = bool(getattr(user, "is_moderator", False))
     if seat is None and not moderator and not game.public:
         raise Forbidden(gettext_noop("this game is private"))
+    user_id = user.pk if user.is_authenticated else None
     if seat is None and not moderator and held_back(game):
-        return Viewer(seat=None, moderator=False, head=game.spectator_seq, delayed=True)
-    return Viewer(seat=seat, moderator=moderator, head=game.seq)
+        return Viewer(
+            seat=None, moderator=False, head=game.spectator_seq, delayed=True, user_id=user_id
+        )
+    return Viewer(seat=seat, moderator=moderator, head=game.seq, user_id=user_id)
 
 
 def held_back(game: Game) -> bool:

@@ -24,8 +24,8 @@ from games.errors import (
     Suspended,
     TooManyGames,
 )
-from games.models import Game, Invitation, Seat, Table
-from games.stream import sql
+from games.models import Event, Game, Invitation, Seat, Table
+from games.stream import replay, sql
 
 # A write that re-reads the game before each try loses to a concurrent append
 # only when that append lands in the few milliseconds between its read and
@@ -44,6 +44,20 @@ def held(seat: int | None) -> int:
     if seat is None:
         raise NotASeat(gettext_noop("you do not hold a seat in this game"))
     return seat
+
+
+def current_seq(game: Game, expected_seq: int) -> int:
+    """The seq a player's write goes after: the one they name if it is the
+    game's, else the game's own when nothing but talk came since (a message
+    changes nothing a seat decides by, so a chatty table does not turn
+    every move stale); StaleSeq otherwise."""
+    if expected_seq == game.seq:
+        return expected_seq
+    if 0 <= expected_seq < game.seq:
+        since = Event.objects.filter(game=game, seq__gt=expected_seq).order_by()
+        if not since.exclude(kind__in=replay.TALK_KINDS).exists():
+            return game.seq
+    raise StaleSeq(expected_seq, game.seq)
 
 
 def require_active(game: Game) -> None:

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_noop
 from games.clocks import options as clock_options
 from games.engines import base
 from games.errors import Forbidden, InvalidRequest
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Press, Seat
 from games.selectors.bots import bot_seats, seat_holders
 from games.services import common
 from games.stream import chain, commitment, store
@@ -27,6 +27,8 @@ def check_create_game(
     public: bool,
     spectator_delay: int,
     clock: dict[str, Any] | None,
+    press: str = Press.FULL,
+    reveal_private: bool = True,
 ) -> Game:
     """A person's request to start a game with players they name: they must
     sit at it, every other person named must have accepted an invitation
@@ -44,7 +46,8 @@ def check_create_game(
             common.require_room_for_a_game(creator)
         return do_create_game(
             title=title, players=players, options=options, creator=creator, public=public,
-            spectator_delay=spectator_delay, clock=clock,
+            spectator_delay=spectator_delay, clock=clock, press=press,
+            reveal_private=reveal_private,
         )  # fmt: skip
 
 
@@ -59,9 +62,12 @@ def do_create_game(
     public: bool = True,
     spectator_delay: int = 0,
     clock: dict[str, Any] | None = None,
+    press: str = Press.FULL,
+    reveal_private: bool = True,
 ) -> Game:
     """Create and start a game; `players` are users in seat order, or bots
-    wanted (accounts.bots.Wanted) for the seats bots play."""
+    wanted (accounts.bots.Wanted) for the seats bots play.  `press` and
+    `reveal_private` are the table's talk (games.services.talk)."""
     try:
         engine = base.get(title)
     except KeyError:
@@ -83,6 +89,10 @@ def do_create_game(
         raise InvalidRequest(
             gettext_noop("spectator_delay must be a number of moves from 0 to 1000")
         )
+    if press not in Press.values:
+        raise InvalidRequest(gettext_noop("press must be full, public or none"))
+    if not isinstance(reveal_private, bool):
+        raise InvalidRequest(gettext_noop("reveal_private must be true or false"))
     resolved = engine.resolve_options(options)
     clock_config = clock_options.parse(clock)
     seed = secrets.randbits(63) if seed is None else seed
@@ -100,6 +110,8 @@ def do_create_game(
             spectator_delay=spectator_delay,
             clock=clock_config,
             bot_seats=bot_seats(players),
+            press=press,
+            reveal_private=reveal_private,
         )
         Seat.objects.bulk_create(
             Seat(game=game, index=i, user=user) for i, user in enumerate(players)
@@ -112,6 +124,8 @@ def do_create_game(
             "public": public,
             "spectator_delay": spectator_delay,
             "clock": clock_config,
+            "press": press,
+            "reveal_private": reveal_private,
             "commitment": commitment.commit(setup, salt),
             "setup": setup,
         }

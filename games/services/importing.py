@@ -50,7 +50,7 @@ from games.audit import exchange, verification
 from games.audit.exchange import IMPORTED
 from games.clocks import deadlines
 from games.errors import ImportRefused, InvalidRequest
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Press, Seat
 from games.services.common import require_moderator
 from games.stream import chain, spectators
 from games.stream.derived import sync_seat_statuses
@@ -253,6 +253,8 @@ def _write(checked: exchange.Checked, users: dict, actor, source: str) -> Game:
         engine_version=origin["engine_version"], seed=origin["seed"], salt=checked.salt,
         chain_version=origin["chain_version"], public=origin["public"],
         spectator_delay=origin["spectator_delay"], clock=origin["clock"], paused=checked.paused,
+        press=first.payload.get("press", Press.FULL),
+        reveal_private=first.payload.get("reveal_private", True),
         locked=checked.locked, created_by=users.get(first.actor_id),
         imported_unverified=bool(checked.unverified), **checked.derived,
     )  # fmt: skip

@@ -12,6 +12,7 @@ from games.errors import InvalidRequest, NotFound, NotYourTurn, StaleSeq
 from games.models import Event, Game
 from games.services.common import (
     STALE_RETRIES,
+    current_seq,
     held,
     require_active,
     require_not_suspended,
@@ -143,14 +144,18 @@ def _submit(game, seat, *, actor, action, text, seen, source, kind, extra) -> Ev
 
 
 def _acting_seq(game: Game, engine: Engine, seat: int, seen: int, kind: str) -> int:
-    """The seq a move that was chosen at `seen` is appended after."""
-    if seen == game.seq:
-        return seen
-    if kind == Event.Kind.ACTION and 0 < seen < game.seq:
+    """The seq a move that was chosen at `seen` is appended after: the
+    game's when only talk came since (current_seq), or when the seat's legal
+    moves are the same now as then."""
+    try:
+        return current_seq(game, seen)
+    except StaleSeq:
+        if kind != Event.Kind.ACTION or not 0 < seen < game.seq:
+            raise
         then, now = (moves_at(game, engine, seat, seq) for seq in (seen, game.seq))
-        if then == now:
-            return game.seq
-    raise StaleSeq(seen, game.seq)
+        if then != now:
+            raise
+        return game.seq
 
 
 def moves_at(game: Game, engine: Engine, seat: int, seq: int) -> list:

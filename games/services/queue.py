@@ -14,8 +14,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from games.errors import Conflict, InvalidRequest, NotFound
-from games.models import Game, ModerationItem
-from games.selectors import viewers
+from games.models import Event, Game, ModerationItem
+from games.selectors import talk, viewers
 from games.services.common import (
     REASON_LENGTH,
     require_moderator,
@@ -60,7 +60,11 @@ def do_report(game: Game, user, *, reason: str) -> ModerationItem:
     with transaction.atomic():
         Game.objects.select_for_update().filter(pk=game.pk).first()
         mine = ModerationItem.objects.filter(
-            game=game, kind=Kind.REPORT, reported_by=user, state__in=UNCLOSED
+            game=game,
+            kind=Kind.REPORT,
+            reported_by=user,
+            state__in=UNCLOSED,
+            message_seq=None,
         )
         if mine.exists():
             raise Conflict(
@@ -68,6 +72,40 @@ def do_report(game: Game, user, *, reason: str) -> ModerationItem:
             )
         return ModerationItem.objects.create(
             game=game, kind=Kind.REPORT, reason=reason, reported_by=user
+        )
+
+
+def check_report_message(game: Game, user, *, seq, reason) -> ModerationItem:
+    """Someone who may read a message reports it to the moderators, once
+    until the report is closed.  The item names the message by its seq; a
+    moderator reads it in the audit, and may hide it
+    (games.services.talk.check_hide_message)."""
+    require_not_suspended(user)
+    viewer = viewers.viewer_of(game, user)
+    reason = text_field(reason, REASON_LENGTH, gettext_noop("a report needs a reason"))
+    message = None
+    if type(seq) is int and 1 <= seq <= viewer.head:
+        message = Event.objects.filter(game=game, seq=seq, kind=Event.Kind.MESSAGE).first()
+    readable = message is not None and talk.reader_for(game, viewer).state(message) != talk.SEALED
+    if not readable or message.payload.get("to") == talk.MODERATORS:
+        # One the reporter may not read is no more known to them than none.
+        raise InvalidRequest(gettext_noop("there is no message %(seq)s you can read"),
+                             seq=str(seq)[:20])  # fmt: skip
+    return do_report_message(game, user, seq=seq, reason=reason)
+
+
+def do_report_message(game: Game, user, *, seq: int, reason: str) -> ModerationItem:
+    with transaction.atomic():
+        Game.objects.select_for_update().filter(pk=game.pk).first()
+        mine = ModerationItem.objects.filter(
+            game=game, kind=Kind.REPORT, reported_by=user, message_seq=seq, state__in=UNCLOSED
+        )
+        if mine.exists():
+            raise Conflict(
+                gettext_noop("you reported this message already; a moderator will look at it")
+            )
+        return ModerationItem.objects.create(
+            game=game, kind=Kind.REPORT, reason=reason, reported_by=user, message_seq=seq
         )
 
 

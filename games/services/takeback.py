@@ -10,8 +10,20 @@ from django.utils.translation import gettext_noop
 from games.engines.base import IllegalAction
 from games.errors import InvalidRequest
 from games.models import Event, Game
-from games.selectors.takeback import ANSWERS, answers_to, open_request, other_seats
-from games.services.common import require_active, require_not_suspended, require_unlocked, seat_of
+from games.selectors.takeback import (
+    ANSWERS,
+    answers_to,
+    latest_beside_talk,
+    open_request,
+    other_seats,
+)
+from games.services.common import (
+    current_seq,
+    require_active,
+    require_not_suspended,
+    require_unlocked,
+    seat_of,
+)
 from games.services.undo import do_undo
 from games.stream import store
 from games.stream.derived import engine_for
@@ -27,17 +39,19 @@ def check_request_takeback(
 
 
 def do_request_takeback(game: Game, seat: int, *, actor, expected_seq: int, source: str) -> Event:
-    """`seat` asks to take back its move, which must be the latest event."""
+    """`seat` asks to take back its move, which must be the latest event
+    (talk aside: what was said after it does not count)."""
     game.refresh_from_db()
     require_active(game)
     require_unlocked(game)
-    last = Event.objects.get(game=game, seq=game.seq)
-    if last.kind != Event.Kind.ACTION or last.seat != seat:
+    expected_seq = current_seq(game, expected_seq)
+    last = latest_beside_talk(game)
+    if last is None or last.kind != Event.Kind.ACTION or last.seat != seat:
         raise InvalidRequest(
             gettext_noop("you can take back only your own move, while it is the latest")
         )
     engine = engine_for(game)
-    before = store.load(game, engine, head=game.seq - 1).state
+    before = store.load(game, engine, head=last.seq - 1).state
     after = store.load(game, engine).state
     if not engine.takeback_allowed(before, seat, last.payload["action"], after):
         raise IllegalAction("that move revealed information or drew something: it stands")
@@ -71,6 +85,7 @@ def do_answer_takeback(
     """`seat` approves or refuses the open request; the last approval undoes."""
     game.refresh_from_db()
     require_unlocked(game)
+    expected_seq = current_seq(game, expected_seq)
     pending = open_request(game)
     if pending is None:
         raise InvalidRequest(gettext_noop("there is no open takeback request"))

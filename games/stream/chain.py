@@ -60,6 +60,7 @@ from django.conf import settings
 
 from games.engines.base import canonical_json
 from games.stream.payloads import full_payload, public_payload
+from games.stream.replay import TALK_KINDS
 
 GENESIS_HASH = "0" * 64
 # The rule new games are created under.
@@ -143,7 +144,7 @@ def _v2_hash(event) -> str:
     """
     payload = event.payload
     payload_json = canonical_json(payload)
-    if event.kind == "created" or "public" in payload:
+    if event.kind == "created" or event.kind in TALK_KINDS or "public" in payload:
         public_json = canonical_json(public_payload(event))
     else:
         public_json = payload_json

@@ -5,11 +5,16 @@ An action's payload stores the action and, where the engine's
 form under "public".  The created event carries the resolved setup, which
 nobody sees until the game ends.  (Its own "public" key is the game's
 visibility flag; it is left out of both readings, as it always has been.)
+A message's public reading is empty, whoever sent it to whom: what it
+says, its length, its sender and its audience are all in what the chain
+commits to, which goes only to those who may read it (games.selectors.talk).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from games.stream.replay import TALK_KINDS
 
 
 def action_payload(engine, state, seat: int, action: dict[str, Any]) -> dict[str, Any]:
@@ -34,6 +39,8 @@ def public_payload(event) -> dict[str, Any]:
     public form, a bot's record of its choice (games.services.bots) is cut
     to the bot's kind: its seed and the index it chose would narrow down
     the hidden part."""
+    if event.kind in TALK_KINDS:
+        return {}
     payload = dict(event.payload)
     public = payload.pop("public", None)
     if event.kind == "created":

@@ -18,6 +18,11 @@ from games.engines.base import Engine, State
 
 # Event kinds that change engine state; the rest (clock, note, ...) do not.
 ENGINE_KINDS = frozenset({"action", "timeout", "resign"})
+# The table's talk: never engine state, and never made inert by an undo (an
+# undo takes back moves, not what was said), so it counts wherever it stands
+# in the tree.  Nor does it make a seat's view of the game stale: a move
+# naming the seq before it still applies (games.services.common.current_seq).
+TALK_KINDS = frozenset({"message"})
 
 
 def live_ranges(head: int, undos: Mapping[int, int]) -> list[tuple[int, int]]:

@@ -909,8 +909,8 @@ def leak_in_mail(extra: Callable[[State], Any]):
 def unredacted_actions(monkeypatch) -> None:
     honest = visibility.payload_for
 
-    def leaky(event, seat, *, reveal_all):
-        return honest(event, seat, reveal_all=reveal_all or event.kind == "action")
+    def leaky(event, seat, *, reveal_all, **kwargs):
+        return honest(event, seat, reveal_all=reveal_all or event.kind == "action", **kwargs)
 
     monkeypatch.setattr(visibility, "payload_for", leaky)
 
@@ -920,7 +920,7 @@ def unredacted_events(monkeypatch) -> None:
     monkeypatch.setattr(
         visibility,
         "payload_for",
-        lambda event, seat, *, reveal_all: honest(event, seat, reveal_all=True),
+        lambda event, seat, *, reveal_all, **kwargs: honest(event, seat, reveal_all=True),
     )
 
 

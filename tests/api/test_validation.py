@@ -25,6 +25,7 @@ from games.models import (
     Invitation,
     InviteLink,
     ModerationItem,
+    Mute,
     Seat,
     Snapshot,
     Table,
@@ -38,6 +39,7 @@ from games.services.moves import check_submit_action
 from games.services.queue import check_report
 from games.services.suspension import check_suspend
 from games.services.tables import check_create_table, check_join_table
+from games.services.talk import check_send_message
 from notifications.models import Notification
 from tests.conftest import make_user
 from tests.support.consent import consenting
@@ -81,6 +83,13 @@ WRITES = {
     "lock": ("post", "/api/games/{game}/lock/", "mo", lambda w: {"reason": "a dispute"}),
     "unlock": ("post", "/api/games/{locked}/unlock/", "mo", lambda w: {"reason": "settled"}),
     "report": ("post", "/api/games/{game}/report/", "alice", lambda w: {"reason": "rude"}),
+    "message": ("post", "/api/games/{game}/messages/", "alice",
+                lambda w: {"to": "table", "text": "well played"}),
+    "report-message": ("post", "/api/games/{game}/messages/{said}/report/", "bob",
+                       lambda w: {"reason": "rude"}),
+    "hide-message": ("post", "/api/games/{game}/messages/{said}/hide/", "mo",
+                     lambda w: {"reason": "rude"}),
+    "mute": ("post", "/api/games/{game}/mutes/", "bob", lambda w: {"seat": 0}),
     "suspend": ("post", "/api/users/bob/suspend/", "mo", lambda w: {"reason": "abuse"}),
     "unsuspend": ("post", "/api/users/sid/unsuspend/", "mo", lambda w: {"reason": "served"}),
     "take": ("post", "/api/moderation/queue/{item}/take/", "mo", lambda w: {"note": "mine"}),
@@ -114,6 +123,8 @@ READS = {
     "detail": ("/api/games/{game}/", "alice"),
     "actions": ("/api/games/{game}/actions/", "bob"),
     "events": ("/api/games/{game}/events/", "alice"),
+    "messages": ("/api/games/{game}/messages/", "alice"),
+    "mutes": ("/api/games/{game}/mutes/", "alice"),
     "audit": ("/api/games/{game}/audit/", "mo"),
     "takeback": ("/api/games/{game}/takeback/", "alice"),
     "verify": ("/api/games/{game}/verify/", None),
@@ -131,6 +142,7 @@ READS = {
 DELETES = {
     "log out": ("/api/auth/token/", "alice"),
     "revoke": ("/api/auth/tokens/{token}/", "alice"),
+    "unmute": ("/api/games/{game}/mutes/1/", "alice"),
 }
 # Not here: POST /api/inbound/email/ takes a raw mail, not JSON; its bad input
 # is for the tests of the mail doors.
@@ -154,11 +166,13 @@ class World:
     table: int  # a waiting table alice hosts and bob sits at
     invitation: int  # mo's invitation to another of alice's tables
     declinable: int  # bob's invitation to that table
+    said: int  # the seq of alice's message to the table
 
     def at(self, path: str) -> str:
         return path.format(
             game=self.game.pk, locked=self.locked.pk, item=self.item, token=self.token,
             table=self.table, invitation=self.invitation, declinable=self.declinable,
+            said=self.said,
         )  # fmt: skip
 
 
@@ -170,6 +184,7 @@ def world(as_, alice, bob, carol, mo):
     check_submit_action(
         game, alice, action={"type": "commit", "card": hand(game, 0)[0]}, expected_seq=1
     )
+    said = check_send_message(game, alice, to="table", text="good luck", source="api").seq
     locked = do_create_game(title="duel", players=[alice, bob], seed=8)
     check_lock(locked, mo, reason="a dispute")
     item = check_report(locked, bob, reason="alice cheats")
@@ -188,13 +203,13 @@ def world(as_, alice, bob, carol, mo):
     return World(game=game, bobs_card=hand(game, 1)[0], clients={**clients, None: as_(None)},
                  locked=locked, item=item.pk, token=tokens.issue(alice, "spare")[0].pk,
                  bobs_token=tokens.issue(bob, "bob's")[0].pk, table=table.pk,
-                 invitation=invited["mo"], declinable=invited["bob"])  # fmt: skip
+                 invitation=invited["mo"], declinable=invited["bob"], said=said)  # fmt: skip
 
 
 def everything() -> dict:
     """Every row a request could write, to compare before and after."""
     models = [User, ApiToken, Game, Seat, Event, Snapshot, Vacation, Notification, ModerationItem,
-              Suspension, Table, TableSeat, Invitation, InviteLink]  # fmt: skip
+              Suspension, Table, TableSeat, Invitation, InviteLink, Mute]  # fmt: skip
     return {model.__name__: list(model.objects.order_by("pk").values()) for model in models}
 
 
@@ -420,7 +435,7 @@ def test_a_game_id_that_names_no_game_is_a_404(world, method, path, who, good, s
     before = everything()
     for game_id in BAD_IDS:
         with subtests.test(game_id=game_id), transaction.atomic():
-            named = re.sub(IDS, game_id, path)
+            named = re.sub(IDS, game_id, path).replace("{said}", str(world.said))
             response = call(world.clients[who], method, named, body)
             assert_refused(response, (404, "not_found"))
             assert_refused(call(world.clients[None], method, named, body), REFUSED)
@@ -478,15 +493,19 @@ def test_every_endpoint_of_the_schema_meets_bad_input(world):
     schema = world.clients[None].get("/api/schema/?format=json").json()
     documented = {(method, path) for path, item in schema["paths"].items() for method in item}
     covered = {
-        (method, re.sub(IDS, "{id}", path.replace("{locked}", "{id}")))
+        (method, re.sub(IDS, "{id}", path.replace("{locked}", "{id}")).replace("{said}", "{seq}"))
         for method, path, _, _ in WRITES.values()
-    }
+    }  # fmt: skip
     covered = {
         (method, path.replace("/bob/", "/{username}/").replace("/sid/", "/{username}/"))
         for method, path in covered
     }
     covered |= {("get", re.sub(IDS, "{id}", path)) for path, _ in READS.values()}
-    covered |= {("delete", path.replace("{token}", "{id}")) for path, _ in DELETES.values()}
+    covered |= {
+        ("delete", re.sub(IDS, "{id}", path.replace("{token}", "{id}"))
+         .replace("/mutes/1/", "/mutes/{seat}/"))
+        for path, _ in DELETES.values()
+    }  # fmt: skip
     assert documented - ELSEWHERE == covered
 
 

@@ -105,9 +105,9 @@ def worker(eager_celery, settings):
         yield controller
 
 
-def new_duel(*players, rounds: int = 1):
+def new_duel(*players, rounds: int = 1, **settings):
     return do_create_game(title="duel", players=list(players), options={"rounds": rounds},
-                               seed=7)  # fmt: skip
+                          seed=7, **settings)  # fmt: skip
 
 
 def reply_mail(

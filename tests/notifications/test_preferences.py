@@ -18,6 +18,7 @@ def test_a_player_reads_their_preferences(alice):
         "email": "alice@example.org",
         "notify_mode": "every_turn",
         "webhook_url": "",
+        "every_mail": False,
         "language": "en",
     }
 

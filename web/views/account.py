@@ -135,6 +135,7 @@ def _settings(
     initial = {
         "notify_mode": user.notify_mode,
         "webhook_url": user.webhook_url,
+        "every_mail": user.every_mail,
         "language": user.language,
     }
     return render(request, "web/settings.html", {

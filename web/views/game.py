@@ -12,6 +12,7 @@ from games.errors import InvalidRequest
 from games.selectors import viewers
 from games.services.moves import check_submit_action_by_id
 from games.services.takeback import check_answer_takeback, check_request_takeback
+from notifications import pacing
 from web import moves, pages
 from web.views.common import attempt, int_or_none, readable
 
@@ -21,6 +22,7 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
     page = readable(
         lambda: pages.page_for(pk, request.user, at=int_or_none(request.GET.get("at")))
     )
+    _at_the_table(request, page)
     template = "web/_game.html" if request.htmx else "web/game.html"
     return _render(request, template, page)
 
@@ -30,6 +32,7 @@ def live(request: HttpRequest, pk: int) -> HttpResponse:
     """Polled by the page: 204 (htmx leaves the page alone) while the
     viewer's ETag is unchanged, else the fresh game."""
     page = readable(lambda: pages.page_for(pk, request.user))
+    _at_the_table(request, page)
     if pages.etag(page) == request.GET.get("etag"):
         return HttpResponse(status=204, headers={"ETag": pages.etag(page)})
     return _render(request, "web/_game.html", page)
@@ -75,6 +78,13 @@ def takeback(request: HttpRequest, pk: int) -> HttpResponse:
     done = f"Takeback {answer}d." if answer in ("approve", "refuse") else "Takeback requested."
     attempt(request, write, done)
     return _after_write(request, pk)
+
+
+def _at_the_table(request: HttpRequest, page: pages.GamePage) -> None:
+    """A player with the game's page open gets no turn mail for it meanwhile
+    (notifications.pacing): each view and poll says they are here."""
+    if page.viewer.seat is not None:
+        pacing.seen(page.game.pk, request.user.pk)
 
 
 def _after_write(request: HttpRequest, pk: int) -> HttpResponse:

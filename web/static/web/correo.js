@@ -37,6 +37,26 @@
     var game = document.getElementById("game");
     if (!game) return;
     var verb = event.detail.requestConfig && event.detail.requestConfig.verb;
+    var path = (event.detail.requestConfig && event.detail.requestConfig.path) || "";
+    if (path.indexOf("/talk/") !== -1) {
+      // The talk box: after sending, back to the box to write the next line;
+      // a message from someone else is announced, focus left where it is.
+      if (verb === "post") {
+        // The words being typed are kept across redraws (hx-preserve), so
+        // once sent they are cleared here; a refusal leaves them to mend.
+        var box = document.getElementById("talk-text");
+        var refused = document.querySelector("#talk .message.error");
+        if (box && !refused && path.indexOf("/talk/mute/") === -1 && !/\/talk\/\d+\//.test(path)) {
+          box.value = "";
+        }
+        if (box) box.focus();
+      } else {
+        var said = document.getElementById("talk-news");
+        var last = document.querySelector("#talk-list li:last-child");
+        if (said && last) said.textContent = "New message: " + last.textContent.trim();
+      }
+      return;
+    }
     if (verb === "post") {
       var target = game.querySelector(".messages") || game.querySelector("h1");
       if (target) {
