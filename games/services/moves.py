@@ -152,13 +152,13 @@ def _acting_seq(game: Game, engine: Engine, seat: int, seen: int, kind: str) -> 
     except StaleSeq:
         if kind != Event.Kind.ACTION or not 0 < seen < game.seq:
             raise
-        then, now = (moves_at(game, engine, seat, seq) for seq in (seen, game.seq))
+        then, now = (_moves_at(game, engine, seat, seq) for seq in (seen, game.seq))
         if then != now:
             raise
         return game.seq
 
 
-def moves_at(game: Game, engine: Engine, seat: int, seq: int) -> list:
+def _moves_at(game: Game, engine: Engine, seat: int, seq: int) -> list:
     """The legal moves of `seat` as the game stood at `seq` (none when it
     was not the seat's turn)."""
     state = store.load(game, engine, head=seq).state

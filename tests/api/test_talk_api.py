@@ -7,6 +7,7 @@ import pytest
 
 from games.models import Game
 from games.services.creation import do_create_game
+from tests.support.consent import consenting
 
 
 @pytest.fixture
@@ -71,6 +72,7 @@ def test_strangers_and_the_press_setting(as_, alice, bob, eve):
 
 
 def test_creation_takes_the_press_setting(as_, alice, bob):
+    consenting(alice, bob)  # the older POST /api/games/ seats only who accepted
     made = as_(alice).post(
         "/api/games/", {"title": "duel", "players": ["alice", "bob"], "press": "public",
                         "reveal_private": False}, format="json",

@@ -100,16 +100,17 @@ def test_a_move_naming_the_seq_before_some_talk_still_applies(game, alice, bob):
     assert event.seq == seen + 3
 
 
-def test_a_move_naming_a_seq_before_another_move_is_still_stale(game, alice, bob):
+def test_a_move_naming_a_seq_before_a_move_that_changed_its_choices_is_still_stale(
+    game, alice, bob
+):
     engine = engine_for(game)
     seen = game.seq
-    check_submit_action(game, bob, action=engine.legal_actions(current_state(game), 1)[0],
-                        expected_seq=seen)  # fmt: skip
+    first = engine.legal_actions(current_state(game), 0)[0]
+    check_submit_action(game, alice, action=first, expected_seq=seen)
     say(game, bob, "table")
     game.refresh_from_db()
-    with pytest.raises(StaleSeq):
-        check_submit_action(game, alice, action=engine.legal_actions(current_state(game), 0)[0],
-                            expected_seq=seen)  # fmt: skip
+    with pytest.raises(StaleSeq):  # her own move changed what she may choose from
+        check_submit_action(game, alice, action=first, expected_seq=seen)
 
 
 def test_an_undo_leaves_messages_alone(game, alice, bob, carol, mo):
