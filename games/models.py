@@ -389,6 +389,9 @@ class Table(models.Model):
     game = models.OneToOneField(
         Game, null=True, blank=True, on_delete=models.PROTECT, related_name="table"
     )
+    # The seat order the host chose beforehand (usernames, bots as
+    # bot:<kind>), used when the table starts by itself: a rematch's rotation.
+    planned_order = JSONTextField(default=list, blank=True)
     # A rematch's table names the game it repeats.
     rematch_of = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"

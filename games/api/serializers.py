@@ -298,3 +298,10 @@ class InvitationsQuery(serializers.Serializer):
     all = serializers.BooleanField(
         required=False, default=False, help_text="answered invitations too"
     )
+
+
+class RematchIn(serializers.Serializer):
+    order = serializers.ChoiceField(
+        choices=["rotate", "keep", "random"], required=False, default="rotate",
+        help_text="the seats: rotated by one (the default), kept, or drawn at random",
+    )  # fmt: skip

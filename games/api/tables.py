@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from games.api import schema
 from games.api import serializers as s
-from games.selectors import tables
+from games.selectors import tables, viewers
 from games.services.invitations import (
     check_accept_invitation,
     check_decline_invitation,
@@ -20,6 +20,7 @@ from games.services.invitations import (
     check_make_link,
     check_revoke_links,
 )
+from games.services.rematch import check_rematch
 from games.services.tables import (
     check_create_table,
     check_join_table,
@@ -245,3 +246,20 @@ class DeclineView(APIView):
         s.validated(s.EmptyIn, request.data)
         invitation = check_decline_invitation(pk, request.user)
         return Response(tables.invitation_record(invitation))
+
+
+class RematchView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="A player of an ended game opens a table for a rematch",
+        description="The same title, options, clock and players; each other player is "
+        "invited and must accept (bots are seated at once). The table is unlisted; its "
+        "seats are rotated by one unless `order` says otherwise.",
+        request=s.RematchIn,
+        responses={201: schema.TABLE},
+    )
+    def post(self, request, pk: int):
+        data = s.validated(s.RematchIn, request.data)
+        table = check_rematch(viewers.game(pk), request.user, order=data["order"])
+        return _detail(request, table.pk, status.HTTP_201_CREATED)

@@ -78,6 +78,7 @@ urlpatterns = [
     path("tables/<int:pk>/invite/", game_view(tables.TableInviteView), name="table-invite"),
     path("tables/<int:pk>/links/", game_view(tables.TableLinksView), name="table-links"),
     path("tables/<int:pk>/links/revoke/", game_view(tables.TableRevokeView), name="table-revoke"),
+    path("games/<int:pk>/rematch/", game_view(tables.RematchView), name="game-rematch"),
     path("invitations/", tables.InvitationsView.as_view(), name="invitations"),
     path("invitations/<int:pk>/accept/", game_view(tables.AcceptView), name="invitation-accept"),
     path(

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 
 from accounts import tokens
-from accounts.models import ApiToken, Suspension, User
+from accounts.models import ApiToken, Block, Suspension, User
 from games.audit import exchange
 from games.models import (
     Event,
@@ -31,6 +31,7 @@ from games.models import (
     TableSeat,
     Vacation,
 )
+from games.services.abort import check_abort
 from games.services.clocks import check_lock
 from games.services.creation import do_create_game
 from games.services.invitations import check_invite
@@ -97,6 +98,8 @@ WRITES = {
               lambda w: {"single_use": True, "expires_in": 3600}),
     "revoke": ("post", "/api/tables/{table}/links/revoke/", "alice", lambda w: {}),
     "accept": ("post", "/api/invitations/{invitation}/accept/", "mo", lambda w: {}),
+    "rematch": ("post", "/api/games/{ended}/rematch/", "alice", lambda w: {"order": "keep"}),
+    "block": ("post", "/api/blocks/", "bob", lambda w: {"username": "carol"}),
     "decline": ("post", "/api/invitations/{declinable}/decline/", "bob", lambda w: {}),
     "import": ("post", "/api/games/import/", "mo",
                lambda w: {"document": exchange.export(w.game, exchange.full_viewer(w.game)),
@@ -126,11 +129,13 @@ READS = {
     "tables": ("/api/tables/", "alice"),
     "table": ("/api/tables/{table}/", "alice"),
     "invitations": ("/api/invitations/", "bob"),
+    "blocks": ("/api/blocks/", "alice"),
 }
 # Every deleting endpoint (they read no body), and who may use it.
 DELETES = {
     "log out": ("/api/auth/token/", "alice"),
     "revoke": ("/api/auth/tokens/{token}/", "alice"),
+    "unblock": ("/api/blocks/sid/", "alice"),
 }
 # Not here: POST /api/inbound/email/ takes a raw mail, not JSON; its bad input
 # is for the tests of the mail doors.
@@ -154,11 +159,13 @@ class World:
     table: int  # a waiting table alice hosts and bob sits at
     invitation: int  # mo's invitation to another of alice's tables
     declinable: int  # bob's invitation to that table
+    ended: int  # a game of alice and bob's that a moderator aborted
 
     def at(self, path: str) -> str:
         return path.format(
             game=self.game.pk, locked=self.locked.pk, item=self.item, token=self.token,
             table=self.table, invitation=self.invitation, declinable=self.declinable,
+            ended=self.ended,
         )  # fmt: skip
 
 
@@ -173,13 +180,17 @@ def world(as_, alice, bob, carol, mo):
     locked = do_create_game(title="duel", players=[alice, bob], seed=8)
     check_lock(locked, mo, reason="a dispute")
     item = check_report(locked, bob, reason="alice cheats")
-    check_suspend(make_user("sid"), mo, reason="abuse")
+    sid = make_user("sid")
+    check_suspend(sid, mo, reason="abuse")
+    Block.objects.create(blocker=alice, blocked=sid)
     table = check_create_table(alice, title="duel", seats={"min": 2, "max": 4})
     check_join_table(table.pk, bob)
     other = check_create_table(alice, title="duel", seats=4)
     asked = check_invite(other.pk, alice, usernames=["mo", "bob"])
     invited = {invitation.user.username: invitation.pk for invitation in asked}
     consenting(alice, bob)  # what the older POST /api/games/ asks
+    ended = do_create_game(title="duel", players=[alice, bob], seed=9)
+    check_abort(ended, mo, reason="over")
     clients = {name: as_(user) for name, user in [("alice", alice), ("bob", bob), ("mo", mo)]}
     for client in clients.values():
         # A token's first use records it (accounts.tokens.touch): done here,
@@ -188,13 +199,14 @@ def world(as_, alice, bob, carol, mo):
     return World(game=game, bobs_card=hand(game, 1)[0], clients={**clients, None: as_(None)},
                  locked=locked, item=item.pk, token=tokens.issue(alice, "spare")[0].pk,
                  bobs_token=tokens.issue(bob, "bob's")[0].pk, table=table.pk,
-                 invitation=invited["mo"], declinable=invited["bob"])  # fmt: skip
+                 invitation=invited["mo"], declinable=invited["bob"],
+                 ended=ended.pk)  # fmt: skip
 
 
 def everything() -> dict:
     """Every row a request could write, to compare before and after."""
     models = [User, ApiToken, Game, Seat, Event, Snapshot, Vacation, Notification, ModerationItem,
-              Suspension, Table, TableSeat, Invitation, InviteLink]  # fmt: skip
+              Suspension, Table, TableSeat, Invitation, InviteLink, Block]  # fmt: skip
     return {model.__name__: list(model.objects.order_by("pk").values()) for model in models}
 
 
@@ -404,7 +416,7 @@ BAD_IDS = [
     "1" + "0" * 30, str(2**63), str(2**63 - 1), "0", "-1", "%00", "%ED%A0%80", "1e3", "%D9%A1",
 ]  # fmt: skip
 # The ids a path may name: a game's, a table's, an invitation's.
-IDS = r"\{(game|table|invitation|declinable)\}"
+IDS = r"\{(game|table|invitation|declinable|ended)\}"
 WITH_A_GAME = [
     ("get", path, who, None) for path, who in READS.values() if re.search(IDS, path)
 ] + [
@@ -486,7 +498,10 @@ def test_every_endpoint_of_the_schema_meets_bad_input(world):
         for method, path in covered
     }
     covered |= {("get", re.sub(IDS, "{id}", path)) for path, _ in READS.values()}
-    covered |= {("delete", path.replace("{token}", "{id}")) for path, _ in DELETES.values()}
+    covered |= {
+        ("delete", path.replace("{token}", "{id}").replace("/sid/", "/{username}/"))
+        for path, _ in DELETES.values()
+    }
     assert documented - ELSEWHERE == covered
 
 
@@ -508,10 +523,11 @@ def test_a_token_id_that_names_none_of_mine_is_a_404(world, subtests):
 
 
 def test_the_deletes_do_what_they_say(world):
-    for endpoint in ["revoke", "log out"]:  # logged out, alice can revoke no more
+    for endpoint in ["unblock", "revoke", "log out"]:  # logged out, alice can revoke no more
         path, who = DELETES[endpoint]
         assert world.clients[who].delete(world.at(path)).status_code == 204, endpoint
     assert not ApiToken.objects.filter(pk=world.token).exists()
+    assert not Block.objects.exists()
     assert world.clients["alice"].get("/api/auth/me/").status_code == 401  # logged out
 
 
