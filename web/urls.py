@@ -43,6 +43,8 @@ urlpatterns = [
     path("games/<game:pk>/live/", game.live, name="live"),
     path("games/<game:pk>/move/", game.move, name="move"),
     path("games/<game:pk>/takeback/", game.takeback, name="takeback"),
+    path("games/<game:pk>/rematch/", game.rematch, name="rematch"),
+    path("games/<game:pk>/report/", game.report, name="report"),
     path("games/<game:pk>/moderate/", moderation.moderate, name="moderate"),
     path("games/<game:pk>/undo/", moderation.undo, name="undo"),
     path("games/<game:pk>/clock/", moderation.clock, name="clock"),
@@ -51,6 +53,8 @@ urlpatterns = [
     path("accounts/signup/", auth_throttled(account.signup), name="signup"),
     path("settings/", account.settings_page, name="settings"),
     path("settings/vacation/", account.start_vacation, name="vacation"),
+    path("settings/blocks/", account.block, name="block"),
+    path("settings/blocks/<str:username>/remove/", account.unblock, name="unblock"),
     path("settings/webhook/resume/", account.resume_webhook, name="resume_webhook"),
     path("settings/email/", auth_throttled(account.change_email), name="change-email"),
     # A token's id is a 64-bit key as a game's is: the same converter bounds it.

@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import credentials, rules, tokens
+from accounts import blocks, credentials, rules, tokens
 from accounts.models import ApiToken, User
 from games.clocks import vacation
 from games.errors import ServiceError, in_words
@@ -73,6 +73,31 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         messages.error(request, "Nothing was changed: see the form below.")
         return _settings(request, settings_form=form)
     return _settings(request)
+
+
+@login_required
+@require_POST
+def block(request: HttpRequest) -> HttpResponse:
+    """Block an account (private: they are not told)."""
+    try:
+        blocks.block(request.user, request.POST.get("username", "").strip())
+    except blocks.Refused as refusal:
+        messages.error(request, f"Nobody was blocked: {refusal}.")
+    else:
+        messages.success(request, "Blocked. Neither of you will see the other's tables.")
+    return redirect("web:settings")
+
+
+@login_required
+@require_POST
+def unblock(request: HttpRequest, username: str) -> HttpResponse:
+    try:
+        lifted = blocks.unblock(request.user, username)
+    except blocks.Refused:
+        lifted = False
+    if lifted:
+        messages.success(request, f"{username} is no longer blocked.")
+    return redirect("web:settings")
 
 
 @login_required
@@ -145,4 +170,5 @@ def _settings(
         "webhook_pause": webhooks.pause_of(user),
         "tokens": list(tokens.live(user)),
         "token_ttl_days": django_settings.CORREO_TOKEN_TTL_DAYS,
+        "blocked": blocks.blocked_names(user),
     })  # fmt: skip

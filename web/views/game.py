@@ -11,6 +11,8 @@ from django.views.decorators.http import require_GET, require_POST
 from games.errors import InvalidRequest
 from games.selectors import viewers
 from games.services.moves import check_submit_action_by_id
+from games.services.queue import check_report
+from games.services.rematch import check_rematch
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from web import moves, pages
 from web.views.common import attempt, int_or_none, readable
@@ -75,6 +77,30 @@ def takeback(request: HttpRequest, pk: int) -> HttpResponse:
     done = f"Takeback {answer}d." if answer in ("approve", "refuse") else "Takeback requested."
     attempt(request, write, done)
     return _after_write(request, pk)
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player of an ended game opens a table for a rematch."""
+    game = readable(lambda: viewers.game(pk))
+    table = attempt(request, lambda: check_rematch(game, request.user),
+                    "Your rematch table is open: each player is asked again.")  # fmt: skip
+    if table is None:
+        return redirect("web:game", pk=pk)
+    return redirect("web:table", pk=table.pk)
+
+
+@login_required
+@require_POST
+def report(request: HttpRequest, pk: int) -> HttpResponse:
+    """Anyone who may see the game reports it to the moderators (as by the
+    API, or by mail with `report <reason>`)."""
+    game = readable(lambda: viewers.game(pk))
+    reason = request.POST.get("reason", "")
+    attempt(request, lambda: check_report(game, request.user, reason=reason),
+            "Thank you: the moderators will look at this game.")  # fmt: skip
+    return redirect("web:game", pk=pk)
 
 
 def _after_write(request: HttpRequest, pk: int) -> HttpResponse:
