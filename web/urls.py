@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 
 from ops.keys import LARGEST_ID
 from web.throttle import auth_throttled, creation_throttled
-from web.views import account, game, home, moderation, tables
+from web.views import account, game, home, moderation, people, tables
 
 
 class GameId:
@@ -39,6 +39,8 @@ urlpatterns = [
     path("tables/<game:pk>/links/revoke/", tables.revoke_links, name="table-revoke"),
     path("invitations/<game:pk>/<str:verb>/", tables.answer, name="answer"),
     path("invitations/<str:token>/", tables.invitation, name="invitation"),
+    path("games/archive/", people.archive, name="archive"),
+    path("players/<str:username>/", people.player, name="player"),
     path("games/<game:pk>/", game.game, name="game"),
     path("games/<game:pk>/live/", game.live, name="live"),
     path("games/<game:pk>/move/", game.move, name="move"),

@@ -198,6 +198,32 @@ INVITATIONS = {
 }
 
 
+PROFILE = {
+    "title": "Profile",
+    "type": "object",
+    "properties": {
+        "username": {"type": "string"},
+        "member_since": {"type": "string", "format": "date"},
+        "titles": {"type": "array", "items": {"type": "object", "properties": {
+            "title": {"type": "string"}, "title_name": {"type": "string"},
+            "played": {"type": "integer"}, "finished": {"type": "integer"},
+            "won": {"type": "integer"}}}},
+        "current_games": {"type": "array", "items": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "title": {"type": "string"},
+            "title_name": {"type": "string"}}},
+            "description": "running public games (at most 20)"},
+        "reliability": {"type": "object", "properties": {
+            "moves": {"type": "integer", "description": "the player's own moves"},
+            "timeouts": {"type": "integer"},
+            "timeouts_per_100_moves": {"type": "number", "nullable": True},
+            "median_seconds_to_move": {
+                "type": "number", "nullable": True,
+                "description": "over the latest 500 moves, vacations and outages left out"}}},
+    },
+    "required": ["username", "member_since", "titles", "current_games", "reliability"],
+}  # fmt: skip
+
+
 INBOUND_EMAIL = {
     "post": {
         "operationId": "inbound_email",

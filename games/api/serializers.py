@@ -68,6 +68,9 @@ class EventsQuery(serializers.Serializer):
 class GamesQuery(serializers.Serializer):
     mine = serializers.BooleanField(required=False, default=False)
     to_act = serializers.BooleanField(required=False, default=False)
+    player = serializers.CharField(max_length=150, required=False)
+    title = serializers.CharField(max_length=32, required=False)
+    status = serializers.ChoiceField(choices=["active", "finished", "aborted"], required=False)
     # Read by the paginator; checked here so that a page that cannot exist
     # (0, -1, "x") is a 400 instead of DRF's 404 or a silent default.
     page = serializers.IntegerField(min_value=1, required=False)

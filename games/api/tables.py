@@ -1,5 +1,5 @@
-"""Thin HTTP views of tables (games being gathered), invitations and
-rematches: parse, call the service's check_* or a selector, shape the answer
+"""Thin HTTP views of tables (games being gathered), invitations,
+rematches and players' profiles: parse, call the service's check_* or a selector, shape the answer
 (games.selectors.tables)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from games.api import schema
 from games.api import serializers as s
-from games.selectors import tables, viewers
+from games.selectors import profile, tables, viewers
 from games.services.invitations import (
     check_accept_invitation,
     check_decline_invitation,
@@ -263,3 +263,17 @@ class RematchView(APIView):
         data = s.validated(s.RematchIn, request.data)
         table = check_rematch(viewers.game(pk), request.user, order=data["order"])
         return _detail(request, table.pk, status.HTTP_201_CREATED)
+
+
+class UserView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="A player's public profile",
+        description="Member since, games played, finished and won per title, current public "
+        "games, and reliability as the event log shows it: moves made, timeouts per 100 "
+        "moves, the median time to move with vacations and server outages left out.",
+        responses={200: schema.PROFILE},
+    )
+    def get(self, request, username: str):
+        return Response(profile.profile(profile.account(username)))

@@ -51,6 +51,7 @@ urlpatterns = [
     path("games/<int:pk>/lock/", game_view(moderation.LockView), name="game-lock"),
     path("games/<int:pk>/unlock/", game_view(moderation.UnlockView), name="game-unlock"),
     path("games/<int:pk>/report/", game_view(moderation.ReportView), name="game-report"),
+    path("users/<str:username>/", tables.UserView.as_view(), name="user"),
     path("users/<str:username>/suspend/", moderation.SuspendView.as_view(), name="user-suspend"),
     path(
         "users/<str:username>/unsuspend/",
