@@ -53,9 +53,23 @@ def mine_waiting(user) -> QuerySet[Table]:
 
 
 def with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:
-    return tables.select_related("host", "game").prefetch_related(
-        Prefetch("seats", queryset=TableSeat.objects.select_related("user"))
+    """The tables with their host and seats' players, reading only the
+    names a table's answer shows (a list reads 25 tables in two queries)."""
+    seats = TableSeat.objects.select_related("user").only(
+        "table_id", "bot", "joined_at", "user__username"
     )
+    return (
+        tables.select_related("host")
+        .defer(*HOST_UNREAD)
+        .prefetch_related(Prefetch("seats", queryset=seats))
+    )
+
+
+# The host's columns no table answer reads.
+HOST_UNREAD = [
+    "host__password", "host__email", "host__first_name", "host__last_name",
+    "host__webhook_url", "host__username_key", "host__username_look_key",
+]  # fmt: skip
 
 
 def table(pk: int) -> Table:
