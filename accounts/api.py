@@ -16,7 +16,7 @@ from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import blocks, credentials, rules, tokens
+from accounts import blocks, credentials, rules, tokens, verification
 from accounts.authentication import CachedTokenAuthentication
 from accounts.models import ApiToken, User
 from ops.keys import LARGEST_ID
@@ -80,6 +80,7 @@ class RegisterView(APIView):
         try:
             with transaction.atomic():
                 user = User.objects.create_user(data["username"], data["email"], data["password"])
+                verification.start(user)
                 _, key = tokens.issue(user, data["name"])
         except IntegrityError:
             # The rules passed, but a look-alike was taken between their check

@@ -56,9 +56,13 @@ BATCH = 5000
 def people(count: int) -> list[User]:
     """Accounts in bulk (their name keys set as User.save would set them)."""
     made = [
-        User(username=f"p{n:04d}", username_key=usernames.key(f"p{n:04d}"),
-             username_look_key=usernames.look_key(f"p{n:04d}"), email=f"p{n}@bench.test",
-             password="!")  # fmt: skip
+        User(
+            username=f"p{n:04d}",
+            username_key=usernames.key(f"p{n:04d}"),
+            username_look_key=usernames.look_key(f"p{n:04d}"),
+            email=f"p{n}@bench.test",
+            password="!",
+        )
         for n in range(count)
     ]
     User.objects.bulk_create(made, batch_size=BATCH)
@@ -87,7 +91,9 @@ def finished_games(count: int, players: list[User], her: User, rng: random.Rando
         seats = []
         for game in made:
             n = game.seed
-            first = her if n % (count // 400 or 1) == 0 and len(hers) < 400 else players[n % PLAYERS]
+            first = (
+                her if n % (count // 400 or 1) == 0 and len(hers) < 400 else players[n % PLAYERS]
+            )
             if first is her:
                 hers.append(game.pk)
             second = players[(n * 7 + 1) % PLAYERS]
