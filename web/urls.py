@@ -29,6 +29,7 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("tables/", tables.lobby, name="lobby"),
     path("tables/new/", creation_throttled(tables.new_table), name="new-table"),
+    path("seats/<game:pk>/take/", tables.take_seat, name="take-seat"),
     path("tables/<game:pk>/", tables.table, name="table"),
     path("tables/<game:pk>/join/", tables.join, name="table-join"),
     path("tables/<game:pk>/leave/", tables.leave, name="table-leave"),

@@ -224,6 +224,24 @@ PROFILE = {
 }  # fmt: skip
 
 
+SEAT_OFFER = {
+    "type": "object",
+    "properties": {"id": {"type": "integer"}, "game": {"type": "integer"},
+                   "seat": {"type": "integer"}},
+    "required": ["id", "game", "seat"],
+}  # fmt: skip
+
+SEAT_OFFERS = {
+    "type": "object",
+    "properties": {"seats": {"type": "array", "items": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "game": {"type": "integer"}, "title": {"type": "string"},
+        "title_name": {"type": "string"}, "seat": {"type": "integer"},
+        "reason": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}},
+        "offered_at": {"type": "string", "format": "date-time"}}}}},
+    "required": ["seats"],
+}  # fmt: skip
+
+
 INBOUND_EMAIL = {
     "post": {
         "operationId": "inbound_email",

@@ -308,3 +308,7 @@ class RematchIn(serializers.Serializer):
         choices=["rotate", "keep", "random"], required=False, default="rotate",
         help_text="the seats: rotated by one (the default), kept, or drawn at random",
     )  # fmt: skip
+
+
+class OfferSeatIn(SeatReasonIn):
+    pass

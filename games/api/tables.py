@@ -21,6 +21,7 @@ from games.services.invitations import (
     check_revoke_links,
 )
 from games.services.rematch import check_rematch
+from games.services.seat_offers import check_offer_seat, check_take_seat, check_withdraw_offer
 from games.services.tables import (
     check_create_table,
     check_join_table,
@@ -277,3 +278,58 @@ class UserView(APIView):
     )
     def get(self, request, username: str):
         return Response(profile.profile(profile.account(username)))
+
+
+class OfferSeatView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Moderators: offer a seat of a running public game in the lobby",
+        description="Whoever takes it over gets the seat as `replace-seat` gives it (clock, "
+        "turn order and view go with it).",
+        request=s.OfferSeatIn,
+        responses={201: schema.SEAT_OFFER},
+    )
+    def post(self, request, pk: int):
+        data = s.validated(s.OfferSeatIn, request.data)
+        offer = check_offer_seat(
+            viewers.game(pk), request.user, seat=data["seat"], reason=data["reason"]
+        )
+        return Response({"id": offer.pk, "game": offer.game_id, "seat": offer.seat},
+                        status=status.HTTP_201_CREATED)  # fmt: skip
+
+
+class SeatOffersView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="Seats of running games offered to whoever takes them over",
+        responses={200: schema.SEAT_OFFERS},
+    )
+    def get(self, request):
+        return Response({"seats": tables.seat_offers(request.user)})
+
+
+class TakeSeatView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Take an offered seat over (its clock, turn order and view)",
+        request=s.EmptyIn,
+        responses={201: dict},
+    )
+    def post(self, request, pk: int):
+        s.validated(s.EmptyIn, request.data)
+        event = check_take_seat(pk, request.user)
+        return Response({"seq": event.seq, "game": event.game_id}, status=status.HTTP_201_CREATED)
+
+
+class WithdrawOfferView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="Moderators: withdraw a seat's offer", request=s.EmptyIn,
+                   responses={200: schema.SEAT_OFFER})  # fmt: skip
+    def post(self, request, pk: int):
+        s.validated(s.EmptyIn, request.data)
+        offer = check_withdraw_offer(pk, request.user)
+        return Response({"id": offer.pk, "game": offer.game_id, "seat": offer.seat})

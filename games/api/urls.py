@@ -80,6 +80,10 @@ urlpatterns = [
     path("tables/<int:pk>/links/", game_view(tables.TableLinksView), name="table-links"),
     path("tables/<int:pk>/links/revoke/", game_view(tables.TableRevokeView), name="table-revoke"),
     path("games/<int:pk>/rematch/", game_view(tables.RematchView), name="game-rematch"),
+    path("games/<int:pk>/offer-seat/", game_view(tables.OfferSeatView), name="game-offer-seat"),
+    path("seats/", tables.SeatOffersView.as_view(), name="seat-offers"),
+    path("seats/<int:pk>/take/", game_view(tables.TakeSeatView), name="seat-take"),
+    path("seats/<int:pk>/withdraw/", game_view(tables.WithdrawOfferView), name="seat-withdraw"),
     path("invitations/", tables.InvitationsView.as_view(), name="invitations"),
     path("invitations/<int:pk>/accept/", game_view(tables.AcceptView), name="invitation-accept"),
     path(

@@ -26,6 +26,7 @@ from games.models import (
     InviteLink,
     ModerationItem,
     Seat,
+    SeatOffer,
     Snapshot,
     Table,
     TableSeat,
@@ -37,6 +38,7 @@ from games.services.creation import do_create_game
 from games.services.invitations import check_invite
 from games.services.moves import check_submit_action
 from games.services.queue import check_report
+from games.services.seat_offers import check_offer_seat
 from games.services.suspension import check_suspend
 from games.services.tables import check_create_table, check_join_table
 from notifications.models import Notification
@@ -100,6 +102,10 @@ WRITES = {
     "accept": ("post", "/api/invitations/{invitation}/accept/", "mo", lambda w: {}),
     "rematch": ("post", "/api/games/{ended}/rematch/", "alice", lambda w: {"order": "keep"}),
     "block": ("post", "/api/blocks/", "bob", lambda w: {"username": "carol"}),
+    "offer-seat": ("post", "/api/games/{game}/offer-seat/", "mo",
+                   lambda w: {"seat": 1, "reason": "bob left"}),
+    "take-seat": ("post", "/api/seats/{offer}/take/", "carol", lambda w: {}),
+    "withdraw-offer": ("post", "/api/seats/{withdrawable}/withdraw/", "mo", lambda w: {}),
     "decline": ("post", "/api/invitations/{declinable}/decline/", "bob", lambda w: {}),
     "import": ("post", "/api/games/import/", "mo",
                lambda w: {"document": exchange.export(w.game, exchange.full_viewer(w.game)),
@@ -131,6 +137,7 @@ READS = {
     "invitations": ("/api/invitations/", "bob"),
     "blocks": ("/api/blocks/", "alice"),
     "user": ("/api/users/bob/", None),
+    "seats": ("/api/seats/", None),
 }
 # Every deleting endpoint (they read no body), and who may use it.
 DELETES = {
@@ -161,12 +168,14 @@ class World:
     invitation: int  # mo's invitation to another of alice's tables
     declinable: int  # bob's invitation to that table
     ended: int  # a game of alice and bob's that a moderator aborted
+    offer: int  # a seat of a running game offered to whoever takes it
+    withdrawable: int  # another such offer
 
     def at(self, path: str) -> str:
         return path.format(
             game=self.game.pk, locked=self.locked.pk, item=self.item, token=self.token,
             table=self.table, invitation=self.invitation, declinable=self.declinable,
-            ended=self.ended,
+            ended=self.ended, offer=self.offer, withdrawable=self.withdrawable,
         )  # fmt: skip
 
 
@@ -192,7 +201,11 @@ def world(as_, alice, bob, carol, mo):
     consenting(alice, bob)  # what the older POST /api/games/ asks
     ended = do_create_game(title="duel", players=[alice, bob], seed=9)
     check_abort(ended, mo, reason="over")
-    clients = {name: as_(user) for name, user in [("alice", alice), ("bob", bob), ("mo", mo)]}
+    offered = do_create_game(title="duel", players=[bob, mo], seed=10)
+    offer = check_offer_seat(offered, mo, seat=0, reason="bob left")
+    withdrawable = check_offer_seat(offered, mo, seat=1, reason="mo left")
+    people = [("alice", alice), ("bob", bob), ("carol", carol), ("mo", mo)]
+    clients = {name: as_(user) for name, user in people}
     for client in clients.values():
         # A token's first use records it (accounts.tokens.touch): done here,
         # before any test takes its picture of the database.
@@ -201,13 +214,14 @@ def world(as_, alice, bob, carol, mo):
                  locked=locked, item=item.pk, token=tokens.issue(alice, "spare")[0].pk,
                  bobs_token=tokens.issue(bob, "bob's")[0].pk, table=table.pk,
                  invitation=invited["mo"], declinable=invited["bob"],
-                 ended=ended.pk)  # fmt: skip
+                 ended=ended.pk, offer=offer.pk, withdrawable=withdrawable.pk)  # fmt: skip
 
 
 def everything() -> dict:
     """Every row a request could write, to compare before and after."""
     models = [User, ApiToken, Game, Seat, Event, Snapshot, Vacation, Notification, ModerationItem,
-              Suspension, Table, TableSeat, Invitation, InviteLink, Block]  # fmt: skip
+              Suspension, Table, TableSeat, Invitation, InviteLink, Block,
+              SeatOffer]  # fmt: skip
     return {model.__name__: list(model.objects.order_by("pk").values()) for model in models}
 
 
@@ -419,7 +433,7 @@ BAD_IDS = [
     "1" + "0" * 30, str(2**63), str(2**63 - 1), "0", "-1", "%00", "%ED%A0%80", "1e3", "%D9%A1",
 ]  # fmt: skip
 # The ids a path may name: a game's, a table's, an invitation's.
-IDS = r"\{(game|table|invitation|declinable|ended)\}"
+IDS = r"\{(game|table|invitation|declinable|ended|offer|withdrawable)\}"
 WITH_A_GAME = [
     ("get", path, who, None) for path, who in READS.values() if re.search(IDS, path)
 ] + [
