@@ -16,7 +16,7 @@ from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import credentials, rules, tokens
+from accounts import blocks, credentials, rules, tokens, verification
 from accounts.authentication import CachedTokenAuthentication
 from accounts.models import ApiToken, User
 from ops.keys import LARGEST_ID
@@ -80,6 +80,7 @@ class RegisterView(APIView):
         try:
             with transaction.atomic():
                 user = User.objects.create_user(data["username"], data["email"], data["password"])
+                verification.start(user)
                 _, key = tokens.issue(user, data["name"])
         except IntegrityError:
             # The rules passed, but a look-alike was taken between their check
@@ -337,3 +338,48 @@ class MeView(APIView):
                 credentials.do_change_email(user, email)
                 answer = {**me_data(user), "token": fresh_token(request)}
         return Response(answer)
+
+
+class BlockIn(serializers.Serializer):
+    username = serializers.CharField(max_length=150, help_text="the account to block")
+
+
+class BlocksOut(serializers.Serializer):
+    blocks = serializers.ListField(child=serializers.CharField())
+
+
+class BlocksView(APIView):
+    @extend_schema(summary="The accounts you blocked (nobody else sees this list)",
+                   responses={200: BlocksOut})  # fmt: skip
+    def get(self, request):
+        return Response({"blocks": blocks.blocked_names(request.user)})
+
+    @extend_schema(
+        summary="Block an account",
+        description="Neither of you will see the other's waiting tables or sit at a table "
+        "with the other; their invitations never reach you. They are not told.",
+        request=BlockIn,
+        responses={201: BlocksOut},
+    )
+    def post(self, request):
+        data = BlockIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            blocks.block(request.user, data.validated_data["username"])
+        except blocks.Refused as refusal:
+            raise exceptions.ValidationError({"username": [str(refusal)]}) from None
+        return Response(
+            {"blocks": blocks.blocked_names(request.user)}, status=status.HTTP_201_CREATED
+        )
+
+
+class BlockItemView(APIView):
+    @extend_schema(summary="Lift a block", request=None, responses={204: None})
+    def delete(self, request, username: str):
+        try:
+            lifted = blocks.unblock(request.user, username)
+        except blocks.Refused:
+            lifted = False
+        if not lifted:
+            raise exceptions.NotFound()
+        return Response(status=status.HTTP_204_NO_CONTENT)

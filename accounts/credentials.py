@@ -19,7 +19,7 @@ from __future__ import annotations
 from django.contrib.auth import authenticate, password_validation
 from django.db import transaction
 
-from accounts import tokens
+from accounts import tokens, verification
 from accounts.models import User
 from accounts.signals import email_changed
 
@@ -69,4 +69,5 @@ def do_change_email(user: User, email: str) -> bool:
         user.save(update_fields=["email"])
         tokens.revoke_all(user)
         email_changed.send(sender=User, user=user, old_address=old)
+        verification.start(user)
     return True

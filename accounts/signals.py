@@ -9,3 +9,6 @@ from django.dispatch import Signal
 password_changed = Signal()
 # The account's address changed; sent with `user` and `old_address`.
 email_changed = Signal()
+# The account's address is to be confirmed (a sign-up, a new address): sent
+# with `user`; the mail carries the signed link (accounts.verification).
+email_to_verify = Signal()

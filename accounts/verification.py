@@ -16,8 +16,24 @@ SALT = "correo.accounts.verify-email"
 VERIFY_DAYS = 7
 
 
-def token_for(user) -> str:
-    return signing.dumps({"user": user.pk, "email": user.email.lower()}, salt=SALT)
+def start(user) -> None:
+    """The address is unconfirmed from now: no game mail goes to it until
+    the link the account is sent has been followed."""
+    from accounts.signals import email_to_verify
+
+    if user.email_verified:
+        user.email_verified = False
+        user.save(update_fields=["email_verified"])
+    if user.email:
+        email_to_verify.send(sender=type(user), user=user)
+
+
+def token_for(user, email: str | None = None) -> str:
+    """The link's token for `email` (the account's address unless given: a
+    mail names the address it went to, so that a link sent to an older
+    address never confirms a newer one)."""
+    address = (email if email is not None else user.email).lower()
+    return signing.dumps({"user": user.pk, "email": address}, salt=SALT)
 
 
 def user_for(token: object):
@@ -29,6 +45,8 @@ def user_for(token: object):
     try:
         value = signing.loads(token, salt=SALT, max_age=VERIFY_DAYS * 86400)
     except signing.BadSignature:
+        return None
+    if not isinstance(value, dict):
         return None
     user = User.objects.filter(pk=value.get("user"), is_active=True).first()
     if user is None or user.email.lower() != value.get("email"):

@@ -27,6 +27,8 @@ urlpatterns = [
     path("api/auth/tokens/<int:pk>/", accounts_api.TokenItemView.as_view(), name="token-item"),
     path("api/auth/password/", accounts_api.PasswordView.as_view(), name="password"),
     path("api/auth/me/", accounts_api.MeView.as_view(), name="me"),
+    path("api/blocks/", accounts_api.BlocksView.as_view(), name="blocks"),
+    path("api/blocks/<str:username>/", accounts_api.BlockItemView.as_view(), name="block-item"),
     path("api/inbound/email/", notification_views.inbound_email, name="inbound-email"),
     path(
         "email/unsubscribe/<str:token>/",

@@ -435,6 +435,9 @@ class Table(models.Model):
     game = models.OneToOneField(
         Game, null=True, blank=True, on_delete=models.PROTECT, related_name="table"
     )
+    # The seat order the host chose beforehand (usernames, bots as
+    # bot:<kind>), used when the table starts by itself: a rematch's rotation.
+    planned_order = JSONTextField(default=list, blank=True)
     # A rematch's table names the game it repeats.
     rematch_of = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
@@ -556,3 +559,36 @@ class InviteLink(models.Model):
 
     def __str__(self) -> str:
         return f"link to {self.table}"
+
+
+class SeatOffer(models.Model):
+    """A seat of a running game offered to whoever takes it over (its player
+    was suspended, stopped playing, kept running out of time): listed beside
+    the lobby's tables; taking it is the moderators' `seat_replaced`, with
+    the taker's consent.  It lapses when the seat changes hands otherwise or
+    the game ends."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_offers")
+    seat = models.PositiveSmallIntegerField()
+    # Who held the seat when it was offered: the offer is for their seat only.
+    holder = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="+")  # fmt: skip
+    offered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="+")  # fmt: skip
+    reason = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+    taken_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                 on_delete=models.SET_NULL, related_name="+")  # fmt: skip
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seat"], condition=models.Q(closed_at__isnull=True),
+                name="seat_offer_open_once",
+            ),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.seat} offered"

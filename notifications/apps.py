@@ -20,6 +20,7 @@ class NotificationsConfig(AppConfig):
         anymail_inbound.connect()
         signals.password_changed.connect(outbox.password_changed, dispatch_uid="correo-mail-pw")
         signals.email_changed.connect(outbox.email_changed, dispatch_uid="correo-mail-email")
+        signals.email_to_verify.connect(outbox.email_to_verify, dispatch_uid="correo-mail-verify")
         metrics.install()
         post_save.connect(
             webhooks.resume_on_save, sender=get_user_model(), dispatch_uid="correo-webhook-resume"

@@ -33,6 +33,7 @@ class Notification(models.Model):
         INVITATION = "invitation"  # a host asks an account or an address to a table
         TABLE_STARTED = "table_started"  # the table is full (or started): the game starts
         TABLE_EXPIRED = "table_expired"  # nobody joined a waiting table in time
+        VERIFY_EMAIL = "verify_email"  # the link that confirms the account's address
 
     class Status(models.TextChoices):
         PENDING = "pending"

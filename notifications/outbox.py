@@ -99,6 +99,22 @@ def email_changed(sender, user, old_address: str, **kwargs) -> None:
         notify_email_changed(user, old_address)
 
 
+def email_to_verify(sender, user, **kwargs) -> None:
+    """accounts.signals.email_to_verify receiver."""
+    notify_verify_email(user)
+
+
+def notify_verify_email(user) -> Notification | None:
+    """The link that confirms the account's address, to that address
+    (whatever the account's mail preference: it is about the account).  At
+    most one per account and address in each PASSWORD_RESET_EVERY window,
+    so that asking again is no way to flood an inbox."""
+    window = int(timezone.now().timestamp()) // PASSWORD_RESET_EVERY
+    address = hashlib.sha256(user.email.lower().encode()).hexdigest()[:24]
+    key = f"verify_email:{user.pk}:{address}:{window}"
+    return notify(user, None, Notification.Kind.VERIFY_EMAIL, None, key=key)
+
+
 def notify_password_changed(user) -> Notification | None:
     """Tell the account holder their password changed (and their API tokens
     ended); one mail per change."""
@@ -170,10 +186,13 @@ def _initial_status(user, kind: str) -> str | None:
     if kind not in GAME_KINDS:
         return Notification.Status.PENDING
     mode = getattr(user, "notify_mode", "every_turn")
-    wants_mail = mode == "every_turn" and bool(user.email)
+    # Game mail goes only to an address known to reach the player
+    # (accounts.verification); the webhook is the player's own choice.
+    mailable = bool(user.email) and getattr(user, "email_verified", True)
+    wants_mail = mode == "every_turn" and mailable
     if wants_mail:
         return Notification.Status.PENDING
-    if mode == "daily_digest" and user.email:
+    if mode == "daily_digest" and mailable:
         return Notification.Status.HELD
     if user.webhook_url:
         return Notification.Status.SKIPPED  # no mail, but the webhook still fires
@@ -215,7 +234,12 @@ def on_table_notice(notice: hooks.Notice) -> Notification | None:
 
 
 def wants_table_mail(user) -> bool:
-    return bool(user.email) and getattr(user, "notify_mode", "every_turn") != "off"
+    """A table's mail goes to a verified address of a player who wants mail."""
+    return (
+        bool(user.email)
+        and getattr(user, "email_verified", True)
+        and getattr(user, "notify_mode", "every_turn") != "off"
+    )
 
 
 def password_reset_for(email: str) -> int:

@@ -25,6 +25,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import get_language, gettext_lazy, override, pgettext_lazy
 from django.utils.translation import gettext as _
 
+from accounts import verification
 from accounts.models import User
 from games.engines import base, i18n
 from games.models import Event, Game, Invitation, Seat
@@ -335,6 +336,10 @@ def context_for(n: Notification) -> dict[str, Any]:
         ctx["reset_page_url"] = absolute(reverse("password_reset"))
     if n.kind in TABLE_KINDS:
         ctx.update(table_links(n))
+    if n.kind == Notification.Kind.VERIFY_EMAIL:
+        token = verification.token_for(n.user, email=n.to_email)
+        ctx["verify_url"] = absolute(reverse("web:verify-email", args=[token]))
+        ctx["verify_days"] = verification.VERIFY_DAYS
     return ctx
 
 
@@ -519,4 +524,5 @@ ACCOUNT_KINDS = {
     Notification.Kind.WEBHOOK_PAUSED,
     Notification.Kind.PASSWORD_CHANGED,
     Notification.Kind.EMAIL_CHANGED,
+    Notification.Kind.VERIFY_EMAIL,
 }

@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 
 from ops.keys import LARGEST_ID
 from web.throttle import auth_throttled, creation_throttled
-from web.views import account, game, home, moderation, tables, talk
+from web.views import account, game, home, moderation, people, tables, talk
 
 
 class GameId:
@@ -29,6 +29,7 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("tables/", tables.lobby, name="lobby"),
     path("tables/new/", creation_throttled(tables.new_table), name="new-table"),
+    path("seats/<game:pk>/take/", tables.take_seat, name="take-seat"),
     path("tables/<game:pk>/", tables.table, name="table"),
     path("tables/<game:pk>/join/", tables.join, name="table-join"),
     path("tables/<game:pk>/leave/", tables.leave, name="table-leave"),
@@ -39,6 +40,8 @@ urlpatterns = [
     path("tables/<game:pk>/links/revoke/", tables.revoke_links, name="table-revoke"),
     path("invitations/<game:pk>/<str:verb>/", tables.answer, name="answer"),
     path("invitations/<str:token>/", tables.invitation, name="invitation"),
+    path("games/archive/", people.archive, name="archive"),
+    path("players/<str:username>/", people.player, name="player"),
     path("games/<game:pk>/", game.game, name="game"),
     path("games/<game:pk>/live/", game.live, name="live"),
     path("games/<game:pk>/move/", game.move, name="move"),
@@ -46,14 +49,20 @@ urlpatterns = [
     path("games/<game:pk>/talk/", talk.talk, name="talk"),
     path("games/<game:pk>/talk/mute/", talk.mute, name="talk-mute"),
     path("games/<game:pk>/talk/<game:seq>/", talk.act, name="talk-act"),
+    path("games/<game:pk>/rematch/", game.rematch, name="rematch"),
+    path("games/<game:pk>/report/", game.report, name="report"),
     path("games/<game:pk>/moderate/", moderation.moderate, name="moderate"),
     path("games/<game:pk>/undo/", moderation.undo, name="undo"),
     path("games/<game:pk>/clock/", moderation.clock, name="clock"),
     path("games/<game:pk>/act/", moderation.act, name="moderate-act"),
     path("games/<game:pk>/hand-to-bot/", moderation.hand_to_bot, name="hand_to_bot"),
     path("accounts/signup/", auth_throttled(account.signup), name="signup"),
+    path("accounts/verify/<str:token>/", account.verify_email, name="verify-email"),
+    path("settings/verify/", auth_throttled(account.send_verification), name="send-verification"),
     path("settings/", account.settings_page, name="settings"),
     path("settings/vacation/", account.start_vacation, name="vacation"),
+    path("settings/blocks/", account.block, name="block"),
+    path("settings/blocks/<str:username>/remove/", account.unblock, name="unblock"),
     path("settings/webhook/resume/", account.resume_webhook, name="resume_webhook"),
     path("settings/email/", auth_throttled(account.change_email), name="change-email"),
     # A token's id is a 64-bit key as a game's is: the same converter bounds it.

@@ -375,8 +375,10 @@ async def chaos(api: Api, options, run: str) -> None:
 
     async def email_game() -> None:
         pair = [await players.register("m") for _ in range(2)]
-        game = await players.new_game(pair, "duel", options={"rounds": 1000})
         mailer = Mailer(options, api.log, api.stats)
+        for player in pair:  # game mail goes only to a confirmed address
+            await mailer.confirm(player, api, end)
+        game = await players.new_game(pair, "duel", options={"rounds": 1000})
         await asyncio.to_thread(mailer.play, game, pair, end, api, asyncio.get_running_loop())
 
     tasks = [api_game(i) for i in range(options.api_games)]
@@ -423,6 +425,23 @@ class Mailer:
                 return found[-1]
             time.sleep(0.3)
         return None
+
+    async def confirm(self, player: dict, api: Api, end: float) -> None:
+        """Follow the link of the sign-up's confirmation mail, as a person would."""
+
+        def confirming(m, address=player["email"]) -> bool:
+            return address in m.envelope_to and "/accounts/verify/" in (
+                m.get_body(("plain",)).get_content()
+            )
+
+        mail = await asyncio.to_thread(self.wait_for, confirming, end)
+        if mail is None:
+            raise GaveUp(f"no confirmation mail for {player['email']}")
+        body = mail.get_body(("plain",)).get_content()
+        path = re.search(r"https?://[^/\s]+(/accounts/verify/[^/\s]+/)", body).group(1)
+        status = (await api.raw("GET", path))[0]
+        if status not in (200, 302):
+            raise GaveUp(f"confirming {player['email']}: {status}")
 
     def send(self, message: EmailMessage) -> bool:
         deadline = time.monotonic() + 150

@@ -77,7 +77,26 @@ def register(name: str) -> dict:
     email = f"{username}@players.smoke.test"
     body = {"username": username, "email": email, "password": PASSWORD}
     token = api("POST", "/api/auth/register/", body=body)["token"]
+    confirm_address(email)
     return {"username": username, "email": email, "token": token}
+
+
+VERIFY_LINK = re.compile(r"https?://[^/\s]+(/accounts/verify/[^/\s]+/)")
+
+
+def confirm_address(email: str) -> None:
+    """Follow the link of the sign-up's confirmation mail, as a person
+    would: game mail goes only to a confirmed address."""
+
+    def confirming(m) -> bool:
+        return email in m.envelope_to and "/accounts/verify/" in plain(m)
+
+    message = wait_for_mail(f"confirming {email}", confirming)
+    fetch(VERIFY_LINK.search(plain(message)).group(1))
+
+
+def plain(message) -> str:
+    return message.get_body(("plain",)).get_content()
 
 
 def new_game(players: list[dict], title: str, options: dict | None = None) -> int:

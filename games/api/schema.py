@@ -207,6 +207,50 @@ INVITATIONS = {
 }
 
 
+PROFILE = {
+    "title": "Profile",
+    "type": "object",
+    "properties": {
+        "username": {"type": "string"},
+        "member_since": {"type": "string", "format": "date"},
+        "titles": {"type": "array", "items": {"type": "object", "properties": {
+            "title": {"type": "string"}, "title_name": {"type": "string"},
+            "played": {"type": "integer"}, "finished": {"type": "integer"},
+            "won": {"type": "integer"}}}},
+        "current_games": {"type": "array", "items": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "title": {"type": "string"},
+            "title_name": {"type": "string"}}},
+            "description": "running public games (at most 20)"},
+        "reliability": {"type": "object", "properties": {
+            "moves": {"type": "integer", "description": "the player's own moves"},
+            "timeouts": {"type": "integer"},
+            "timeouts_per_100_moves": {"type": "number", "nullable": True},
+            "median_seconds_to_move": {
+                "type": "number", "nullable": True,
+                "description": "over the latest 500 moves, vacations and outages left out"}}},
+    },
+    "required": ["username", "member_since", "titles", "current_games", "reliability"],
+}  # fmt: skip
+
+
+SEAT_OFFER = {
+    "type": "object",
+    "properties": {"id": {"type": "integer"}, "game": {"type": "integer"},
+                   "seat": {"type": "integer"}},
+    "required": ["id", "game", "seat"],
+}  # fmt: skip
+
+SEAT_OFFERS = {
+    "type": "object",
+    "properties": {"seats": {"type": "array", "items": {"type": "object", "properties": {
+        "id": {"type": "integer"}, "game": {"type": "integer"}, "title": {"type": "string"},
+        "title_name": {"type": "string"}, "seat": {"type": "integer"},
+        "reason": {"type": "string"}, "players": {"type": "array", "items": {"type": "string"}},
+        "offered_at": {"type": "string", "format": "date-time"}}}}},
+    "required": ["seats"],
+}  # fmt: skip
+
+
 INBOUND_EMAIL = {
     "post": {
         "operationId": "inbound_email",

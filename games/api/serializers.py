@@ -76,6 +76,9 @@ class EventsQuery(serializers.Serializer):
 class GamesQuery(serializers.Serializer):
     mine = serializers.BooleanField(required=False, default=False)
     to_act = serializers.BooleanField(required=False, default=False)
+    player = serializers.CharField(max_length=150, required=False)
+    title = serializers.CharField(max_length=32, required=False)
+    status = serializers.ChoiceField(choices=["active", "finished", "aborted"], required=False)
     # Read by the paginator; checked here so that a page that cannot exist
     # (0, -1, "x") is a 400 instead of DRF's 404 or a silent default.
     page = serializers.IntegerField(min_value=1, required=False)
@@ -322,3 +325,14 @@ class MessagesQuery(serializers.Serializer):
 
 class SeatIn(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=32)
+
+
+class RematchIn(serializers.Serializer):
+    order = serializers.ChoiceField(
+        choices=["rotate", "keep", "random"], required=False, default="rotate",
+        help_text="the seats: rotated by one (the default), kept, or drawn at random",
+    )  # fmt: skip
+
+
+class OfferSeatIn(SeatReasonIn):
+    pass

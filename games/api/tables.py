@@ -1,5 +1,5 @@
-"""Thin HTTP views of tables (games being gathered), invitations and
-rematches: parse, call the service's check_* or a selector, shape the answer
+"""Thin HTTP views of tables (games being gathered), invitations,
+rematches and players' profiles: parse, call the service's check_* or a selector, shape the answer
 (games.selectors.tables)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from games.api import schema
 from games.api import serializers as s
-from games.selectors import tables
+from games.selectors import profile, tables, viewers
 from games.services.invitations import (
     check_accept_invitation,
     check_decline_invitation,
@@ -20,6 +20,8 @@ from games.services.invitations import (
     check_make_link,
     check_revoke_links,
 )
+from games.services.rematch import check_rematch
+from games.services.seat_offers import check_offer_seat, check_take_seat, check_withdraw_offer
 from games.services.tables import (
     check_create_table,
     check_join_table,
@@ -245,3 +247,89 @@ class DeclineView(APIView):
         s.validated(s.EmptyIn, request.data)
         invitation = check_decline_invitation(pk, request.user)
         return Response(tables.invitation_record(invitation))
+
+
+class RematchView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="A player of an ended game opens a table for a rematch",
+        description="The same title, options, clock and players; each other player is "
+        "invited and must accept (bots are seated at once). The table is unlisted; its "
+        "seats are rotated by one unless `order` says otherwise.",
+        request=s.RematchIn,
+        responses={201: schema.TABLE},
+    )
+    def post(self, request, pk: int):
+        data = s.validated(s.RematchIn, request.data)
+        table = check_rematch(viewers.game(pk), request.user, order=data["order"])
+        return _detail(request, table.pk, status.HTTP_201_CREATED)
+
+
+class UserView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="A player's public profile",
+        description="Member since, games played, finished and won per title, current public "
+        "games, and reliability as the event log shows it: moves made, timeouts per 100 "
+        "moves, the median time to move with vacations and server outages left out.",
+        responses={200: schema.PROFILE},
+    )
+    def get(self, request, username: str):
+        return Response(profile.profile(profile.account(username)))
+
+
+class OfferSeatView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Moderators: offer a seat of a running public game in the lobby",
+        description="Whoever takes it over gets the seat as `replace-seat` gives it (clock, "
+        "turn order and view go with it).",
+        request=s.OfferSeatIn,
+        responses={201: schema.SEAT_OFFER},
+    )
+    def post(self, request, pk: int):
+        data = s.validated(s.OfferSeatIn, request.data)
+        offer = check_offer_seat(
+            viewers.game(pk), request.user, seat=data["seat"], reason=data["reason"]
+        )
+        return Response({"id": offer.pk, "game": offer.game_id, "seat": offer.seat},
+                        status=status.HTTP_201_CREATED)  # fmt: skip
+
+
+class SeatOffersView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="Seats of running games offered to whoever takes them over",
+        responses={200: schema.SEAT_OFFERS},
+    )
+    def get(self, request):
+        return Response({"seats": tables.seat_offers(request.user)})
+
+
+class TakeSeatView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Take an offered seat over (its clock, turn order and view)",
+        request=s.EmptyIn,
+        responses={201: dict},
+    )
+    def post(self, request, pk: int):
+        s.validated(s.EmptyIn, request.data)
+        event = check_take_seat(pk, request.user)
+        return Response({"seq": event.seq, "game": event.game_id}, status=status.HTTP_201_CREATED)
+
+
+class WithdrawOfferView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="Moderators: withdraw a seat's offer", request=s.EmptyIn,
+                   responses={200: schema.SEAT_OFFER})  # fmt: skip
+    def post(self, request, pk: int):
+        s.validated(s.EmptyIn, request.data)
+        offer = check_withdraw_offer(pk, request.user)
+        return Response({"id": offer.pk, "game": offer.game_id, "seat": offer.seat})

@@ -78,6 +78,7 @@ urlpatterns = [
     path("games/<int:pk>/lock/", game_view(moderation.LockView), name="game-lock"),
     path("games/<int:pk>/unlock/", game_view(moderation.UnlockView), name="game-unlock"),
     path("games/<int:pk>/report/", game_view(moderation.ReportView), name="game-report"),
+    path("users/<str:username>/", tables.UserView.as_view(), name="user"),
     path("users/<str:username>/suspend/", moderation.SuspendView.as_view(), name="user-suspend"),
     path(
         "users/<str:username>/unsuspend/",
@@ -105,6 +106,11 @@ urlpatterns = [
     path("tables/<int:pk>/invite/", game_view(tables.TableInviteView), name="table-invite"),
     path("tables/<int:pk>/links/", game_view(tables.TableLinksView), name="table-links"),
     path("tables/<int:pk>/links/revoke/", game_view(tables.TableRevokeView), name="table-revoke"),
+    path("games/<int:pk>/rematch/", game_view(tables.RematchView), name="game-rematch"),
+    path("games/<int:pk>/offer-seat/", game_view(tables.OfferSeatView), name="game-offer-seat"),
+    path("seats/", tables.SeatOffersView.as_view(), name="seat-offers"),
+    path("seats/<int:pk>/take/", game_view(tables.TakeSeatView), name="seat-take"),
+    path("seats/<int:pk>/withdraw/", game_view(tables.WithdrawOfferView), name="seat-withdraw"),
     path("invitations/", tables.InvitationsView.as_view(), name="invitations"),
     path("invitations/<int:pk>/accept/", game_view(tables.AcceptView), name="invitation-accept"),
     path(

@@ -79,6 +79,11 @@ class GamesView(APIView):
         parameters=[
             OpenApiParameter("mine", bool, description="only games where I hold a seat"),
             OpenApiParameter("to_act", bool, description="only games where I must act"),
+            OpenApiParameter("player", str, description="only games this username plays"),
+            OpenApiParameter("title", str, description="only games of this title"),
+            OpenApiParameter(
+                "status", {"type": "string", "enum": ["active", "finished", "aborted"]}
+            ),
             OpenApiParameter("page", {"type": "integer", "minimum": 1}),
             OpenApiParameter(
                 "page_size",
@@ -90,7 +95,10 @@ class GamesView(APIView):
     )
     def get(self, request):
         query = s.validated(s.GamesQuery, request.query_params)
-        games = listing.games_for(request.user, mine=query["mine"], to_act=query["to_act"])
+        games = listing.games_for(
+            request.user, mine=query["mine"], to_act=query["to_act"],
+            player=query.get("player"), title=query.get("title"), status=query.get("status"),
+        )  # fmt: skip
         paginator = GamesPagination()
         page = paginator.paginate_queryset(
             listing.newest_first(games, request.user), request, self

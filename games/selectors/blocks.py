@@ -14,8 +14,10 @@ def apart(user) -> set[int]:
 
     if not getattr(user, "is_authenticated", False):
         return set()
-    pairs = Block.objects.filter(Q(blocker=user) | Q(blocked=user)).values_list(
-        "blocker_id", "blocked_id"
+    pairs = (
+        Block.objects.filter(Q(blocker=user) | Q(blocked=user))
+        .order_by()
+        .values_list("blocker_id", "blocked_id")
     )
     return {other for pair in pairs for other in pair} - {user.pk}
 

@@ -18,10 +18,32 @@ from games.stream.lru import LRU
 MOVE_KINDS = ("action", "timeout")
 
 
-def games_for(user, *, mine: bool = False, to_act: bool = False) -> QuerySet[Game]:
-    """Games the user may list: their own, and public ones unless `mine`.
-    Their seats are asked with EXISTS rather than joined, so no game comes
-    twice and the database needs no DISTINCT over the list before sorting."""
+def games_for(
+    user,
+    *,
+    mine: bool = False,
+    to_act: bool = False,
+    player: str | None = None,
+    title: str | None = None,
+    status: str | None = None,
+) -> QuerySet[Game]:
+    """Games the user may list: their own, and public ones unless `mine`;
+    narrowed to those `player` (a username) sits at, of `title`, in
+    `status`.  Seats are asked with EXISTS rather than joined, so no game
+    comes twice and the database needs no DISTINCT over the list before
+    sorting."""
+    games = _visible(user, mine=mine, to_act=to_act)
+    if player:
+        games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"),
+                                                        user__username=player)))  # fmt: skip
+    if title:
+        games = games.filter(title=title)
+    if status:
+        games = games.filter(status=status)
+    return games
+
+
+def _visible(user, *, mine: bool, to_act: bool) -> QuerySet[Game]:
     if not user.is_authenticated:
         games = Game.objects.none() if (mine or to_act) else Game.objects.filter(public=True)
         return games.prefetch_related("seats__user")

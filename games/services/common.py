@@ -23,8 +23,9 @@ from games.errors import (
     StaleSeq,
     Suspended,
     TooManyGames,
+    TooManyTables,
 )
-from games.models import Event, Game, Invitation, Seat, Table
+from games.models import Event, Game, Invitation, Seat, Table, TableSeat
 from games.stream import replay, sql
 
 # A write that re-reads the game before each try loses to a concurrent append
@@ -219,4 +220,23 @@ def require_consent(creator, players: list) -> None:
                 "instead (POST /api/tables/, then /invite/)"
             ),
             names=", ".join(refused),
+        )
+
+
+def require_room_for_a_table(user) -> None:
+    """Refuse a seat to an account already at CORREO_MAX_WAITING_TABLES
+    waiting tables.  Its row is locked for the rest of the transaction, so
+    two seats taken at the same moment count each other."""
+    from accounts.models import User
+
+    limit = settings.CORREO_MAX_WAITING_TABLES
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    waiting = TableSeat.objects.filter(user=user, table__status=Table.Status.WAITING).count()
+    if waiting >= limit:
+        raise TooManyTables(
+            gettext_noop(
+                "you sit at %(limit)s waiting tables, the most one account may: leave one "
+                "or wait until one starts"
+            ),
+            limit=limit,
         )

@@ -48,7 +48,6 @@ from games.errors import (
     InvalidLink,
     InvalidRequest,
     NotFound,
-    TooManyTables,
 )
 from games.models import Event, Game, Invitation, InviteLink, Table, TableSeat
 from games.selectors import blocks, invite_tokens
@@ -56,6 +55,7 @@ from games.services.common import (
     locked_table,
     require_host,
     require_room_for_a_game,
+    require_room_for_a_table,
     require_waiting,
     seated_users,
     table_facts,
@@ -104,7 +104,7 @@ def check_create_table(
     with transaction.atomic():
         if not getattr(host, "is_moderator", False):
             require_room_for_a_game(host)
-        _require_room_for_a_table(host)
+        require_room_for_a_table(host)
         return do_create_table(
             host, title=title, least=least, most=most, options=resolved, clock=clock,
             public=public, open=open, seat_order=seat_order, spectator_delay=spectator_delay,
@@ -126,6 +126,7 @@ def do_create_table(
     spectator_delay: int,
     source: str = Event.Source.API,
     rematch_of: Game | None = None,
+    planned_order: list[str] | None = None,
 ) -> Table:
     """Open the table with `host` in its first seat and a link to hand
     out; a table of one seat starts at once."""
@@ -134,7 +135,7 @@ def do_create_table(
         title=title, options=options, clock=clock, public=public, open=open,
         spectator_delay=spectator_delay, seat_order=seat_order, min_seats=least,
         max_seats=most, seated=1, host=host, expires_at=_expiry_from(now),
-        rematch_of=rematch_of,
+        rematch_of=rematch_of, planned_order=planned_order or [],
     )  # fmt: skip
     TableSeat.objects.create(table=table, user=host)
     InviteLink.objects.create(table=table, nonce=invite_tokens.new_nonce())
@@ -172,25 +173,6 @@ def _seats(engine: base.Engine, seats: Any) -> tuple[int, int]:
             title=engine.TITLE, least=engine.MIN_PLAYERS, most=engine.MAX_PLAYERS,
         )  # fmt: skip
     return least, most
-
-
-def _require_room_for_a_table(user) -> None:
-    """Refuse a seat to an account already at CORREO_MAX_WAITING_TABLES
-    waiting tables.  Its row is locked for the rest of the transaction, so
-    two seats taken at the same moment count each other."""
-    from accounts.models import User
-
-    limit = settings.CORREO_MAX_WAITING_TABLES
-    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
-    waiting = TableSeat.objects.filter(user=user, table__status=Table.Status.WAITING).count()
-    if waiting >= limit:
-        raise TooManyTables(
-            gettext_noop(
-                "you sit at %(limit)s waiting tables, the most one account may: leave one "
-                "or wait until one starts"
-            ),
-            limit=limit,
-        )
 
 
 def check_join_table(table_id: int, user, *, token: str | None = None, source: str = "api"):
@@ -245,7 +227,7 @@ def do_join_table(
         raise Conflict(gettext_noop("you already have a seat at this table"))
     if table.seated >= table.max_seats:
         raise Conflict(gettext_noop("the table is full"))
-    _require_room_for_a_table(user)
+    require_room_for_a_table(user)
     now = timezone.now()
     TableSeat.objects.create(table=table, user=user)
     table.seated += 1
@@ -383,6 +365,11 @@ def do_start_table(
 def _ordered(table: Table, seats: list[TableSeat], order: list[str] | None) -> list:
     """The players in seat order: as they sat down, shuffled, or as the host says."""
     entries = [seat.user if seat.user is not None else bots.Wanted(seat.bot) for seat in seats]
+    if order is None and table.planned_order:
+        # The order planned beforehand (a rematch's rotation), for those of
+        # it who sat down; anyone else after them, as they joined.
+        planned = {name: place for place, name in enumerate(table.planned_order)}
+        return sorted(entries, key=lambda e: planned.get(_entry_name(e), len(planned)))
     if table.seat_order == Table.SeatOrder.RANDOM:
         secrets.SystemRandom().shuffle(entries)
     elif table.seat_order == Table.SeatOrder.HOST and order is not None:

@@ -86,8 +86,10 @@ def test_the_address_changes_with_the_password_the_old_one_hears_and_tokens_end(
 
     row = Notification.objects.get(kind=Notification.Kind.EMAIL_CHANGED)
     assert (row.user, row.to_email, row.status) == (alice, "alice@example.org", "sent")
-    [message] = mail.outbox
-    assert message.to == ["alice@example.org"]
+    [message] = [m for m in mail.outbox if m.to == ["alice@example.org"]]
+    # The new address is asked to confirm itself before game mail goes there.
+    [confirm] = [m for m in mail.outbox if m.to == ["new@example.net"]]
+    assert confirm.subject == "[Correo] confirm your email address"
     assert message.subject == "[Correo] your email address was changed"
     assert "changed from this\naddress to n…@example.net" in message.body
     assert "new@example.net" not in message.body  # masked: the notice may be read by anyone
@@ -117,9 +119,13 @@ def test_moving_the_address_back_and_forth_mails_the_old_one_once(
                 "/api/auth/me/", {"email": address, "current_password": PASSWORD}, format="json"
             )
         client = token_client(response.json()["token"])
-    assert sorted(m.to[0] for m in mail.outbox) == [
+    changed = [m for m in mail.outbox if "was changed" in m.subject]
+    assert sorted(m.to[0] for m in changed) == [
         "alice@example.org", "other@example.net", "victim@example.net",
     ]  # fmt: skip
+    # Each new address is asked to confirm itself once in the window too.
+    confirm = [m for m in mail.outbox if "confirm" in m.subject]
+    assert sorted(m.to[0] for m in confirm) == ["other@example.net", "victim@example.net"]
 
 
 def test_a_german_account_gets_its_notices_in_german(alice, django_capture_on_commit_callbacks):
@@ -134,7 +140,8 @@ def test_a_german_account_gets_its_notices_in_german(alice, django_capture_on_co
             "/api/auth/password/", {"current_password": PASSWORD, "new_password": NEW},
             format="json",
         )  # fmt: skip
-    changed, password = mail.outbox
+    changed, confirm, password = mail.outbox
+    assert confirm.subject == "[Correo] bestätige deine E-Mail-Adresse"
     assert changed.to == ["alice@example.org"]
     assert changed.subject == "[Correo] deine E-Mail-Adresse wurde geändert"
     assert "auf n…@example.net geändert" in changed.body
@@ -301,7 +308,7 @@ def test_the_settings_page_changes_the_address_with_the_password(
     assert "Your address is changed" in response.content.decode()
     assert User.objects.get(pk=alice.pk).email == "new@example.net"
     all_revoked(key)
-    [message] = mail.outbox
+    [message] = [m for m in mail.outbox if "was changed" in m.subject]
     assert message.to == ["alice@example.org"]
 
 

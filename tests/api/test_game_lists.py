@@ -25,8 +25,8 @@ MOVED = 3
 # The count, the page, its seats, their users.
 LIST_QUERIES = 4
 # The session and its user, two pages, their seats and players, their last
-# moves (which, then those events).
-DASHBOARD_QUERIES = 8
+# moves (which, then those events), my invitations, my waiting tables.
+DASHBOARD_QUERIES = 10
 # A listed game whose spectators' point this process has not seen yet: who
 # was to act there is replayed once (its undos, snapshot and events).
 REPLAY_QUERIES = 3

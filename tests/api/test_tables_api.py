@@ -202,3 +202,10 @@ def test_bots_take_seats_through_an_invitation(as_, alice):
     seated = as_(alice).post(f"/api/tables/{table['id']}/invite/", {"usernames": ["bot:random"]},
                              format="json").json()  # fmt: skip
     assert seated["status"] == "started" and seated["players"] == ["alice", "bot:random"]
+
+
+@pytest.mark.parametrize("query", ["open=%00", "page=0", "page_size=0", "title=" + "x" * 40])
+def test_a_bad_lobby_query_is_a_clear_400_for_anyone(as_, alice, query):
+    for client in (as_(alice), as_(None)):
+        response = client.get(f"/api/tables/?{query}")
+        assert response.status_code == 400 and response.json()["error"] == "invalid"

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.test.client import BOUNDARY, MULTIPART_CONTENT, encode_multipart
 
 from accounts import tokens
-from accounts.models import ApiToken, Suspension, User
+from accounts.models import ApiToken, Block, Suspension, User
 from games.audit import exchange
 from games.models import (
     Event,
@@ -27,16 +27,19 @@ from games.models import (
     ModerationItem,
     Mute,
     Seat,
+    SeatOffer,
     Snapshot,
     Table,
     TableSeat,
     Vacation,
 )
+from games.services.abort import check_abort
 from games.services.clocks import check_lock
 from games.services.creation import do_create_game
 from games.services.invitations import check_invite
 from games.services.moves import check_submit_action
 from games.services.queue import check_report
+from games.services.seat_offers import check_offer_seat
 from games.services.suspension import check_suspend
 from games.services.tables import check_create_table, check_join_table
 from games.services.talk import check_send_message
@@ -106,6 +109,12 @@ WRITES = {
               lambda w: {"single_use": True, "expires_in": 3600}),
     "revoke": ("post", "/api/tables/{table}/links/revoke/", "alice", lambda w: {}),
     "accept": ("post", "/api/invitations/{invitation}/accept/", "mo", lambda w: {}),
+    "rematch": ("post", "/api/games/{ended}/rematch/", "alice", lambda w: {"order": "keep"}),
+    "block": ("post", "/api/blocks/", "bob", lambda w: {"username": "carol"}),
+    "offer-seat": ("post", "/api/games/{game}/offer-seat/", "mo",
+                   lambda w: {"seat": 1, "reason": "bob left"}),
+    "take-seat": ("post", "/api/seats/{offer}/take/", "carol", lambda w: {}),
+    "withdraw-offer": ("post", "/api/seats/{withdrawable}/withdraw/", "mo", lambda w: {}),
     "decline": ("post", "/api/invitations/{declinable}/decline/", "bob", lambda w: {}),
     "import": ("post", "/api/games/import/", "mo",
                lambda w: {"document": exchange.export(w.game, exchange.full_viewer(w.game)),
@@ -137,12 +146,16 @@ READS = {
     "tables": ("/api/tables/", "alice"),
     "table": ("/api/tables/{table}/", "alice"),
     "invitations": ("/api/invitations/", "bob"),
+    "blocks": ("/api/blocks/", "alice"),
+    "user": ("/api/users/bob/", None),
+    "seats": ("/api/seats/", None),
 }
 # Every deleting endpoint (they read no body), and who may use it.
 DELETES = {
     "log out": ("/api/auth/token/", "alice"),
     "revoke": ("/api/auth/tokens/{token}/", "alice"),
     "unmute": ("/api/games/{game}/mutes/1/", "alice"),
+    "unblock": ("/api/blocks/sid/", "alice"),
 }
 # Not here: POST /api/inbound/email/ takes a raw mail, not JSON; its bad input
 # is for the tests of the mail doors.
@@ -167,12 +180,15 @@ class World:
     invitation: int  # mo's invitation to another of alice's tables
     declinable: int  # bob's invitation to that table
     said: int  # the seq of alice's message to the table
+    ended: int  # a game of alice and bob's that a moderator aborted
+    offer: int  # a seat of a running game offered to whoever takes it
+    withdrawable: int  # another such offer
 
     def at(self, path: str) -> str:
         return path.format(
             game=self.game.pk, locked=self.locked.pk, item=self.item, token=self.token,
             table=self.table, invitation=self.invitation, declinable=self.declinable,
-            said=self.said,
+            said=self.said, ended=self.ended, offer=self.offer, withdrawable=self.withdrawable,
         )  # fmt: skip
 
 
@@ -188,14 +204,22 @@ def world(as_, alice, bob, carol, mo):
     locked = do_create_game(title="duel", players=[alice, bob], seed=8)
     check_lock(locked, mo, reason="a dispute")
     item = check_report(locked, bob, reason="alice cheats")
-    check_suspend(make_user("sid"), mo, reason="abuse")
+    sid = make_user("sid")
+    check_suspend(sid, mo, reason="abuse")
+    Block.objects.create(blocker=alice, blocked=sid)
     table = check_create_table(alice, title="duel", seats={"min": 2, "max": 4})
     check_join_table(table.pk, bob)
     other = check_create_table(alice, title="duel", seats=4)
     asked = check_invite(other.pk, alice, usernames=["mo", "bob"])
     invited = {invitation.user.username: invitation.pk for invitation in asked}
     consenting(alice, bob)  # what the older POST /api/games/ asks
-    clients = {name: as_(user) for name, user in [("alice", alice), ("bob", bob), ("mo", mo)]}
+    ended = do_create_game(title="duel", players=[alice, bob], seed=9)
+    check_abort(ended, mo, reason="over")
+    offered = do_create_game(title="duel", players=[bob, mo], seed=10)
+    offer = check_offer_seat(offered, mo, seat=0, reason="bob left")
+    withdrawable = check_offer_seat(offered, mo, seat=1, reason="mo left")
+    people = [("alice", alice), ("bob", bob), ("carol", carol), ("mo", mo)]
+    clients = {name: as_(user) for name, user in people}
     for client in clients.values():
         # A token's first use records it (accounts.tokens.touch): done here,
         # before any test takes its picture of the database.
@@ -203,13 +227,15 @@ def world(as_, alice, bob, carol, mo):
     return World(game=game, bobs_card=hand(game, 1)[0], clients={**clients, None: as_(None)},
                  locked=locked, item=item.pk, token=tokens.issue(alice, "spare")[0].pk,
                  bobs_token=tokens.issue(bob, "bob's")[0].pk, table=table.pk,
-                 invitation=invited["mo"], declinable=invited["bob"], said=said)  # fmt: skip
+                 invitation=invited["mo"], declinable=invited["bob"], said=said,
+                 ended=ended.pk, offer=offer.pk, withdrawable=withdrawable.pk)  # fmt: skip
 
 
 def everything() -> dict:
     """Every row a request could write, to compare before and after."""
     models = [User, ApiToken, Game, Seat, Event, Snapshot, Vacation, Notification, ModerationItem,
-              Suspension, Table, TableSeat, Invitation, InviteLink, Mute]  # fmt: skip
+              Suspension, Table, TableSeat, Invitation, InviteLink, Mute, Block,
+              SeatOffer]  # fmt: skip
     return {model.__name__: list(model.objects.order_by("pk").values()) for model in models}
 
 
@@ -383,7 +409,9 @@ BAD_QUERIES = [
     ("events", "limit=0"), ("events", "limit=99999999999999999999999"),
     ("games", "page=-1"), ("games", "page=0"), ("games", "page=%00"), ("games", "page=1e999"),
     ("games", "page_size=%00"), ("games", "page_size=0"), ("games", "page_size=1e999"),
-    ("games", "mine=%00"), ("games", "to_act=%ED%A0%80"),
+    ("games", "mine=%00"), ("games", "to_act=%ED%A0%80"), ("games", "status=lost"),
+    ("games", "status=%00"), ("games", "player=" + "x" * 200),
+    ("invitations", "all=maybe"),
 ]  # fmt: skip
 
 
@@ -419,7 +447,7 @@ BAD_IDS = [
     "1" + "0" * 30, str(2**63), str(2**63 - 1), "0", "-1", "%00", "%ED%A0%80", "1e3", "%D9%A1",
 ]  # fmt: skip
 # The ids a path may name: a game's, a table's, an invitation's.
-IDS = r"\{(game|table|invitation|declinable)\}"
+IDS = r"\{(game|table|invitation|declinable|ended|offer|withdrawable)\}"
 WITH_A_GAME = [
     ("get", path, who, None) for path, who in READS.values() if re.search(IDS, path)
 ] + [
@@ -500,10 +528,13 @@ def test_every_endpoint_of_the_schema_meets_bad_input(world):
         (method, path.replace("/bob/", "/{username}/").replace("/sid/", "/{username}/"))
         for method, path in covered
     }
-    covered |= {("get", re.sub(IDS, "{id}", path)) for path, _ in READS.values()}
+    covered |= {
+        ("get", re.sub(IDS, "{id}", path).replace("/bob/", "/{username}/"))
+        for path, _ in READS.values()
+    }
     covered |= {
         ("delete", re.sub(IDS, "{id}", path.replace("{token}", "{id}"))
-         .replace("/mutes/1/", "/mutes/{seat}/"))
+         .replace("/mutes/1/", "/mutes/{seat}/").replace("/sid/", "/{username}/"))
         for path, _ in DELETES.values()
     }  # fmt: skip
     assert documented - ELSEWHERE == covered
@@ -527,10 +558,11 @@ def test_a_token_id_that_names_none_of_mine_is_a_404(world, subtests):
 
 
 def test_the_deletes_do_what_they_say(world):
-    for endpoint in ["revoke", "log out"]:  # logged out, alice can revoke no more
+    for endpoint in ["unblock", "revoke", "log out"]:  # logged out, alice can revoke no more
         path, who = DELETES[endpoint]
         assert world.clients[who].delete(world.at(path)).status_code == 204, endpoint
     assert not ApiToken.objects.filter(pk=world.token).exists()
+    assert not Block.objects.exists()
     assert world.clients["alice"].get("/api/auth/me/").status_code == 401  # logged out
 
 

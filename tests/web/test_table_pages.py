@@ -201,3 +201,38 @@ def test_the_table_pages_are_phone_ready_and_labelled(page_as, alice):
         for field in ("invite", "title", "per_move", "table-invite", "lobby-title"):
             if f'id="{field}"' in page:
                 assert f'for="{field}"' in page, (path, field)
+
+
+def test_blocks_from_the_settings_page(page_as, alice, bob):
+    from accounts.models import Block
+
+    page = page_as(alice)
+    assert "Blocked players" in text(page.get("/settings/"))
+    page.post("/settings/blocks/", {"username": "bob"})
+    assert Block.objects.filter(blocker=alice, blocked=bob).exists()
+    assert "Unblock bob" in text(page.get("/settings/"))
+    refused = page.post("/settings/blocks/", {"username": "alice"}, follow=True)
+    assert "you cannot block yourself" in text(refused)
+    page.post("/settings/blocks/bob/remove/")
+    assert not Block.objects.exists()
+
+
+def test_report_and_rematch_from_the_game_page(page_as, alice, bob, mo):
+    from games.models import ModerationItem
+    from games.services.abort import check_abort
+    from games.services.creation import do_create_game
+
+    game = do_create_game(title="duel", players=[alice, bob])
+    page = text(page_as(bob).get(f"/games/{game.pk}/"))
+    assert "Report this game to the moderators" in page and "Rematch" not in page
+    page_as(bob).post(f"/games/{game.pk}/report/", {"reason": "alice is rude"})
+    item = ModerationItem.objects.get()
+    assert (item.kind, item.reason, item.reported_by) == ("report", "alice is rude", bob)
+    empty = page_as(bob).post(f"/games/{game.pk}/report/", {"reason": ""}, follow=True)
+    assert "already" in text(empty) or "needs a reason" in text(empty)
+    check_abort(game, mo, reason="over")
+    assert "Rematch" in text(page_as(alice).get(f"/games/{game.pk}/"))
+    response = page_as(alice).post(f"/games/{game.pk}/rematch/")
+    table = Table.objects.get(rematch_of=game)
+    assert response.url == f"/tables/{table.pk}/"
+    assert Invitation.objects.get(table=table).user == bob

@@ -15,9 +15,9 @@ from django.db import DataError, IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import credentials, rules, tokens
+from accounts import blocks, credentials, rules, tokens, verification
 from accounts.models import ApiToken, User
 from games.clocks import vacation
 from games.errors import ServiceError, in_words
@@ -42,6 +42,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         try:
             with transaction.atomic():
                 user = User.objects.create_user(data["username"], data["email"], data["password1"])
+                verification.start(user)
         except IntegrityError:
             # A look-alike taken between the form's check and the insert: the
             # unique key column refused the second.
@@ -73,6 +74,56 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         messages.error(request, "Nothing was changed: see the form below.")
         return _settings(request, settings_form=form)
     return _settings(request)
+
+
+@require_GET
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of the verification mail: the address is confirmed (game
+    mail may go to it from now), whoever follows it."""
+    user = verification.user_for(token)
+    if user is None:
+        return render(request, "web/error.html", {
+            "status": 404,
+            "message": "This link does not confirm an address (any more): ask for a new one "
+            "on your settings page.",
+        }, status=404)  # fmt: skip
+    verification.mark_verified(user)
+    messages.success(request, f"Thank you: {user.email} is confirmed, game mail may go there.")
+    return redirect("web:home")
+
+
+@login_required
+@require_POST
+def send_verification(request: HttpRequest) -> HttpResponse:
+    if request.user.email and not request.user.email_verified:
+        verification.start(request.user)
+        messages.success(request, f"A new link is on its way to {request.user.email}.")
+    return redirect("web:settings")
+
+
+@login_required
+@require_POST
+def block(request: HttpRequest) -> HttpResponse:
+    """Block an account (private: they are not told)."""
+    try:
+        blocks.block(request.user, request.POST.get("username", "").strip())
+    except blocks.Refused as refusal:
+        messages.error(request, f"Nobody was blocked: {refusal}.")
+    else:
+        messages.success(request, "Blocked. Neither of you will see the other's tables.")
+    return redirect("web:settings")
+
+
+@login_required
+@require_POST
+def unblock(request: HttpRequest, username: str) -> HttpResponse:
+    try:
+        lifted = blocks.unblock(request.user, username)
+    except blocks.Refused:
+        lifted = False
+    if lifted:
+        messages.success(request, f"{username} is no longer blocked.")
+    return redirect("web:settings")
 
 
 @login_required
@@ -146,4 +197,5 @@ def _settings(
         "webhook_pause": webhooks.pause_of(user),
         "tokens": list(tokens.live(user)),
         "token_ttl_days": django_settings.CORREO_TOKEN_TTL_DAYS,
+        "blocked": blocks.blocked_names(user),
     })  # fmt: skip

@@ -11,6 +11,8 @@ from django.views.decorators.http import require_GET, require_POST
 from games.errors import InvalidRequest
 from games.selectors import viewers
 from games.services.moves import check_submit_action_by_id
+from games.services.queue import check_report
+from games.services.rematch import check_rematch
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from notifications import pacing
 from web import moves, pages
@@ -85,6 +87,30 @@ def _at_the_table(request: HttpRequest, page: pages.GamePage) -> None:
     (notifications.pacing): each view and poll says they are here."""
     if page.viewer.seat is not None:
         pacing.seen(page.game.pk, request.user.pk)
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player of an ended game opens a table for a rematch."""
+    game = readable(lambda: viewers.game(pk))
+    table = attempt(request, lambda: check_rematch(game, request.user),
+                    "Your rematch table is open: each player is asked again.")  # fmt: skip
+    if table is None:
+        return redirect("web:game", pk=pk)
+    return redirect("web:table", pk=table.pk)
+
+
+@login_required
+@require_POST
+def report(request: HttpRequest, pk: int) -> HttpResponse:
+    """Anyone who may see the game reports it to the moderators (as by the
+    API, or by mail with `report <reason>`)."""
+    game = readable(lambda: viewers.game(pk))
+    reason = request.POST.get("reason", "")
+    attempt(request, lambda: check_report(game, request.user, reason=reason),
+            "Thank you: the moderators will look at this game.")  # fmt: skip
+    return redirect("web:game", pk=pk)
 
 
 def _after_write(request: HttpRequest, pk: int) -> HttpResponse:

@@ -32,6 +32,7 @@ from games.services.invitations import (
     check_make_link,
     check_revoke_links,
 )
+from games.services.seat_offers import check_take_seat
 from games.services.tables import (
     check_create_table,
     check_join_table,
@@ -53,8 +54,19 @@ def lobby(request: HttpRequest) -> HttpResponse:
     page = Paginator(found, LOBBY_PAGE).get_page(request.GET.get("page"))
     return render(request, "web/lobby.html", {
         "page": page, "rows": [tables.summary(table) for table in page], "title": title,
-        "titles": dashboard.title_choices(),
+        "titles": dashboard.title_choices(), "offers": tables.seat_offers(request.user),
     })  # fmt: skip
+
+
+@login_required
+@require_POST
+def take_seat(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take an offered seat over: the game is yours to play on from there."""
+    event = attempt(request, lambda: check_take_seat(pk, request.user, source="web"),
+                    "The seat is yours: the game goes on with you.")  # fmt: skip
+    if event is None:
+        return redirect("web:lobby")
+    return redirect("web:game", pk=event.game_id)
 
 
 @login_required

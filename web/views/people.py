@@ -1,0 +1,51 @@
+"""Players' profiles and the archive of games, with its filters."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games.engines import base
+from games.selectors import listing, profile
+from web import dashboard
+from web.views.common import readable
+
+ARCHIVE_PAGE = 25
+STATUSES = ("finished", "active", "aborted")
+
+
+@require_GET
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    user = readable(lambda: profile.account(username))
+    return render(request, "web/profile.html", {"p": profile.profile(user)})
+
+
+@require_GET
+def archive(request: HttpRequest) -> HttpResponse:
+    """Games the viewer may see, filtered by player, title and status
+    (finished unless asked otherwise), newest first."""
+    title = request.GET.get("title", "")
+    title = title if title in base.available() else ""
+    status = request.GET.get("status", "finished")
+    status = status if status in STATUSES else "finished"
+    who = request.GET.get("player", "").strip()[:150]
+    games = listing.games_for(request.user, player=who or None, title=title or None,
+                              status=status)  # fmt: skip
+    page = Paginator(listing.newest_first(games, request.user), ARCHIVE_PAGE).get_page(
+        request.GET.get("page")
+    )
+    rows = [
+        {
+            **listing.summary(game, request.user),
+            "title_name": profile.title_name(game.title),
+            "result": game.result,
+        }
+        for game in page
+    ]
+    query = "&".join(f"{k}={v}" for k, v in (("player", who), ("title", title)) if v)
+    return render(request, "web/archive.html", {
+        "page": page, "rows": rows, "player": who, "title": title, "status": status,
+        "titles": dashboard.title_choices(), "statuses": STATUSES, "query": query,
+    })  # fmt: skip
