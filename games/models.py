@@ -425,6 +425,10 @@ class Table(models.Model):
     seat_order = models.CharField(
         max_length=8, choices=SeatOrder.choices, default=SeatOrder.RANDOM
     )
+    # The table talk the game will have (games.services.talk), chosen here
+    # so that everyone who sits down knows it before the game starts.
+    press = models.CharField(max_length=8, choices=Press.choices, default=Press.FULL)
+    reveal_private = models.BooleanField(default=True)
     min_seats = models.PositiveSmallIntegerField()
     max_seats = models.PositiveSmallIntegerField()
     # How many seats are taken: kept with every seat taken or given up, under

@@ -245,6 +245,14 @@ class CreateTableIn(serializers.Serializer):
     spectator_delay = serializers.IntegerField(
         required=False, default=0, min_value=0, max_value=1000
     )
+    press = serializers.ChoiceField(
+        choices=["full", "public", "none"], required=False, default="full",
+        help_text="table talk: to the table and to one seat (full), to the table only, or none",
+    )  # fmt: skip
+    reveal_private = serializers.BooleanField(
+        required=False, default=True,
+        help_text="private messages shown to the players once the game has ended",
+    )  # fmt: skip
 
 
 class TablesQuery(serializers.Serializer):

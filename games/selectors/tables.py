@@ -166,6 +166,8 @@ def summary(table: Table, user=None) -> dict[str, Any]:
         "open": table.open,
         "seat_order": table.seat_order,
         "spectator_delay": table.spectator_delay,
+        "press": table.press,
+        "reveal_private": table.reveal_private,
         "status": table.status,
         "game": table.game_id,
         "created_at": table.created_at.isoformat(),

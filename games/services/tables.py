@@ -49,7 +49,7 @@ from games.errors import (
     InvalidRequest,
     NotFound,
 )
-from games.models import Event, Game, Invitation, InviteLink, Table, TableSeat
+from games.models import Event, Game, Invitation, InviteLink, Press, Table, TableSeat
 from games.selectors import blocks, invite_tokens
 from games.services.common import (
     locked_table,
@@ -80,6 +80,8 @@ def check_create_table(
     open: bool = True,
     seat_order: str = Table.SeatOrder.RANDOM,
     spectator_delay: int = 0,
+    press: str = Press.FULL,
+    reveal_private: bool = True,
     source: str = Event.Source.API,
 ) -> Table:
     """A person opens a table and takes its first seat.  They may sit at no
@@ -101,6 +103,10 @@ def check_create_table(
         raise InvalidRequest(
             gettext_noop("seat_order must be one of: %(names)s"), names=", ".join(SEAT_ORDERS)
         )
+    if press not in Press.values:
+        raise InvalidRequest(gettext_noop("press must be full, public or none"))
+    if not isinstance(reveal_private, bool):
+        raise InvalidRequest(gettext_noop("reveal_private must be true or false"))
     with transaction.atomic():
         if not getattr(host, "is_moderator", False):
             require_room_for_a_game(host)
@@ -108,7 +114,7 @@ def check_create_table(
         return do_create_table(
             host, title=title, least=least, most=most, options=resolved, clock=clock,
             public=public, open=open, seat_order=seat_order, spectator_delay=spectator_delay,
-            source=source,
+            press=press, reveal_private=reveal_private, source=source,
         )  # fmt: skip
 
 
@@ -124,6 +130,8 @@ def do_create_table(
     open: bool,
     seat_order: str,
     spectator_delay: int,
+    press: str = Press.FULL,
+    reveal_private: bool = True,
     source: str = Event.Source.API,
     rematch_of: Game | None = None,
     planned_order: list[str] | None = None,
@@ -135,7 +143,8 @@ def do_create_table(
         title=title, options=options, clock=clock, public=public, open=open,
         spectator_delay=spectator_delay, seat_order=seat_order, min_seats=least,
         max_seats=most, seated=1, host=host, expires_at=_expiry_from(now),
-        rematch_of=rematch_of, planned_order=planned_order or [],
+        rematch_of=rematch_of, planned_order=planned_order or [], press=press,
+        reveal_private=reveal_private,
     )  # fmt: skip
     TableSeat.objects.create(table=table, user=host)
     InviteLink.objects.create(table=table, nonce=invite_tokens.new_nonce())
@@ -353,7 +362,7 @@ def do_start_table(
     game = do_create_game(
         title=table.title, players=players, options=table.options, creator=table.host,
         source=source, public=table.public, spectator_delay=table.spectator_delay,
-        clock=table.clock,
+        clock=table.clock, press=table.press, reveal_private=table.reveal_private,
     )  # fmt: skip
     table.status, table.game, table.ended_at = Table.Status.STARTED, game, timezone.now()
     table.save(update_fields=["status", "game", "ended_at"])

@@ -89,6 +89,16 @@ def test_joining_fills_the_table_and_the_answer_names_the_game(as_, alice, bob, 
     assert again.status_code == 409 and again.json()["error"] == "conflict"
 
 
+def test_the_table_chooses_the_table_talk_its_game_will_have(as_, alice, bob):
+    table = open_table(as_(alice), seats=2, press="none", reveal_private=False)
+    assert (table["press"], table["reveal_private"]) == ("none", False)
+    full = as_(bob).post(f"/api/tables/{table['id']}/join/", {}, format="json").json()
+    game = Game.objects.get(pk=full["game"])
+    assert (game.press, game.reveal_private) == ("none", False)
+    bad = as_(alice).post("/api/tables/", {"title": "duel", "press": "loud"}, format="json")
+    assert bad.status_code == 400 and bad.json()["error"] == "invalid"
+
+
 def test_an_unlisted_table_is_joined_and_seen_only_with_its_link(as_, alice, bob, eve):
     table = open_table(as_(alice), open=False)
     path = f"/api/tables/{table['id']}/"

@@ -4,9 +4,11 @@ its own poll, and a refusal that keeps the words in the box."""
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
-from games.models import Event, Game
+from games.models import Event, Table
 from games.services.creation import do_create_game
+from games.services.tables import check_join_table
 from games.services.talk import check_send_message
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -95,12 +97,19 @@ def test_report_hide_and_mute_from_the_box(page_as, alice, bob, mo, game):
     assert "chatter" in page_as(mo).get(f"/games/{game.pk}/").content.decode()
 
 
-def test_the_new_game_form_sets_the_table_talk(page_as, alice, bob):
+def test_the_table_form_sets_the_table_talk_its_game_will_have(page_as, alice, bob):
     client = page_as(alice)
     form = client.get("/").content.decode()
     assert '<label for="press">' in form and '<label for="reveal_private">' in form
-    client.post("/games/new/", {"title": "duel", "players": "bob", "press": "public"})
-    game = Game.objects.latest("pk")
-    assert (game.press, game.reveal_private) == ("public", False)
-    client.post("/games/new/", {"title": "duel", "players": "bob", "press": "loud"})
-    assert Game.objects.latest("pk") == game  # refused, nothing made
+    opened = {"title": "duel", "min_seats": "2", "max_seats": "2", "open": "on",
+              "press": "public"}  # fmt: skip
+    client.post(reverse("web:new-table"), opened)
+    table = Table.objects.latest("pk")
+    assert (table.press, table.reveal_private) == ("public", False)
+    check_join_table(table.pk, bob)  # the table is full: its game starts
+    table.refresh_from_db()
+    assert (table.game.press, table.game.reveal_private) == ("public", False)
+    answer = client.post(reverse("web:new-table"), {**opened, "press": "loud"})
+    assert Table.objects.latest("pk") == table  # refused, nothing made
+    assert answer.status_code == 400
+    assert "press must be full, public or none" in answer.content.decode()

@@ -108,7 +108,9 @@ def open_from_form(user, form) -> Table:
             options=options_from(engine, form), clock=clock_from(form),
             public="public" in form, open="open" in form,
             seat_order=form.get("seat_order", "random"),
-            spectator_delay=int_or_none(form.get("spectator_delay")) or 0, source="web",
+            spectator_delay=int_or_none(form.get("spectator_delay")) or 0,
+            press=form.get("press", "full"), reveal_private="reveal_private" in form,
+            source="web",
         )  # fmt: skip
         if names and table.status == Table.Status.WAITING:
             check_invite(
