@@ -66,6 +66,7 @@ def game_one(db):
     return tokens.issue(alice)[1]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(reset_sequences=True)
 @schema.parametrize()
 @settings(

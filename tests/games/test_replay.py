@@ -68,6 +68,7 @@ def test_undo_after_the_end_reopens_the_game(alice, bob, mo):
     assert game.status == "active" and game.result is None and game.to_act == [1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_snapshot_load_equals_full_replay_with_random_undos(game, mo, settings, seed):
     """Random streams with undos at random places; a model of the expected
