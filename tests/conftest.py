@@ -17,12 +17,24 @@ from tests.support.duel import DUEL
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
-# CI draws the same examples on every run, so a red build is about the change
-# being tested and reproduces; a developer's runs stay random and keep
-# finding new cases (the database of failures stays local).
-hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
-if IN_CI:
-    hypothesis_settings.load_profile("ci")
+# The property tests' profiles, registered here and nowhere else.  Each test
+# keeps its own number of examples (@settings(max_examples=...)), chosen for
+# what it searches; all of them are marked slow, so `make check` draws none.
+#   ci:  the same examples on every run, so a red build is about the change
+#        being tested and reproduces; no database of examples, and a failure
+#        prints the blob that replays it (@reproduce_failure).
+#   dev: new examples on every run, to keep finding new cases; failures are
+#        remembered in .hypothesis/ (not in git) and tried first next time.
+# Neither has a deadline: the machines are shared, and a deadline would time
+# the neighbours, not the code.  HYPOTHESIS_PROFILE (or --hypothesis-profile)
+# picks one; otherwise CI=true picks ci, and anything else dev.
+hypothesis_settings.register_profile(
+    "ci", derandomize=True, database=None, print_blob=True, deadline=None
+)
+hypothesis_settings.register_profile("dev", deadline=None)
+hypothesis_settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if IN_CI else "dev")
+)
 
 
 def using_postgresql() -> bool:
