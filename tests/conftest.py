@@ -1,4 +1,5 @@
-"""Shared fixtures: the test engine, named people, and the PostgreSQL guard.
+"""Shared fixtures: the test engine, named people, a game factory
+(make_game), and the PostgreSQL guard.
 
 alice, bob and carol play; charlie holds no seat; eve is a stranger; mo is a
 moderator.
@@ -95,6 +96,24 @@ def make_user(username: str, **extra):
     return User.objects.create_user(
         username=username, email=f"{username}@example.org", password="correct horse 42", **extra
     )
+
+
+@pytest.fixture
+def make_game(db):
+    """make_game(players=[alice, bob], seed=5, options={"rounds": 2}): a game
+    created and started through the real creation service, as a request to
+    create one would.  The title is the test engine, duel, unless named; the
+    seed is fixed, 1 unless given, so a test deals the same game on every
+    run; the other keywords are the service's own (options, clock, creator,
+    public, spectator_delay, source).  A module whose tests share one game
+    keeps a thin `game` fixture that calls this with its particulars."""
+    # Imported here: the engines' tests run without Django (-p no:django).
+    from games.services.creation import do_create_game
+
+    def make(title: str = "duel", *, players: list, seed: int = 1, **service_options):
+        return do_create_game(title=title, players=list(players), seed=seed, **service_options)
+
+    return make
 
 
 @pytest.fixture

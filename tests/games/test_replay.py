@@ -39,10 +39,8 @@ def test_undoing_an_undo_restores_the_undone_events():
 
 
 @pytest.fixture
-def game(alice, bob, charlie):
-    return do_create_game(
-        title="duel", players=[alice, bob, charlie], options={"rounds": 60}, seed=5
-    )
+def game(make_game, alice, bob, charlie):
+    return make_game(players=[alice, bob, charlie], options={"rounds": 60}, seed=5)
 
 
 def test_undo_returns_the_game_to_the_state_after_to_seq(game, mo):
