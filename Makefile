@@ -1,11 +1,12 @@
-# Two commands for a newcomer: `make run` and `make test`.
+# Two commands for a newcomer: `make run` and `make test` (`make check` is the
+# fast lane to run while working; docs/testing.md).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: install run test bench loadtest cluster-test lint format migrate serve-stack clean messages messages-mail messages-engines
+.PHONY: install run test check bench loadtest cluster-test lint format migrate serve-stack clean messages messages-mail messages-engines
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +29,16 @@ run: migrate
 TEST_WORKERS ?= auto
 test: install
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+
+# The fast lane, to run while working: the suite without the tests marked
+# slow (whole-game walks, golden replays, property tests, real workers and
+# servers) and without the browser tests.  Those drive Chromium against a live
+# server and take about three minutes of one core for some twenty tests, more
+# than this whole lane may take (under two minutes on two cores); the pages'
+# HTML stays checked here by tests/web.  `make test` runs everything, as CI
+# does.
+check: install
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not slow and not browser" $(PYTEST_ARGS)
 
 # The catalogues of the mails (Django's) and of the titles' own words (one
 # per engine folder, read with the standard library's gettext: engines import

@@ -1,4 +1,5 @@
-"""Shared fixtures: the test engine, named people, and the PostgreSQL guard.
+"""Shared fixtures: the test engine, named people, a game factory
+(make_game), and the PostgreSQL guard.
 
 alice, bob and carol play; charlie holds no seat; eve is a stranger; mo is a
 moderator.
@@ -17,12 +18,24 @@ from tests.support.duel import DUEL
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
-# CI draws the same examples on every run, so a red build is about the change
-# being tested and reproduces; a developer's runs stay random and keep
-# finding new cases (the database of failures stays local).
-hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
-if IN_CI:
-    hypothesis_settings.load_profile("ci")
+# The property tests' profiles, registered here and nowhere else.  Each test
+# keeps its own number of examples (@settings(max_examples=...)), chosen for
+# what it searches; all of them are marked slow, so `make check` draws none.
+#   ci:  the same examples on every run, so a red build is about the change
+#        being tested and reproduces; no database of examples, and a failure
+#        prints the blob that replays it (@reproduce_failure).
+#   dev: new examples on every run, to keep finding new cases; failures are
+#        remembered in .hypothesis/ (not in git) and tried first next time.
+# Neither has a deadline: the machines are shared, and a deadline would time
+# the neighbours, not the code.  HYPOTHESIS_PROFILE (or --hypothesis-profile)
+# picks one; otherwise CI=true picks ci, and anything else dev.
+hypothesis_settings.register_profile(
+    "ci", derandomize=True, database=None, print_blob=True, deadline=None
+)
+hypothesis_settings.register_profile("dev", deadline=None)
+hypothesis_settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if IN_CI else "dev")
+)
 
 
 def using_postgresql() -> bool:
@@ -83,6 +96,24 @@ def make_user(username: str, **extra):
     return User.objects.create_user(
         username=username, email=f"{username}@example.org", password="correct horse 42", **extra
     )
+
+
+@pytest.fixture
+def make_game(db):
+    """make_game(players=[alice, bob], seed=5, options={"rounds": 2}): a game
+    created and started through the real creation service, as a request to
+    create one would.  The title is the test engine, duel, unless named; the
+    seed is fixed, 1 unless given, so a test deals the same game on every
+    run; the other keywords are the service's own (options, clock, creator,
+    public, spectator_delay, source).  A module whose tests share one game
+    keeps a thin `game` fixture that calls this with its particulars."""
+    # Imported here: the engines' tests run without Django (-p no:django).
+    from games.services.creation import do_create_game
+
+    def make(title: str = "duel", *, players: list, seed: int = 1, **service_options):
+        return do_create_game(title=title, players=list(players), seed=seed, **service_options)
+
+    return make
 
 
 @pytest.fixture

@@ -229,6 +229,7 @@ def test_the_memory_does_not_outlive_the_token(alice, settings, monkeypatch):
 # --- across processes ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_another_process_refuses_a_revoked_token_within_the_memory_time(alice, tmp_path):

@@ -13,8 +13,8 @@ from tests.support.play import hand
 
 
 @pytest.fixture
-def game(alice, bob):
-    return do_create_game(title="duel", players=[alice, bob], seed=1)
+def game(make_game, alice, bob):
+    return make_game(players=[alice, bob], seed=1)
 
 
 def test_a_database_error_is_a_503_with_retry_after(as_, alice, game, monkeypatch):

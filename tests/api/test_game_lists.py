@@ -60,6 +60,7 @@ def forget_states() -> None:
     store.forget_all()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.parametrize("count", [10, ATTACK])
 def test_another_users_list_costs_the_same_whatever_one_account_floods(
@@ -83,6 +84,7 @@ def test_another_users_list_costs_the_same_whatever_one_account_floods(
         assert client.get("/api/games/?page=2&page_size=5").status_code == 200
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.parametrize("count", [10, ATTACK])
 def test_another_users_dashboard_costs_the_same_whatever_one_account_floods(

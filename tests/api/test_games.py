@@ -12,8 +12,8 @@ from tests.support.play import hand
 
 
 @pytest.fixture
-def game(alice, bob):
-    return do_create_game(title="duel", players=[alice, bob], seed=42, creator=alice)
+def game(make_game, alice, bob):
+    return make_game(players=[alice, bob], seed=42, creator=alice)
 
 
 def commit(as_, user, game, card, seq):

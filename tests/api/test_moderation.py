@@ -15,8 +15,8 @@ from tests.support.play import hand, random_move
 
 
 @pytest.fixture
-def game(alice, bob, carol):
-    return do_create_game(title="duel", players=[alice, bob, carol], seed=42)
+def game(make_game, alice, bob, carol):
+    return make_game(players=[alice, bob, carol], seed=42)
 
 
 def post(client, path, body):

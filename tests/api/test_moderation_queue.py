@@ -24,8 +24,8 @@ def post(client, path, body):
 
 
 @pytest.fixture
-def game(alice, bob):
-    return do_create_game(title="duel", players=[alice, bob], seed=5)
+def game(make_game, alice, bob):
+    return make_game(players=[alice, bob], seed=5)
 
 
 def items() -> list[tuple]:

@@ -15,9 +15,8 @@ from tests.support.play import hand
 
 
 @pytest.fixture
-def game(alice, bob):
-    return do_create_game(title="duel", players=[alice, bob], options={"rounds": 2}, seed=5,
-                          clock={"per_move": "1h"})  # fmt: skip
+def game(make_game, alice, bob):
+    return make_game(players=[alice, bob], options={"rounds": 2}, seed=5, clock={"per_move": "1h"})
 
 
 def post(client, path, body):

@@ -816,6 +816,7 @@ WALKS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("title", "players", "seed", "options", "delay", "takebacks"), WALKS)
 def test_no_requester_ever_receives_another_seats_hidden_values(
     as_, monkeypatch, title, players, seed, options, delay, takebacks
@@ -1010,6 +1011,7 @@ def test_the_checker_reports_a_planted_leak(as_, monkeypatch, leak):
     assert any(report in problem for problem in problems), problems
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("title", "players", "seed"), sorted({leak[:3] for leak in LEAKS.values()})
 )

@@ -10,8 +10,6 @@ from hypothesis import HealthCheck, settings
 
 from accounts import tokens
 from config.wsgi import application
-from games.services.creation import do_create_game
-from tests.conftest import make_user
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
 
@@ -63,19 +61,18 @@ def test_a_games_result_is_described_in_its_one_shape(client):
 
 
 @pytest.fixture
-def game_one(db):
+def game_one(make_game, alice, bob):
     """A game with id 1 exists, so generated paths sometimes reach a real game."""
-    alice, bob = make_user("alice"), make_user("bob")
-    do_create_game(title="duel", players=[alice, bob], seed=1)
+    make_game(players=[alice, bob], seed=1)
     return tokens.issue(alice)[1]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(reset_sequences=True)
 @schema.parametrize()
 @settings(
     max_examples=12,
     deadline=None,
-    derandomize=True,  # the same examples on every run: CI stays reproducible
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 def test_no_input_breaks_the_api(case, game_one, throttle_rates):

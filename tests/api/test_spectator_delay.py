@@ -142,6 +142,7 @@ def walk(as_, alice, bob, carol, eve, mo):
     return Walk(clients, Game.objects.get(pk=created.json()["id"]))
 
 
+@pytest.mark.slow
 def test_every_answer_to_a_delayed_spectator_stands_at_the_delayed_seq(walk, monkeypatch):
     walk.move("alice")
     walk.post("alice", "takeback/", {})  # alice asks to take her move back...

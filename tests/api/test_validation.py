@@ -381,6 +381,7 @@ def test_the_good_bodies_are_accepted(world, endpoint):
     assert 200 <= response.status_code < 300, response.json()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("endpoint", WRITES)
 def test_a_bad_body_is_refused_clearly_and_changes_nothing(world, endpoint, subtests):
     method, path, who, good = WRITES[endpoint]

@@ -11,6 +11,9 @@ from games.api import schema
 from games.engines import base
 from tests.conftest import make_user
 
+# slow: whole random games through the API.
+pytestmark = pytest.mark.slow
+
 TITLES = [*sorted(base.available()), "duel"]
 
 

@@ -33,6 +33,7 @@ def bot_events(game: Game) -> list[Event]:
     return list(Event.objects.filter(game=game, source=Event.Source.BOT).order_by("seq"))
 
 
+@pytest.mark.slow
 @whole_games
 @pytest.mark.parametrize("title", BOT_TITLES)
 def test_a_person_and_two_bots_play_a_game_to_its_end(title, alice):
@@ -45,6 +46,7 @@ def test_a_person_and_two_bots_play_a_game_to_its_end(title, alice):
     assert list(game_problems(game)) == []
 
 
+@pytest.mark.slow
 @whole_games
 @pytest.mark.parametrize("title", BOT_TITLES)
 def test_a_game_of_bots_alone_plays_itself_to_its_end(title):
@@ -60,6 +62,7 @@ def test_a_game_of_bots_alone_plays_itself_to_its_end(title):
     assert list(game_problems(game)) == []
 
 
+@pytest.mark.slow
 @whole_games
 def test_a_bots_event_records_its_kind_seed_and_the_index_of_its_choice(alice):
     game = do_create_game(title="pointcity", players=[Wanted("greedy"), alice], seed=3)
@@ -75,6 +78,7 @@ def test_a_bots_event_records_its_kind_seed_and_the_index_of_its_choice(alice):
     assert legal[record["choice"]] == event.payload["action"]
 
 
+@pytest.mark.slow
 @whole_games
 @pytest.mark.parametrize("title", BOT_TITLES)
 def test_replaying_a_bots_seed_on_the_state_before_gives_the_same_choice(title):
@@ -116,6 +120,7 @@ def test_a_hidden_choice_shows_others_only_the_bots_kind(alice):
     assert public_payload(choice) == {"action": {"type": "choose"}, "bot": {"kind": "random"}}
 
 
+@pytest.mark.slow
 @whole_games
 def test_an_open_move_shows_everyone_how_the_bot_chose(alice):
     game = do_create_game(title="havana", players=[alice, Wanted("random")], seed=2)
@@ -125,6 +130,7 @@ def test_an_open_move_shows_everyone_how_the_bot_chose(alice):
     assert public_payload(opened)["bot"] == opened.payload["bot"]
 
 
+@pytest.mark.slow
 @whole_games
 def test_bots_get_no_mail_and_the_person_does(alice):
     game = do_create_game(title="pointcity", players=[Wanted("greedy"), alice], seed=3)

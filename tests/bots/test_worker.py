@@ -16,7 +16,8 @@ from games.services.creation import do_create_game
 from tests.bots.play import BOT_TITLES, person_moves, play_to_the_end
 from tests.support.waiting import wait_until
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+# slow: whole games through a real Celery worker.
+pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 GAME_SECONDS = 180
 

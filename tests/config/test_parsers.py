@@ -32,6 +32,7 @@ def depth(value) -> int:
     return 0
 
 
+@pytest.mark.slow
 @hypothesis.settings(max_examples=300, deadline=None)
 @given(JSON_VALUES)
 def test_the_scan_finds_the_depth_of_any_json_exactly(value):
@@ -39,6 +40,7 @@ def test_the_scan_finds_the_depth_of_any_json_exactly(value):
         assert nesting_depth(text) == depth(value)
 
 
+@pytest.mark.slow
 @hypothesis.settings(max_examples=300, deadline=None)
 @given(st.text(alphabet='[]{}"\\:,1 ', max_size=60), st.integers(0, 3000))
 def test_no_text_gets_past_the_scan_to_a_recursion_error(prefix, levels):

@@ -16,7 +16,13 @@ from tests.conftest import make_user
 from tests.support.proxy import nginx_in_front
 from tests.support.server import web_server
 
-pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+# slow: starts nginx and gunicorn.
+pytestmark = [
+    pytest.mark.redis,
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+]
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 RIGHT, WRONG = "correct horse 42", "not the password"

@@ -30,7 +30,8 @@ from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.postgres
+# slow: starts PgBouncer.
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
 def free_port() -> int:

@@ -112,6 +112,7 @@ def test_an_unknown_bot_or_a_title_without_greedy_is_refused():
         bots.choose(cuba, cuba_state, min(cuba.to_act(cuba_state)), "greedy", 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", BOT_TITLES)
 def test_the_greedy_bot_wins_at_least_70_percent_of_seeded_2_seat_games_against_random(name):
     engine = base.get(name)

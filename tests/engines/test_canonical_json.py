@@ -22,6 +22,7 @@ def by_definition(value) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(documents)
 def test_canonical_json_writes_what_json_dumps_writes(value):

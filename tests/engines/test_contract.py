@@ -305,6 +305,7 @@ def resign_someone(engine, state, players, rng):
     return after
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players"), COUNTS)
 def test_every_step_of_random_games_keeps_the_contract(name, players):
     engine = engine_of(name)
@@ -320,6 +321,7 @@ def test_every_step_of_random_games_keeps_the_contract(name, players):
         check_result(name, engine.result(final), players)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players"), COUNTS)
 def test_random_games_end_with_a_result_in_the_one_shape(name, players):
     engine = engine_of(name)
@@ -330,6 +332,7 @@ def test_random_games_end_with_a_result_in_the_one_shape(name, players):
         check_result(name, engine.result(final), players)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "players"), COUNTS)
 def test_replaying_the_same_moves_gives_the_same_state_byte_for_byte(name, players):
     engine = engine_of(name)

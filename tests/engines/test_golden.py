@@ -24,6 +24,7 @@ def _id(path: Path) -> str:
     return f"{path.parent.name}/{path.stem}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FIXTURES, ids=_id)
 def test_a_golden_game_replays_exactly(path):
     recording = record.load(path)

@@ -142,6 +142,7 @@ def play(name: str, players: int, seed: int) -> set[str]:
     return met
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", DECLARING)
 def test_every_move_of_random_games_has_all_its_words(name):
     met: set[str] = set()
@@ -161,6 +162,7 @@ def test_a_move_without_a_verb_is_an_error_not_a_vague_line(name):
         title.text({"type": "no-such-move"})
 
 
+@pytest.mark.slow
 def test_every_lay_and_station_on_randomly_built_maps_has_all_its_words():
     """18Cuba's track and stations on maps built further than random games
     get (`play.simulate`: every phase, every tile colour): each legal lay's

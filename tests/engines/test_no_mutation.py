@@ -65,6 +65,7 @@ def _watch(found: list[str], step: int, what: str, call, state, *args):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("title", "players", "seed"), cases())
 def test_no_call_changes_the_state_it_is_given(title, players, seed):
     assert mutations(titles()[title], players, seed) == []

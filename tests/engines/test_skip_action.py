@@ -27,6 +27,7 @@ def cases() -> list[tuple[str, int]]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("title", "players"), cases())
 def test_skip_action_is_legal_and_the_move_a_skip_always_was(title, players):
     engine = base.get(title)

@@ -35,6 +35,7 @@ def test_every_title_declares_its_state():
         assert typed.problems({}, engine.STATE_TYPE), name  # a TypedDict, with keys
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_state_of_a_golden_game_is_as_declared(path):
     recording = record.load(path)

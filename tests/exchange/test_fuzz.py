@@ -7,10 +7,15 @@ from __future__ import annotations
 import copy
 import random
 
+import pytest
+
 from accounts.models import User
 from games.errors import InvalidRequest
 from games.models import Event, Game, Seat
 from tests.exchange.support import exported_elsewhere, import_it
+
+# slow: every value of a document spoilt in turn.
+pytestmark = pytest.mark.slow
 
 REMOVED = object()
 ODD_VALUES = [None, True, 0, -1, 2**63, 1.5, "", "x" * 300, [], [1], {}, {"a": 1}, "🂡", REMOVED]

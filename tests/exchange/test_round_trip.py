@@ -41,6 +41,7 @@ from tests.support.tamper import triggers_disabled
 HAVANA_FOR_3 = "havana/3p-seed1.json"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ROUND_TRIPS)
 def test_an_export_imported_into_an_empty_database_exports_the_same_game(db, name):
     document = exported_elsewhere(name)

@@ -31,8 +31,8 @@ from tests.support.tamper import triggers_disabled
 
 
 @pytest.fixture
-def game(alice, bob):
-    return do_create_game(title="duel", players=[alice, bob], options={"rounds": 2}, seed=5)
+def game(make_game, alice, bob):
+    return make_game(players=[alice, bob], options={"rounds": 2}, seed=5)
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +34,7 @@ def by_definition(event: Event) -> str:
     return chain.sha256({"prev": event.prev_hash, "event": sealed})
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     kind=st.sampled_from(["created", "action", "timeout", "note", 'a "quoted" kind é']),

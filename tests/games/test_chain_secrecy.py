@@ -34,6 +34,9 @@ from games.stream.payloads import action_payload
 from tests.api.conftest import client_for
 from tests.notifications.conftest import Sink, eager_celery  # noqa: F401
 
+# slow: an attacker's search over whole games' hashes.
+pytestmark = pytest.mark.slow
+
 DIGEST = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
 TITLES = {"havana": 3, "estates": 3}
 MOVES = 45

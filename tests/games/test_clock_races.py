@@ -24,6 +24,9 @@ from games.stream.derived import engine_for
 from tests.conftest import make_user
 from tests.support.threads import run_together
 
+# slow: races between threads and a real worker running a game out.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -163,6 +163,7 @@ def race_moves_against_a_repair(games: list[Game], players, at: datetime.datetim
     run_together(mover, sweeper)
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_moves_racing_outage_repairs_never_leave_a_game_repaired_twice_or_not_at_all():

@@ -39,6 +39,7 @@ def same(a, b) -> bool:
     return a == b
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(documents)
 def test_stored_text_reads_back_as_json_reads_it(value):

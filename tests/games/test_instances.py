@@ -16,7 +16,6 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from games.models import Event, Game, Seat, Snapshot
-from games.services.creation import do_create_game
 from games.stream import rows as instances
 from games.stream import sql, store
 from games.stream.derived import engine_for
@@ -51,8 +50,8 @@ def test_the_internals_it_calls_have_the_shape_it_calls_them_with():
 
 
 @pytest.fixture
-def game(alice, bob):
-    game = do_create_game(title="duel", players=[alice, bob], seed=5)
+def game(make_game, alice, bob):
+    game = make_game(players=[alice, bob], seed=5)
     # Every kind of column the hot reads meet: JSON (dicts, lists, null),
     # dates, booleans, text, integers.
     Game.objects.filter(pk=game.pk).update(

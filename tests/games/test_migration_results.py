@@ -17,7 +17,8 @@ from games.engines.pointcity.scoring import opponent_score, player_score
 BEFORE = [("games", "0011_outages_repaired_per_game")]
 AFTER = [("games", "0012_results_in_one_shape")]
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# slow: replays finished games of every title through an old schema.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def finished_game(title: str, players: int, seed: int, options: dict | None = None):

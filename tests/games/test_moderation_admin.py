@@ -22,8 +22,8 @@ def staff_mo(db):
 
 
 @pytest.fixture
-def game(alice, bob):
-    return do_create_game(title="duel", players=[alice, bob], seed=5)
+def game(make_game, alice, bob):
+    return make_game(players=[alice, bob], seed=5)
 
 
 def act(client, user, model: str, action: str, pk: int, **fields):

@@ -39,10 +39,8 @@ def test_undoing_an_undo_restores_the_undone_events():
 
 
 @pytest.fixture
-def game(alice, bob, charlie):
-    return do_create_game(
-        title="duel", players=[alice, bob, charlie], options={"rounds": 60}, seed=5
-    )
+def game(make_game, alice, bob, charlie):
+    return make_game(players=[alice, bob, charlie], options={"rounds": 60}, seed=5)
 
 
 def test_undo_returns_the_game_to_the_state_after_to_seq(game, mo):
@@ -68,6 +66,7 @@ def test_undo_after_the_end_reopens_the_game(alice, bob, mo):
     assert game.status == "active" and game.result is None and game.to_act == [1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(12))
 def test_snapshot_load_equals_full_replay_with_random_undos(game, mo, settings, seed):
     """Random streams with undos at random places; a model of the expected

@@ -23,8 +23,8 @@ from games.stream.derived import engine_for
 
 
 @pytest.fixture
-def game(alice, bob):
-    return do_create_game(title="duel", players=[alice, bob], seed=42, creator=alice)
+def game(make_game, alice, bob):
+    return make_game(players=[alice, bob], seed=42, creator=alice)
 
 
 def state_of(game):

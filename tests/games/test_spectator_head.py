@@ -131,6 +131,7 @@ class Player:
         check_resign(self.game, self.users[self.rng.randrange(len(self.users))])
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @settings(
     max_examples=60,

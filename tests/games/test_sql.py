@@ -9,14 +9,13 @@ from django.utils import timezone
 
 from games.hooks import Row
 from games.models import Event, Game, Seat, Snapshot
-from games.services.creation import do_create_game
 from games.stream import sql
 from notifications.models import Notification
 
 
 @pytest.fixture
-def game(alice, bob, carol):
-    return do_create_game(title="duel", players=[alice, bob, carol], seed=3)
+def game(make_game, alice, bob, carol):
+    return make_game(players=[alice, bob, carol], seed=3)
 
 
 def flags(game: Game) -> dict[int, bool]:

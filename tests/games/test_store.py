@@ -21,8 +21,8 @@ from tests.support.threads import run_together
 
 
 @pytest.fixture
-def game(alice, bob):
-    return do_create_game(title="duel", players=[alice, bob], options={"rounds": 4}, seed=7)
+def game(make_game, alice, bob):
+    return make_game(players=[alice, bob], options={"rounds": 4}, seed=7)
 
 
 def events_of(game: Game) -> list[Event]:

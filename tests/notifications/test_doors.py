@@ -27,8 +27,8 @@ def first_card(game, seat):
 
 
 @pytest.fixture
-def game(alice, bob):
-    return new_duel(alice, bob)
+def game(make_game, alice, bob):
+    return make_game(players=[alice, bob], options={"rounds": 1}, seed=7)  # as new_duel makes it
 
 
 @pytest.mark.django_db

@@ -26,8 +26,8 @@ def answers_to(address: str) -> list[Notification]:
 
 
 @pytest.fixture
-def game(alice, bob):
-    return new_duel(alice, bob)
+def game(make_game, alice, bob):
+    return make_game(players=[alice, bob], options={"rounds": 1}, seed=7)  # as new_duel makes it
 
 
 def test_a_reply_applies_the_move_and_confirms_it(game, alice):

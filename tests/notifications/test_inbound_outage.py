@@ -39,7 +39,8 @@ from tests.support.dbproxy import DatabaseProxy
 from tests.support.play import hand
 from tests.support.waiting import wait_until
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+# slow: waits out a database outage.
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "s3cret-for-tests"

@@ -23,10 +23,12 @@ from notifications.models import Notification
 from tests.notifications.conftest import free_port, new_duel
 from tests.support.waiting import wait_until
 
+# slow: kills a real worker and waits for the lease.
 pytestmark = [
     pytest.mark.redis,
     pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
 ]
 
 ROOT = Path(__file__).resolve().parents[2]

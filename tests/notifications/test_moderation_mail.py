@@ -11,15 +11,15 @@ from games.services.clocks import check_lock
 from games.services.replacement import check_replace_seat
 from notifications import delivery, inbound, render
 from notifications.models import Notification
-from tests.notifications.conftest import new_duel, reply_mail
+from tests.notifications.conftest import reply_mail
 from tests.support.play import hand
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def game(alice, bob):
-    return new_duel(alice, bob)
+def game(make_game, alice, bob):
+    return make_game(players=[alice, bob], options={"rounds": 1}, seed=7)  # as new_duel makes it
 
 
 def test_the_new_player_gets_a_joined_mail_with_the_seats_view(game, bob, charlie, mo):

@@ -23,7 +23,13 @@ from tests.support.door import redis_door, through
 from tests.support.server import web_server
 from tests.support.waiting import wait_until
 
-pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+# slow: waits out Redis timeouts with real workers.
+pytestmark = [
+    pytest.mark.redis,
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+]
 
 
 @pytest.fixture

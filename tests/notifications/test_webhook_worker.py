@@ -22,7 +22,13 @@ from tests.support.hooks import Drip, listening
 from tests.support.waiting import wait_until
 from tests.support.worker import private_queue, worker_process
 
-pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+# slow: waits on dripping hooks with a real worker.
+pytestmark = [
+    pytest.mark.redis,
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+]
 
 # Long enough that the two hooks below, were they POSTed in the mail's
 # path, would hold bob's mail past the bound even with the deadline.

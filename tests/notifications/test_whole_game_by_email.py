@@ -17,7 +17,8 @@ from notifications import tasks
 from notifications.management.commands.smtpd import make_controller
 from tests.notifications.conftest import free_port, new_duel
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+# slow: a whole game by email through a real worker.
+pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 @pytest.fixture

@@ -16,7 +16,8 @@ from notifications.models import Notification
 from tests.notifications.conftest import new_duel
 from tests.support.waiting import wait_until
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+# slow: real Celery workers, seconds a test.
+pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def statuses() -> list[str]:

@@ -117,7 +117,8 @@ def test_at_the_end_every_players_cheques_are_open():
         assert row and f"<td>{cheques}</td>" in row.group(0)
 
 
-@pytest.mark.parametrize("moves", [0, 40, 400])
+# slow at 400: the position is played to, a long walk
+@pytest.mark.parametrize("moves", [0, 40, pytest.param(400, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("seat", [0, 1, 2, None])
 def test_the_18cuba_board_draws_the_map_and_the_holdings(moves, seat):
     view = CUBA.view(cuba_state(moves), seat)

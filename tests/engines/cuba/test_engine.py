@@ -99,6 +99,7 @@ def test_every_seat_and_every_spectator_get_the_same_view():
 MOVES_PARSED = 400
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", variants.VARIANTS, ids=lambda v: v.id)
 def test_every_legal_move_has_a_line_that_parses_back_to_it(variant):
     options = {"difficulty": variant.difficulty or "easy"}

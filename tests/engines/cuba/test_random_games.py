@@ -35,6 +35,9 @@ from games.engines.cuba.play import randomgame
 from games.engines.cuba.rules import cash, rolling_stock, turn
 from games.engines.cuba.steps import route
 
+# slow: whole random games of every setup.
+pytestmark = pytest.mark.slow
+
 # (players, options): every variant, the 2-player easy one on both halves.
 SETUPS = [
     (2, {"difficulty": "easy", "map_part": "east"}),

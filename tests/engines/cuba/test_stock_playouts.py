@@ -26,6 +26,9 @@ from games.engines.cuba.steps import buy_sell_par
 
 from .stockgame import stock_game
 
+# slow: random stock rounds, many seeds.
+pytestmark = pytest.mark.slow
+
 STOCK_ROUNDS = 7
 SEEDS = range(3)
 

@@ -77,6 +77,7 @@ def _clean(line: str) -> None:
         assert token not in line, (token, line)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_random_playouts_read_cleanly(language: str) -> None:
     for players, seed, edition in [

@@ -96,6 +96,7 @@ def test_resigning_twice_or_after_the_end_changes_nothing():
         ENGINE.resign(state, 7)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_random_games_with_leavers_still_end_and_keep_their_invariants(players):
     for seed in range(25):

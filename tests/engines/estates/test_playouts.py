@@ -15,6 +15,9 @@ from games.engines.estates.data import CUBE_VALUE, EDITIONS, MAX_REQ, MIN_REQ, S
 
 from .helpers import random_game
 
+# slow: whole random games.
+pytestmark = pytest.mark.slow
+
 EDITION_NAMES = sorted(EDITIONS)
 
 

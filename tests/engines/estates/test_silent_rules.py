@@ -73,6 +73,7 @@ def test_the_safety_net_ends_the_round_when_the_next_player_has_nothing_to_choos
     assert ENGINE.result(state)["ended_by"] == "nothing_to_choose"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edition", ["the-estates", "neue-heimat"])
 def test_random_games_never_need_the_safety_net(edition):
     for players in (2, 3, 4, 5):

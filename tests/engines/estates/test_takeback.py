@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games.engines.estates import ENGINE
 
 from .helpers import ALICE, BOB, CAROL, act, auction, build, new_game, own, passes, random_game
@@ -95,6 +97,7 @@ def test_the_placement_that_ends_a_round_shows_the_stashes_and_the_next_display_
     assert not allowed
 
 
+@pytest.mark.slow
 def test_on_random_playouts_an_allowed_takeback_turned_over_no_roof_and_ended_no_round():
     kinds = set()
     for players, seed in ((2, 1), (3, 2), (5, 3)):

@@ -79,6 +79,7 @@ def check_text(line: str, width: int = 72) -> None:
     assert not BARE_CODE.search(line), line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_random_games_read_cleanly_for_every_seat_and_spectators(language):
     say = {"language": language}

@@ -11,6 +11,9 @@ from games.engines.havana import ENGINE
 
 from .playout import POLICIES, check_invariants, playout
 
+# slow: whole random games.
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_always_end_with_a_result_and_keep_the_invariants(players):

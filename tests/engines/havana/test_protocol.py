@@ -47,6 +47,7 @@ def test_a_face_down_choice_is_invisible_to_every_other_seat_and_spectators():
     assert ENGINE.view(a, SARAH)["seats"][VANESSA]["chosen"] is True
 
 
+@pytest.mark.slow
 def test_hidden_choices_never_leak_during_random_games():
     for players in (2, 3, 4):
         rng = random.Random(players)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.engines.base import canonical_json
 from games.engines.havana import ENGINE
 
@@ -55,6 +57,7 @@ def test_a_leaver_is_no_longer_a_target_and_ranks_last():
     assert ENGINE.result(after)["places"] == [1, 2, 3]
 
 
+@pytest.mark.slow
 def test_random_games_with_a_leaver_still_end_and_keep_the_invariants():
     for seed in range(30):
         rng = random.Random(seed)

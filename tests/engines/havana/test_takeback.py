@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.engines.havana import ENGINE
 
 from .helpers import SARAH, TOBIAS, VANESSA, give, start, table
@@ -117,6 +119,7 @@ def test_the_move_that_ends_the_game_stands():
     assert not allowed
 
 
+@pytest.mark.slow
 def test_on_random_playouts_a_move_may_be_taken_back_only_if_nothing_hidden_changed():
     """Whatever the move: an allowed takeback drew no cube, turned up no
     building and no face-down choice, so undoing it hides nothing seen."""

@@ -111,6 +111,7 @@ def check_lines(lines: list[str], limit: int = 72) -> None:
         assert not any(token in line for token in RAW), line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_random_playouts_read_cleanly(players: int, language: str) -> None:

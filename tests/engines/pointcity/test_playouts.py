@@ -16,6 +16,9 @@ from games.engines.pointcity.market import NAMES, PAIRS
 from .helpers import all_cards, random_game, seat_to_act
 from .test_view import scramble_hidden, views
 
+# slow: whole random games.
+pytestmark = pytest.mark.slow
+
 GAMES_PER_COUNT = 60
 CHECKED_CLOSELY = 6  # games per count with every check at every step
 

@@ -149,6 +149,7 @@ def games_ended_by_pass() -> tuple[tuple[int, dict, dict], ...]:
     return tuple(found)
 
 
+@pytest.mark.slow
 def test_a_pass_counts_as_the_players_seventeenth_turn():
     for players, before, after in games_ended_by_pass():
         passer = before["current"]
@@ -159,6 +160,7 @@ def test_a_pass_counts_as_the_players_seventeenth_turn():
         assert [p["turns"] for p in after["seats"]] == [17] * players
 
 
+@pytest.mark.slow
 def test_after_a_pass_the_game_is_over_with_16_cards_in_the_market():
     for players, before, after in games_ended_by_pass():
         assert ENGINE.is_over(after)
@@ -169,6 +171,7 @@ def test_after_a_pass_the_game_is_over_with_16_cards_in_the_market():
         assert sorted(all_cards(after)) == list(range(1, TOTAL_CARDS + 1))
 
 
+@pytest.mark.slow
 def test_a_game_ended_by_pass_reports_ended_by_no_draft():
     for _players, _before, after in games_ended_by_pass():
         assert ENGINE.result(after)["ended_by"] == "no_draft"

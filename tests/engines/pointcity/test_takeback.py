@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games.engines.pointcity import ENGINE
 
 from .helpers import (
@@ -98,6 +100,7 @@ def test_in_solo_the_opponents_turn_refills_the_market_so_the_draft_stands():
     assert not allowed
 
 
+@pytest.mark.slow
 def test_on_random_playouts_an_allowed_takeback_turned_up_no_card():
     kinds = set()
 

@@ -178,6 +178,7 @@ def as_found(r) -> dict[tuple, int]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(st.integers(0, 2**32))
 def test_reach_equals_brute_force_on_dense_random_track(seed: int) -> None:
@@ -199,6 +200,7 @@ def test_reach_equals_brute_force_on_dense_random_track(seed: int) -> None:
         )
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2**32))
 def test_reach_equals_brute_force_on_legally_built_maps(seed: int) -> None:
@@ -230,6 +232,7 @@ def test_the_random_boards_often_need_the_exact_search() -> None:
     assert wrong >= 5
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 2**32))
 def test_narrow_gauge_reach_equals_brute_force(seed: int) -> None:

@@ -373,6 +373,7 @@ def test_x_a_route_cannot_leave_the_part() -> None:
         assert all(in_play(east, c) for c in route_hexes(east, route))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("part", ["east", "west"])
 @pytest.mark.parametrize("seed", range(3))
 def test_x_random_legal_building_stays_inside_the_part(part, seed) -> None:

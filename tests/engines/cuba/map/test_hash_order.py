@@ -16,6 +16,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# slow: plays the same positions under several hash seeds, in subprocesses.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[4]
 SEEDS = (0,)  # a map with FC passes in plans and stations, and cubes delivered
 HASH_SEEDS = ("1", "2")

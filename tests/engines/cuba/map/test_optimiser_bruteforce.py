@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from itertools import product
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +25,9 @@ from games.engines.cuba.map.routes import Train, route_of_paths, train_value
 from games.engines.cuba.play.simulate import one_round, phase_for_round, start
 
 from ..helpers import empty_board, put, token
+
+# slow: property tests against a brute-force search.
+pytestmark = pytest.mark.slow
 
 REGION = ["B5", "B9", "B11", "C4", "C6", "C8", "C10", "C12", "B13", "D11", "D13", "C14"]
 CITY_HEXES = {"B9", "B11", "C4", "D13", "C14"}

@@ -20,6 +20,9 @@ from games.engines.cuba.map.laying import check_lay, legal_lays
 from games.engines.cuba.play.simulate import one_round, phase_for_round, start
 from games.engines.cuba.words.mapview import map_view
 
+# slow: builds random maps lay by lay, seconds a seed.
+pytestmark = pytest.mark.slow
+
 ROUNDS = 28
 
 

@@ -45,6 +45,7 @@ def test_unknown_accounts_are_refused_and_companies_open_empty():
     assert cash.transfer(ledger, "p0", "MS", 5)["MS"] == 5
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 900))))
 def test_transfers_conserve_the_total(moves):
     accounts = ["bank", "p0", "p1", "MS"]

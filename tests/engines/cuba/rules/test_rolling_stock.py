@@ -513,6 +513,7 @@ def _limits_hold(state: State) -> None:
         assert len(charter["machines"]) <= trains.MAX_MACHINES_PER_MINOR
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(len(variants.VARIANT_IDS)))
 def test_random_rolling_stock_through_every_phase_conserves_money_and_cards(seed):
     rng = random.Random(seed)

@@ -247,6 +247,7 @@ def apply_legal(certs, kind, company, seat, source, count):
     return shares.move(certs, company, source, target, ordinary)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(action, max_size=80))
 def test_every_company_always_holds_one_hundred_percent(actions):

@@ -28,6 +28,7 @@ def read(verb: Verb, line: Any) -> Any:
     return Lines(WORDS, (verb,)).read(MOVES.normalise(line), {}, 0)
 
 
+@pytest.mark.slow
 def test_every_legal_lay_and_station_round_trips_through_its_line() -> None:
     rng = random.Random(5)
     board, layers = start(rng, majors=5, minors=3)
@@ -48,6 +49,7 @@ def test_every_legal_lay_and_station_round_trips_through_its_line() -> None:
     assert seen_lays > 100 and seen_tokens > 10
 
 
+@pytest.mark.slow
 def test_routes_round_trip_through_their_line() -> None:
     rng = random.Random(3)
     board, layers = start(rng, majors=4, minors=2)

@@ -518,6 +518,7 @@ def _income_decided_at_once(monkeypatch):
     monkeypatch.setattr(dividend, "auto", decide, raising=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "options"), [(2, {"difficulty": "hard"}), (4, {}), (6, {})])
 def test_random_games_buy_finance_and_end_keeping_money_shares_and_limits(
     monkeypatch, players, options

@@ -247,6 +247,7 @@ def test_iv5_a_token_passed_for_a_station_is_paid_again_to_run_through_it():
     assert after["cash"]["MS"] == 480 and after["cash"]["FC"] == 20
 
 
+@pytest.mark.slow
 def test_vii37_a_company_that_cannot_pay_the_fee_runs_without_passing():
     state = fc_blocked()
     state["cash"] = cash.transfer(state["cash"], "MS", cash.BANK, 490)

@@ -178,6 +178,7 @@ def test_legal_lists_every_sell_count_source_par_price_and_conversion():
     }
 
 
+@pytest.mark.slow
 def test_every_legal_action_is_accepted_and_every_mail_line_parses_back():
     state = second_round()
     give(state, "MS", state["order"][0], 20, 10, 10)

@@ -95,6 +95,7 @@ def _clean(text: str) -> None:
         assert token not in text, text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(
     ("players", "options", "seed"),
