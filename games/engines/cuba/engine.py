@@ -59,7 +59,7 @@ MOVES = Moves(WORDS, flow.verbs(), normalise=_normalise, unread=_unread, name=se
 class CubaEngine(EngineBase):
     NAME = "18cuba"
     TITLE = "18Cuba"
-    VERSION = 2
+    VERSION = 3
     MIN_PLAYERS = 2
     MAX_PLAYERS = 6
     STATE_TYPE = CubaState

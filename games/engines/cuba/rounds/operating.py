@@ -155,8 +155,11 @@ def fc_city_revenues(state: State) -> list[int]:
 
 
 def operate_fc(state: State) -> int:
-    """The FC's turn: its income paid out (`income.operate_fc`)."""
+    """The FC's turn: its income paid out (`income.operate_fc`). Its own run
+    is its operation (VII.3.12): from then on its shares may be sold (VI.4),
+    in a stock round and in a director's forced sale alike."""
     paid = income.operate_fc(state, fc_city_revenues(state), income.fc_train_range(state))
+    state["companies"][FC.sym]["operated"] = True
     return paid.revenue
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from games.engines.base import IllegalAction
 from games.engines.cuba.data import market
-from games.engines.cuba.rounds import flow
+from games.engines.cuba.rounds import flow, operating
 from games.engines.cuba.rules import cash, rolling_stock, shares, turn
 from tests.engines.cuba.stockgame import give, start_major
 from tests.engines.cuba.test_engine import ENGINE, through_first_stock_round
@@ -334,6 +334,31 @@ def test_vii310_forced_sales_never_change_a_presidency():
     assert shares.director(after["certificates"], "Oe") == "p0"
     # then forced: the director pays the $200 in and the company buys the 3
     assert after["cash"]["p1"] == 0
+    assert after["companies"]["MS"]["trains"] == ["3"]
+
+
+def test_vii312_a_director_sells_fc_shares_in_emergency_financing_once_the_fc_has_operated():
+    """VII.3.10's forced sales follow every rule of a sale (VI.4): FC shares
+    may be sold once the FC has operated, and its own run counts
+    (VII.3.12). A director holding them is not bankrupt."""
+    state = base_game()
+    float_major(state, "MS", 1, 0)
+    state["certificates"]["MS"]["ipo"] = state["certificates"]["MS"].pop("treasury")
+    state["certificates"]["HG"]["ipo"] = state["certificates"]["HG"].pop("treasury")
+    give(state, "HG", 0, 20, source="p1")  # p1 keeps only the director's 40% of HG
+    give(state, "FC", 1, 10, 10, 10, 10, 10)
+    state["depot"]["2"] = 0  # the cheapest train is a 3 at $200
+    operating.operate_fc(state)  # the FC's run in an earlier OR
+    state = at_buy_step(state, "MS")
+    set_cash(state, "p1", 0)
+    price = market.CELLS[state["companies"]["FC"]["price"]].price
+    need = -(-200 // price)  # the fewest FC shares that raise $200
+    sells = {(a["company"], a["count"]) for a in legal(state) if a["type"] == "emergency_sell"}
+    assert ("FC", need) in sells and {"type": "bankrupt"} not in legal(state)
+    after = act(state, {"type": "emergency_sell", "company": "FC", "count": need})
+    assert after["end"] is None
+    assert after["companies"]["FC"]["price"] == state["companies"]["FC"]["price"]
+    assert after["certificates"]["FC"]["pool"] == [10] * need
     assert after["companies"]["MS"]["trains"] == ["3"]
 
 
