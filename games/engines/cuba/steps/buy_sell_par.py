@@ -501,17 +501,17 @@ def _sell(state: State, seat: int, sym: str, count: int) -> None:
 
 
 def _buy(state: State, seat: int, sym: str, source: str) -> None:
-    """One certificate at the current price. From the offering or the pool the
-    money goes to the bank (VI.5); from a major's treasury to the company,
-    whose shares they are (see README)."""
+    """One certificate at the current price, paid to the bank from every
+    source, a major's treasury included: VI.5 says so in as many words, and
+    the draft's text wins over an interpretation (README, "Where a purchase
+    price goes", for the tension with VII.3.3 this leaves)."""
     price = _price(state, sym)
     account = cash.player(seat)
     cert = shares.offered(state["certificates"], sym, source)
     assert cert is not None  # `_why_not_buy` found it
     certs = shares.move(state["certificates"], sym, source, account, cert)
     state["certificates"] = shares.change_director(certs, sym, state["order"])
-    payee = sym if source == shares.TREASURY else cash.BANK
-    state["cash"] = cash.transfer(_with_account(state["cash"], payee), account, payee, price)
+    state["cash"] = cash.transfer(state["cash"], account, cash.BANK, price)
     _float(state, sym)
     _end_turn(state)
 

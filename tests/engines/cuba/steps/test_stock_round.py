@@ -401,7 +401,10 @@ def test_vi5_ordinary_shares_cost_the_current_price_paid_to_the_bank():
     assert state["cash"]["bank"] == bank + 100
 
 
-def test_vi5_a_treasury_share_is_paid_to_the_company():
+def test_vi5_the_purchase_price_of_a_treasury_share_is_paid_to_the_bank():
+    """VI.5: "The purchase price is paid to the bank", also for a share
+    bought from a major's treasury (the company receives nothing; the
+    README and the view's provisional notes say what this leaves open)."""
     state = second_round()
     seat = seat_to_act(state)
     give(state, "MS", state["order"][1], 20, 10, 10, 10)
@@ -410,8 +413,10 @@ def test_vi5_a_treasury_share_is_paid_to_the_company():
     before, bank = money(state, seat), state["cash"]["bank"]
     state = play(state, "buy MS treasury")
     assert money(state, seat) == before - 100
-    assert state["cash"]["MS"] == 100
-    assert state["cash"]["bank"] == bank
+    assert state["cash"]["MS"] == 0
+    assert state["cash"]["bank"] == bank + 100
+    assert state["certificates"]["MS"][cash.player(seat)] == [10]
+    assert any("VI.5" in note for note in ENGINE.view(state, seat)["provisional"])
 
 
 def test_vi5_a_pool_share_is_paid_to_the_bank():
