@@ -71,6 +71,7 @@ class CubaState(TypedDict):
     # IX.1: where the bank first ran out ({"round": kind, "set": number}); the
     # game ends after the set of ORs numbered `set` (`rounds.operating`).
     ending: dict[str, Any] | None
+    # {"reason": `ENDED_BY`}, and for a bankruptcy "bankrupt": the seat
     end: dict[str, Any] | None
 
 

@@ -111,7 +111,9 @@ def apply(state: State, seat: int, action: Action) -> None:
     turn.reach(state, "buy_train")
     kind = action["type"]
     if kind == "bankrupt":
-        state["end"] = {"reason": BANKRUPTCY}
+        # The game ends at once (the 18xx convention; the draft's passage is
+        # missing) and the bankrupt player ranks last (`scoring`).
+        state["end"] = {"reason": BANKRUPTCY, "bankrupt": seat}
         return
     director = _director(state, sym)
     if kind == "contribute":

@@ -374,8 +374,35 @@ def test_vii310_a_director_who_cannot_raise_the_money_is_bankrupt_and_the_game_e
     assert legal(state) == [{"type": "bankrupt"}]
     assert ENGINE.timeout_action(state, 1) == {"type": "bankrupt"}
     over = line(state, "bankrupt")
-    assert over["end"] == {"reason": "bankruptcy"}
+    assert over["end"] == {"reason": "bankruptcy", "bankrupt": 1}
     assert ENGINE.result(over) is not None and ENGINE.to_act(over) == set()
+
+
+def test_vii310_bankruptcy_ends_the_game_at_once_and_the_bankrupt_player_ranks_last():
+    """The draft's passage after VII.3.10's forced sales is missing; the
+    18xx convention the published implementation keeps: the game ends at
+    once. A bankrupt player never wins: they rank last, even with the most
+    wealth, and the others by their wealth (IX.2)."""
+    state = base_game()
+    float_major(state, "MS", 1, 0)
+    state["certificates"]["MS"]["ipo"] = state["certificates"]["MS"].pop("treasury")
+    state["certificates"]["HG"]["ipo"] = state["certificates"]["HG"].pop("treasury")
+    give(state, "HG", 0, 20, source="p1")  # p1 keeps only the director's 40% of HG
+    give(state, "FC", 1, 10, 10)  # not for sale: the FC has not operated yet
+    state["depot"]["2"] = 0
+    state = at_buy_step(state, "MS")
+    set_cash(state, "p1", 0)
+    set_cash(state, "p0", 0)
+    assert legal(state) == [{"type": "bankrupt"}]
+    over = act(state, {"type": "bankrupt"})
+    assert over["end"] == {"reason": "bankruptcy", "bankrupt": 1}
+    assert ENGINE.to_act(over) == set() and ENGINE.is_over(over)
+    result = ENGINE.result(over)
+    assert result["scores"][1] > result["scores"][0]  # the richer player...
+    assert result["places"] == [1, 2] and result["winners"] == [0]  # ...is last
+    assert result["ended_by"] == "bankruptcy"
+    said = "\n".join(ENGINE.describe(ENGINE.view(over, 0), 0, ["ann", "bob"]))
+    assert "bob went bankrupt and ranks last" in said
 
 
 # --- VII.3.14, the phase table ------------------------------------------------
