@@ -175,13 +175,17 @@ class CubaEngine(EngineBase):
         return passing if passing in self.legal_actions(state, seat) else None
 
     def timeout_action(self, state: State, seat: int) -> Action:
-        """The safe default of each decision (`TIMEOUT_PREFERENCE`): pass,
+        """The safe default of each decision: a step's own where it has one
+        (a surplus train: the cheapest), else `TIMEOUT_PREFERENCE`: pass,
         run the optimum, retain, refuse an offer; where none of these is
         allowed (the starter of a commissioner's auction, a train the company
         must buy) the cheapest move, else the first one listed."""
         legal = self.legal_actions(state, seat)
         if not legal:
             raise refuse("this seat has nothing to do")
+        chosen = flow.current(state).timeout(state, seat)
+        if chosen is not None and chosen in legal:
+            return chosen
         for kind in TIMEOUT_PREFERENCE:
             for action in legal:
                 if action == {"type": kind}:

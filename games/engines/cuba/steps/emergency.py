@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...base import IllegalAction
+from ...base import IllegalAction, same_json
 from ...i18n import N_
 from ...verbs import Slot, Verb, line
 from ..data.companies import symbol
@@ -103,7 +103,7 @@ def _financing_moves(state: State, sym: str) -> list[Action]:
 
 
 def apply(state: State, seat: int, action: Action) -> None:
-    if action not in legal(state, seat):
+    if not any(same_json(a, action) for a in legal(state, seat)):
         raise _why_not(state, seat, action)
     record = turn.current(state)
     assert record is not None

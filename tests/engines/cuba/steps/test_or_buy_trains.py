@@ -432,14 +432,35 @@ def test_phase4_rusts_2_and_2n_trains():
     assert buy("4") in legal(after)
 
 
-def test_phase5_surplus_trains_go_to_the_pool(ms):
+def test_vii39_surplus_trains_after_a_phase_change_are_the_directors_choice(ms):
+    """VII.3.9: "Trains that are surplus as the result of a phase change go
+    into the bank pool"; which ones is the director's choice (a step of its
+    own, before anything else), the cheapest when the clock runs out."""
     ms["companies"]["MS"]["trains"] = ["4", "4+"]
     ms["phase"] = 4
     ms["depot"].update({"2": 0, "3": 0, "4": 0})
+    float_major(ms, "Oe", 0, 0)
+    ms["companies"]["Oe"]["trains"] = ["4", "4", "4"]
     after = act(ms, buy("5"))
     assert after["phase"] == 5
-    assert after["companies"]["MS"]["trains"] == ["4+", "5"]
-    assert after["pool"] == ["4"]
+    # Oe (printed before MS) is over the new limit of two, but giving up one
+    # of three equal 4s is no choice: the round does it; then MS's director
+    assert after["companies"]["Oe"]["trains"] == ["4", "4"] and after["pool"] == ["4"]
+    assert ENGINE.to_act(after) == {1}
+    assert legal(after) == [
+        {"type": "discard", "company": "MS", "card": "4"},
+        {"type": "discard", "company": "MS", "card": "4+"},
+        {"type": "discard", "company": "MS", "card": "5"},
+    ]
+    assert ENGINE.timeout_action(after, 1) == {"type": "discard", "company": "MS", "card": "4"}
+    refused(after, {"type": "pass"}, "first discard surplus trains")
+    refused(after, {"type": "discard", "company": "MS", "card": "3"}, "no surplus")
+    after = line(after, "discard 4+")
+    assert after["companies"]["MS"]["trains"] == ["4", "5"]
+    assert after["pool"] == ["4", "4+"]
+    # MS's turn goes on where it was: its director may pass
+    assert turn.company(after) == "MS" and ENGINE.to_act(after) == {1}
+    assert {"type": "pass"} in legal(after)
 
 
 # --- VII.3.11 -----------------------------------------------------------------
