@@ -204,6 +204,7 @@ def log_lines(
         {
             "seq": row["seq"],
             "text": narration.event_line(engine, row, seats),
+            "effects": narration.effect_lines(engine, row, seats),
             "kind": row["kind"],
             "at": row["created_at"],
         }

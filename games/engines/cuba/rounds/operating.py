@@ -31,7 +31,7 @@ from ..data.companies import FC
 from ..data.hexes import revenue_of
 from ..data.phases import phase
 from ..map.board import content
-from ..rules import income, privates, rolling_stock, turn
+from ..rules import income, log, privates, rolling_stock, turn
 from ..steps import (
     abilities,
     buy_train,
@@ -86,8 +86,12 @@ def proceed(state: State) -> None:
     """Everything up to the next decision a person makes: the end of a turn
     the director closed, the next company's turn and its forced moves, the
     FC's run, the next OR of the set, the export that ends the set. A
-    director choosing surplus cards comes before all of these."""
+    director choosing surplus cards comes before all of these. Nothing
+    follows the end of the game (a bankruptcy ends it at once: the FC does
+    not run after it, nor is a train exported)."""
     while True:
+        if state["end"] is not None:
+            return
         if surplus.active(state):
             if not _forced(state):
                 return
@@ -107,6 +111,7 @@ def proceed(state: State) -> None:
         elif state["round"]["index"] < state["round"]["of"]:
             state["round"]["index"] += 1
             _open(state)
+            flow.note_round(state)
         elif not data(state).get("exported"):
             export(state)
         else:
@@ -150,6 +155,7 @@ def _forced(state: State) -> bool:
     legal = OPERATING.legal(state, seat)
     if len(legal) != 1 or legal[0]["type"] in CHOICE_EVEN_ALONE:
         return False
+    log.note(state, "forced", seat=seat, action=legal[0])
     OPERATING.process(state, seat, legal[0])
     return True
 
@@ -207,6 +213,8 @@ def finish(state: State) -> None:
         state["end"] = {"reason": BANK_BROKEN}
     elif state["fc_trains"].count(LAST_TRAIN) >= LAST_EXPORTS:
         state["end"] = {"reason": SECOND_8_EXPORTED}
+    if state["end"] is not None:
+        log.note(state, "end", **state["end"])
     state["round"]["entity"] = None
 
 

@@ -41,7 +41,7 @@ from ..data.trains import (
     machines_bonus,
 )
 from ..refusals import reason, refusal, refuse
-from . import cash
+from . import cash, log
 from .privates import n_train_discount, use_n_train_discount
 
 State = dict[str, Any]
@@ -355,6 +355,7 @@ def start_phase(state: State, number: int, changes: Changes | None = None) -> Ch
     ph = phase_of(number)
     state["phase"] = number
     changes.phases.append(number)
+    rusted_before, obsolete_before = len(changes.rusted), len(changes.obsolete)
     scrapped = set(ph.rusts) | {
         t.obsolete_as for t in NARROW if t.name in ph.rusts and t.obsolete_as
     }
@@ -374,6 +375,13 @@ def start_phase(state: State, number: int, changes: Changes | None = None) -> Ch
             else:
                 kept.append(name)
         cards[:] = kept
+    log.note(
+        state,
+        "phase",
+        phase=number,
+        rusted=[list(p) for p in changes.rusted[rusted_before:]],
+        obsolete=[list(p) for p in changes.obsolete[obsolete_before:]],
+    )
     return changes
 
 
@@ -444,6 +452,7 @@ def export_to_fc(state: State) -> Changes:
     card = next(t.name for t in STANDARD if t.stack == stack)
     _draw(state, stack)
     state["fc_trains"].append(card)
+    log.note(state, "export", card=card)
     changes = Changes()
     _trigger(state, stack, changes)
     return changes

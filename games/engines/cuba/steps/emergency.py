@@ -28,7 +28,7 @@ from ...i18n import N_
 from ...verbs import Slot, Verb, line
 from ..data.companies import symbol
 from ..refusals import WORDS, Refused, refusal, refuse
-from ..rules import emergency, shares, turn
+from ..rules import emergency, log, shares, turn
 from ..words.names import company, money, share_gloss
 
 _ = WORDS.gettext
@@ -114,6 +114,7 @@ def apply(state: State, seat: int, action: Action) -> None:
         # The game ends at once (the 18xx convention; the draft's passage is
         # missing) and the bankrupt player ranks last (`scoring`).
         state["end"] = {"reason": BANKRUPTCY, "bankrupt": seat}
+        log.note(state, "end", **state["end"])
         return
     director = _director(state, sym)
     if kind == "contribute":

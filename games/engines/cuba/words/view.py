@@ -58,6 +58,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         # the bank ran out: the game ends after the set of ORs numbered `set` (IX.1)
         "ending": None if state["ending"] is None else dict(state["ending"]),
         "end": None if state["end"] is None else dict(state["end"]),
+        # what the latest move set off without a decision (`rules.log`,
+        # said by `words.events`)
+        "log": [dict(e) for e in state.get("log") or []],
     }
 
 
