@@ -283,11 +283,14 @@ def _phase(e: Event, names: Sequence[str]) -> str:
 
 
 def _held(cards: Sequence[Sequence[str]], names: Sequence[str]) -> str:
-    """[["MS", "2"], ["pool", "2"]] -> "MS 2, bank pool 2"."""
-    out = []
+    """[["MS", "2"], ["MS", "2"], ["pool", "2"]] -> "MS 2 x2, bank pool 2"."""
+    counted: dict[tuple[str, str], int] = {}
     for holder, card in cards:
-        where = _("bank pool") if holder == "pool" else str(holder)
-        out.append(f"{where} {card}")
+        counted[(str(holder), str(card))] = counted.get((str(holder), str(card)), 0) + 1
+    out = []
+    for (holder, card), n in counted.items():
+        where = _("bank pool") if holder == "pool" else holder
+        out.append(f"{where} {card}" + (f" x{n}" if n > 1 else ""))
     return ", ".join(out)
 
 
