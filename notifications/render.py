@@ -272,6 +272,7 @@ def since_lines(
             event, seat, reveal_all=reveal, chain_version=game.chain_version
         )
         lines.append(narration.event_line(engine, seen, names))
+        lines += narration.effect_lines(engine, seen, names)
     return lines
 
 

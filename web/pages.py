@@ -278,10 +278,12 @@ def log_lines(
             if entry is None:
                 continue  # nothing of it is shown to this viewer (games.selectors.talk)
             text = talk.line(entry, seats)
+            effects: list[str] = []
         else:
             text = narration.event_line(engine, row, seats)
-        lines.append({"seq": row["seq"], "text": text, "kind": row["kind"],
-                      "at": row["created_at"]})  # fmt: skip
+            effects = narration.effect_lines(engine, row, seats)
+        lines.append({"seq": row["seq"], "text": text, "effects": effects,
+                      "kind": row["kind"], "at": row["created_at"]})  # fmt: skip
     return lines
 
 

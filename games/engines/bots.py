@@ -42,8 +42,8 @@ def greedy_score(engine: Engine) -> Score | None:
 
 def kinds_for(engine: Engine) -> tuple[str, ...]:
     """The bots that may sit at this title's games: both where the title has
-    its bot module, none elsewhere.  A title opts in once it plays end to end
-    (18Cuba does not yet; a random bot there would only find its gaps)."""
+    its bot module, none elsewhere.  A title opts in with its `bot.py` once
+    it plays end to end (all four titles do)."""
     return KINDS if greedy_score(engine) is not None else ()
 
 

@@ -200,6 +200,22 @@ class EngineBase:
         with i18n.speaking(language):
             return self.MOVES.narrate(action, seat, names)
 
+    def effects(self, state: State) -> list[dict[str, Any]]:
+        """What the latest move set off without anyone's decision (a
+        title's automatic events: routes run, dividends, price moves, forced
+        moves), as plain JSON that every seat may see, in order; the service
+        stores it with the move's event.  Empty: the move's narration says
+        all there is."""
+        return []
+
+    def tell_effects(
+        self, effects: list[dict[str, Any]], names: Sequence[str], language: str = "en"
+    ) -> list[str]:
+        """`effects` (as `effects` gave them) in words, a line or more each,
+        players by `names[seat]`; the web log and the mails put them after
+        the move's own line."""
+        return []
+
     def gloss(
         self,
         state: State,

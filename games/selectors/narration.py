@@ -86,6 +86,22 @@ def event_line(engine: base.Engine, event: Mapping[str, Any], names: Sequence[st
     return kind.replace("_", " ")
 
 
+def effect_lines(engine: base.Engine, event: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """What the move of `event` set off without a decision (the title's
+    automatic events: a train's route and revenue, a dividend, a price
+    move), in words, after its own line; none for any other event."""
+    payload = event["payload"]
+    effects = payload.get("effects")
+    tell = getattr(engine, "tell_effects", None)
+    if event["kind"] not in ("action", "timeout") or not effects or tell is None:
+        return []
+    try:
+        return list(tell(effects, names, language=get_language()))
+    except Exception:
+        # An event an older or newer engine recorded: its move's line stands.
+        return []
+
+
 def _narrate(engine: base.Engine, action: dict[str, Any], seat: int | None, names) -> str:
     if seat is None or not 0 <= seat < len(names):
         return str(action.get("type", "move")).replace("_", " ")

@@ -130,7 +130,10 @@ def _submit(game, seat, *, actor, action, text, seen, source, kind, extra) -> Ev
             expected_seq=at,
             kind=kind,
             source=source,
-            payload={**action_payload(engine, loaded.state, seat, action), **(extra or {})},
+            payload={
+                **action_payload(engine, loaded.state, seat, action, after=new_state),
+                **(extra or {}),
+            },
             seat=seat,
             actor=actor,
             head_hash=loaded.head_hash,

@@ -17,13 +17,20 @@ from typing import Any
 from games.stream.replay import TALK_KINDS
 
 
-def action_payload(engine, state, seat: int, action: dict[str, Any]) -> dict[str, Any]:
-    """What an action event stores: the action, and its public form where
-    the engine hides part of it from the other seats."""
+def action_payload(engine, state, seat: int, action: dict[str, Any], after=None) -> dict[str, Any]:
+    """What an action event stores: the action, its public form where the
+    engine hides part of it from the other seats, and what it set off
+    without a decision where the engine says (`effects`, read from `after`,
+    the state the action led to; every seat may see them)."""
     payload: dict[str, Any] = {"action": action}
     public = engine.public_action(state, seat, action)
     if public is not None:
         payload["public"] = public
+    effects = getattr(engine, "effects", None)
+    if after is not None and effects is not None:
+        said = effects(after)
+        if said:
+            payload["effects"] = said
     return payload
 
 

@@ -423,6 +423,9 @@ class Move:
     seat: int
     action: dict[str, Any]
     before: State
+    # what the move set off without a decision (`engine.effects`), stored
+    # with it and public: every viewer receives it
+    effects: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
 
 # --- the checker ------------------------------------------------------------------
@@ -547,8 +550,9 @@ class RedactionWalk:
         posted = self.clients[seat].post(f"/api/games/{self.id}/actions/", body, format="json")
         assert posted.status_code == 201, (body, posted.json())
         self.last_seq = posted.json()["seq"]
-        self.moves[self.last_seq] = Move(seat, action, self.state)
         before, self.state = self.state, self.engine.apply(self.state, seat, action)
+        effects = plain(self.engine.effects(self.state)) if hasattr(self.engine, "effects") else []
+        self.moves[self.last_seq] = Move(seat, action, before, effects)
         self.states[self.last_seq] = self.state
         if (
             self.takebacks_left
@@ -715,6 +719,8 @@ class RedactionWalk:
                 public = self.engine.public_action(move.before, move.seat, move.action)
                 if public is not None and viewer != move.seat and not revealed:
                     expected = {"action": public}
+                if move.effects:
+                    expected["effects"] = move.effects
             elif seq in self.bookkeeping:  # a takeback's request, answers and undo
                 expected = self.bookkeeping[seq]
                 if event["kind"] == "undo":

@@ -41,7 +41,7 @@ GAMES = {
 # draft possible (under 3 % of random games: games/engines/pointcity/README.md);
 # 18Cuba's bankruptcy is listed alone, and a move that is the only one is made for the player
 # (`rounds.operating`), so it is tested by itself below.
-RARE = {"pointcity": {"pass"}, "18cuba": {"bankrupt"}}
+RARE = {"pointcity": {"pass"}, "18cuba": {"bankrupt", "discard"}}
 # The legal moves whose words are checked at each step, at most (Havana's
 # purchases list every payment plan); None: every one (18Cuba's, to hold
 # each lay of a track step and each par price to its words).
@@ -195,6 +195,24 @@ def test_every_lay_and_station_on_randomly_built_maps_has_all_its_words():
                 seen += 1
         board, layers = simulate.one_round(board, layers, phase, rng)
     assert seen > 500
+
+
+def test_18cubas_surplus_discard_has_all_its_words():
+    """A phase change that leaves a major over its limit is rare in random
+    games (see `RARE`); its discard still has its line, narration, gloss
+    and heading."""
+    from games.engines.cuba.steps import surplus
+
+    title = engine("18cuba")
+    state = title.setup(4, {}, 1)
+    action = {"type": "discard", "company": "MS", "card": "4+"}
+    said = title.text(action)
+    assert said == "discard MS 4+"
+    assert Lines(title.WORDS, surplus.VERBS).read(said, state, 0) == action
+    for language in LANGUAGES:
+        assert title.narrate(action, 0, NAMES, language=language).startswith("alice")
+        assert title.gloss(state, 0, action, NAMES, language=language)
+        assert title.move_group(state, 0, action, language=language)
 
 
 def test_18cubas_bankruptcy_has_all_its_words():

@@ -13,13 +13,18 @@ the modules that hold the rules, and nothing else.
                        (`Round.parse`: `buy MS` in a stock round, `buy 3`
                        while a company buys trains)
     describe        -> words/describe.py (the board in a mail's words)
+    effects, tell_effects -> rules/log.py (what a move set off without a
+                       decision, recorded where the rules act) and
+                       words/events.py (those events in words)
     result          -> scoring.py (cash + shares at market value, IX.2)
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from .. import i18n
 from ..base import Action, EngineBase, IllegalAction, Result, State
 from ..i18n import N_
 from ..verbs import Moves
@@ -27,10 +32,10 @@ from . import scoring, setup
 from .data.variants import variant
 from .refusals import WORDS, refuse
 from .rounds import flow, opening, operating, stock  # noqa: F401 (each registers its rounds)
-from .rules import turn
+from .rules import log, turn
 from .state import CubaState, copy_state
 from .steps import emergency, offer, route
-from .words import describe, view
+from .words import describe, events, view
 from .words.names import seat_name
 
 ENDED_BY = (operating.BANK_BROKEN, emergency.BANKRUPTCY, operating.SECOND_8_EXPORTED)
@@ -59,7 +64,7 @@ MOVES = Moves(WORDS, flow.verbs(), normalise=_normalise, unread=_unread, name=se
 class CubaEngine(EngineBase):
     NAME = "18cuba"
     TITLE = "18Cuba"
-    VERSION = 2
+    VERSION = 3
     MIN_PLAYERS = 2
     MAX_PLAYERS = 6
     STATE_TYPE = CubaState
@@ -141,8 +146,27 @@ class CubaEngine(EngineBase):
         return dict(copy_state(state))
 
     def play(self, state: State, seat: int, action: Action) -> None:
+        log.start(state)
         flow.current(state).process(state, seat, action)
         flow.settle(state)
+
+    def effects(self, state: State) -> list[dict[str, Any]]:
+        """What the latest move set off without a decision (`rules.log`):
+        routes run, dividends, price moves, phase changes, forced moves."""
+        return log.events(state)
+
+    def tell_effects(
+        self, effects: list[dict[str, Any]], names: Sequence[str], language: str = "en"
+    ) -> list[str]:
+        with i18n.speaking(language):
+            return events.tell(effects, names, self._narrate_forced(names))
+
+    @staticmethod
+    def _narrate_forced(names: Sequence[str]) -> events.Narrate:
+        def said(action: Action, seat: int) -> str:
+            return MOVES.narrate(action, seat, names)
+
+        return said
 
     def why_not(self, state: State, seat: int, action: Action) -> IllegalAction:
         """The step that owns the action says why (it validates on its own);
@@ -175,13 +199,17 @@ class CubaEngine(EngineBase):
         return passing if passing in self.legal_actions(state, seat) else None
 
     def timeout_action(self, state: State, seat: int) -> Action:
-        """The safe default of each decision (`TIMEOUT_PREFERENCE`): pass,
+        """The safe default of each decision: a step's own where it has one
+        (a surplus train: the cheapest), else `TIMEOUT_PREFERENCE`: pass,
         run the optimum, retain, refuse an offer; where none of these is
         allowed (the starter of a commissioner's auction, a train the company
         must buy) the cheapest move, else the first one listed."""
         legal = self.legal_actions(state, seat)
         if not legal:
             raise refuse("this seat has nothing to do")
+        chosen = flow.current(state).timeout(state, seat)
+        if chosen is not None and chosen in legal:
+            return chosen
         for kind in TIMEOUT_PREFERENCE:
             for action in legal:
                 if action == {"type": kind}:

@@ -29,10 +29,15 @@ def wealth(state: State, seat: int) -> dict[str, Score]:
 
 def result(state: State) -> Result | None:
     """Most wealth wins; the draft names no tie-breaker, so equal wealth
-    shares a place. `ended_by` is the state's end reason."""
+    shares a place. A player who went bankrupt ranks last whatever their
+    wealth (the game ended because they could not go on: winning by it would
+    reward the bankruptcy), and the others by wealth. `ended_by` is the
+    state's end reason."""
     end = state["end"]
     if end is None:
         return None
     breakdown = [wealth(state, seat) for seat in range(state["players"])]
     scores: list[Score] = [sum(parts.values()) for parts in breakdown]
-    return finished(rank([(s,) for s in scores]), scores, end["reason"], breakdown)
+    bankrupt = end.get("bankrupt")
+    keys = [(seat != bankrupt, score) for seat, score in enumerate(scores)]
+    return finished(rank(keys), scores, end["reason"], breakdown)

@@ -7,7 +7,7 @@ drift apart. Parts of it stay empty until the rounds that fill them exist.
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from ..typed import copier
 from .map.board import Board
@@ -71,7 +71,11 @@ class CubaState(TypedDict):
     # IX.1: where the bank first ran out ({"round": kind, "set": number}); the
     # game ends after the set of ORs numbered `set` (`rounds.operating`).
     ending: dict[str, Any] | None
+    # {"reason": `ENDED_BY`}, and for a bankruptcy "bankrupt": the seat
     end: dict[str, Any] | None
+    # What the latest move set off without a decision (`rules.log`): absent in
+    # a game's setup (stored setups keep their keys), emptied by every move.
+    log: NotRequired[list[dict[str, Any]]]
 
 
 # The copy `apply` plays on, generated from the declaration above as the

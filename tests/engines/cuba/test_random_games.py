@@ -107,10 +107,18 @@ def check(before, after, seat, action):
             )
     assert machines(after) == machines(before), note
     assert tiles(after) == tiles(before), note
+    # a major over its limit after a phase change only while its director
+    # chooses the surplus cards: nothing else may happen then
+    over = {sym for sym, _ in rolling_stock.over_limit(after)}
+    if over:
+        engine = randomgame.ENGINE
+        acting = [a for s in engine.to_act(after) for a in engine.legal_actions(after, s)]
+        assert acting and all(a["type"] == "discard" for a in acting), note
     for sym, charter in after["companies"].items():
         limit = rolling_stock.train_limit(after, sym)
-        if limit is not None:
+        if limit is not None and sym not in over:
             assert len(charter["trains"]) <= limit, (note, sym)
+            assert len(charter["wagons"]) <= limit, (note, sym)
         assert charter["cubes"] >= 0, (note, sym)
 
 

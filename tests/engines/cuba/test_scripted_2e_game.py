@@ -179,8 +179,10 @@ OR_3: Script = [
     (1, "pass"),
     (1, "run"),
     (1, "payout"),
-    (1, "buy 2"),  # the last 2; TSS is at its limit of four trains
-    (1, "pass"),
+    # the last 2; TSS is at its limit of four trains, and with the $11 left
+    # (its treasury shares were paid to the bank, VI.5) it can buy nothing
+    # else: its turn ends by itself
+    (1, "buy 2"),
 ]
 
 
@@ -198,7 +200,9 @@ def set_3() -> State:
 # --- set 4 (two ORs, phase 3: green) ---------------------------------------
 
 STOCK_ROUND_4: Script = [
-    (1, "buy TSS treasury"),  # TSS's last treasury share
+    # p1 leaves TSS's last treasury share to TSS, which issues it for the
+    # money a buyer's price would not bring it (VI.5: that goes to the bank)
+    (1, "pass"),
     (0, "buy FC ipo"),
     (1, "pass"),
     (0, "pass"),
@@ -215,6 +219,7 @@ OR_4_1: Script = [
     (1, "run"),
     (1, "payout"),
     (1, "machine 2"),  # the second generation is on sale from phase 3
+    (1, "issue"),  # TSS's last treasury share into the pool, for its price
     (1, "lay 57 on F21 rot 0 with C2"),
     (1, "lay 622 on E24 rot 1"),
     (1, "station F21"),  # the second station beyond the home: $60
@@ -435,12 +440,13 @@ def test_vii314_phase_4_rusts_the_2_and_2n_trains() -> None:
 
 def test_vii39_a_major_whose_trains_rusted_runs_nothing_and_must_buy_one() -> None:
     start = phase_4()
-    # dividends every OR took TSS to the top of the chart
-    assert price(start, "TSS") == market.CELLS[market.TOP].price == 300
+    # dividends every OR took TSS up the chart (its issue one cell down)
+    assert price(start, "TSS") == 260
     state = drive(start, lambda s: bool(s["companies"]["TSS"]["trains"]))
     assert state["companies"]["TSS"]["trains"] == ["4"]  # the cheapest train left
-    # its run of $0 was retained: one space left from the top (300 -> 275)
-    assert price(state, "TSS") == market.CELLS[market.TOP - 2].price == 275
+    # its run of $0 was retained: one space left (260 -> 240)
+    cell = start["companies"]["TSS"]["price"]
+    assert price(state, "TSS") == market.CELLS[market.left(cell)].price == 240
 
 
 def test_vii314_phase_5_makes_3n_trains_obsolete() -> None:

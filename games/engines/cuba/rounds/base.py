@@ -61,6 +61,7 @@ FIRST = {
     "run trains": N_("'{kind}' is not possible now: first run trains"),
     "place a station": N_("'{kind}' is not possible now: first place a station"),
     "lay track": N_("'{kind}' is not possible now: first lay track"),
+    "discard surplus trains": N_("'{kind}' is not possible now: first discard surplus trains"),
 }
 
 
@@ -147,6 +148,17 @@ class Round:
             if kind in step.ACTIONS
             for a in step.legal(state, seat)
         ]
+
+    def timeout(self, state: State, seat: int) -> Action | None:
+        """The move a reachable step makes for a seat whose clock ran out,
+        where the step says (a step may define `timeout(state, seat)`);
+        None: the engine's general preference decides."""
+        for step in self.reachable(state):
+            default = getattr(step, "timeout", None)
+            chosen = default(state, seat) if default is not None else None
+            if chosen is not None:
+                return dict(chosen)
+        return None
 
     def process(self, state: State, seat: int, action: Action) -> None:
         """Hand the action to the step that takes it, or refuse with the reason."""

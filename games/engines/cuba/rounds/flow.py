@@ -9,7 +9,7 @@ from typing import Any
 
 from ...base import State
 from ...verbs import Verb
-from ..rules import cash
+from ..rules import cash, log
 from .base import Round
 
 # Filled by `rounds/__init__`-free registration below, so each round module
@@ -37,6 +37,13 @@ def start(state: State, kind: str) -> None:
         number += 1  # a new stock round after a set of ORs; the set shares the SR's number
     state["round"] = new_round(kind, number)
     ROUNDS[kind].begin(state)
+    note_round(state)
+
+
+def note_round(state: State) -> None:
+    """A new round (or the next OR of a set) begins: a line in the log."""
+    r = state["round"]
+    log.note(state, "round", kind=r["kind"], number=r["number"], index=r["index"], of=r["of"])
 
 
 def new_round(kind: str, number: int) -> Any:
@@ -48,7 +55,10 @@ def settle(state: State) -> None:
     while the current round is over, finish it and start the next one (a
     round may end as soon as it begins, e.g. a draft with nothing left to
     choose). The bank is watched after each of these, so the round in which
-    it broke is the one recorded."""
+    it broke is the one recorded. Nothing follows a move that ended the
+    game (a bankruptcy)."""
+    if state["end"] is not None:
+        return
     current(state).proceed(state)
     note_bank(state)
     while state["end"] is None and current(state).over(state):
@@ -67,6 +77,7 @@ def note_bank(state: State) -> None:
     if state["ending"] is None and cash.bank_broken(state["cash"]):
         r = state["round"]
         state["ending"] = {"round": r["kind"], "set": r["number"]}
+        log.note(state, "bank_broken", round=r["kind"], set=r["number"])
 
 
 def begin_game(state: State) -> None:

@@ -9,6 +9,7 @@ old order) and with it the priority deal.
 from __future__ import annotations
 
 from ...base import State
+from ..rules import log
 from ..rules.cash import player
 from ..steps import auction, concession
 from . import flow
@@ -20,6 +21,7 @@ def new_order(state: State) -> None:
     old = state["order"]
     state["order"] = sorted(old, key=lambda seat: (state["cash"][player(seat)], old.index(seat)))
     state["priority"] = state["order"][0]
+    log.note(state, "order", seats=list(state["order"]))
 
 
 AUCTION = Round(

@@ -9,9 +9,14 @@ the stock round before it (IX.1).
 
 The round's data, `state["round"]["steps"]["operating"]`:
 
-    queue   the companies still to operate in this OR, in order
-    done    those that have operated in it
-    fc      the FC's income in this OR once it has run, else None
+    queue     the companies still to operate in this OR, in order
+    done      those that have operated in it
+    fc        the FC's income in this OR once it has run, else None
+    exported  the set's last OR: the train has gone to the FC (VII.3.13)
+
+A phase change (a purchase, the export) that leaves a major over its train
+limit stops the round until its director has chosen the surplus cards
+(`steps.surplus`, the first step and blocking), whoever is operating.
 
 The order is fixed when an OR begins, as at the table: a share price that
 moves during the OR does not let a company operate twice or not at all.
@@ -26,7 +31,7 @@ from ..data.companies import FC
 from ..data.hexes import revenue_of
 from ..data.phases import phase
 from ..map.board import content
-from ..rules import income, privates, rolling_stock, turn
+from ..rules import income, log, privates, rolling_stock, turn
 from ..steps import (
     abilities,
     buy_train,
@@ -38,6 +43,7 @@ from ..steps import (
     machines,
     offer,
     route,
+    surplus,
     token,
     track,
 )
@@ -72,15 +78,24 @@ def begin(state: State) -> None:
 
 def _open(state: State) -> None:
     order = [sym for sym in income.operating_order(state) if sym != FC.sym]
-    state["round"]["steps"] = {DATA: {"queue": order, "done": [], "fc": None}}
+    state["round"]["steps"] = {DATA: {"queue": order, "done": [], "fc": None, "exported": False}}
     state["round"]["entity"] = None
 
 
 def proceed(state: State) -> None:
     """Everything up to the next decision a person makes: the end of a turn
     the director closed, the next company's turn and its forced moves, the
-    FC's run, the next OR of the set."""
+    FC's run, the next OR of the set, the export that ends the set. A
+    director choosing surplus cards comes before all of these. Nothing
+    follows the end of the game (a bankruptcy ends it at once: the FC does
+    not run after it, nor is a train exported)."""
     while True:
+        if state["end"] is not None:
+            return
+        if surplus.active(state):
+            if not _forced(state):
+                return
+            continue
         record = turn.current(state)
         if record is not None:
             if record["stage"] == "done":
@@ -96,6 +111,9 @@ def proceed(state: State) -> None:
         elif state["round"]["index"] < state["round"]["of"]:
             state["round"]["index"] += 1
             _open(state)
+            flow.note_round(state)
+        elif not data(state).get("exported"):
+            export(state)
         else:
             return
 
@@ -137,6 +155,7 @@ def _forced(state: State) -> bool:
     legal = OPERATING.legal(state, seat)
     if len(legal) != 1 or legal[0]["type"] in CHOICE_EVEN_ALONE:
         return False
+    log.note(state, "forced", seat=seat, action=legal[0])
     OPERATING.process(state, seat, legal[0])
     return True
 
@@ -155,9 +174,21 @@ def fc_city_revenues(state: State) -> list[int]:
 
 
 def operate_fc(state: State) -> int:
-    """The FC's turn: its income paid out (`income.operate_fc`)."""
+    """The FC's turn: its income paid out (`income.operate_fc`). Its own run
+    is its operation (VII.3.12): from then on its shares may be sold (VI.4),
+    in a stock round and in a director's forced sale alike."""
     paid = income.operate_fc(state, fc_city_revenues(state), income.fc_train_range(state))
+    state["companies"][FC.sym]["operated"] = True
     return paid.revenue
+
+
+def export(state: State) -> None:
+    """VII.3.13: at the end of the set a train goes to the FC, which may
+    start a phase (and leave majors over their train limit, to choose
+    their surplus cards before the set is over)."""
+    data(state)["exported"] = True
+    if rolling_stock.top_standard_stack(state) is not None:
+        rolling_stock.export_to_fc(state)
 
 
 def over(state: State) -> bool:
@@ -168,26 +199,29 @@ def over(state: State) -> bool:
         and not d["queue"]
         and d["fc"] is not None
         and r["index"] >= r["of"]
+        and bool(d.get("exported"))
+        and not surplus.active(state)
     )
 
 
 def finish(state: State) -> None:
-    """VII.3.13: a train to the FC (which may start a phase); IX.1: the game
-    ends after the set in which, or after the stock round in which, the
-    bank ran out; and when the second 8 has gone to the FC."""
-    if rolling_stock.top_standard_stack(state) is not None:
-        rolling_stock.export_to_fc(state)
+    """IX.1: the game ends after the set in which, or after the stock round
+    in which, the bank ran out; and when the second 8 has gone to the FC
+    (the export is the set's last event, `export`)."""
     ending = state["ending"]
     if ending is not None and state["round"]["number"] >= ending["set"]:
         state["end"] = {"reason": BANK_BROKEN}
     elif state["fc_trains"].count(LAST_TRAIN) >= LAST_EXPORTS:
         state["end"] = {"reason": SECOND_8_EXPORTED}
+    if state["end"] is not None:
+        log.note(state, "end", **state["end"])
     state["round"]["entity"] = None
 
 
 OPERATING = Round(
     "operating round",
     (
+        surplus,  # VII.3.9: a phase change's surplus cards, chosen before anything else
         abilities,  # a concession's ability, on a turn of a company its owner directs
         home,  # VII.3.2
         issue,  # VII.3.3

@@ -16,7 +16,7 @@ from __future__ import annotations
 from ...base import State
 from ..data import market
 from ..data.companies import BY_SYM
-from ..rules import cash, shares
+from ..rules import cash, log, shares
 from ..steps import abilities, buy_sell_par
 from . import flow
 from .base import Round
@@ -35,7 +35,9 @@ def finish(state: State) -> None:
     for sym in buy_sell_par.data(state)["floated"]:
         charter(state, sym)
     for sym in sold_out(state):
-        buy_sell_par.move_marker(state, sym, market.up(state["companies"][sym]["price"]))
+        before = state["companies"][sym]["price"]
+        buy_sell_par.move_marker(state, sym, market.up(before))
+        log.price(state, sym, before, state["companies"][sym]["price"], "sold_out")
     reorder(state)
     if int(state["round"]["number"]) == 1:
         close_opening(state)
@@ -56,6 +58,7 @@ def charter(state: State, sym: str) -> None:
     if sym not in ledger:
         ledger = cash.open_account(ledger, sym)
     state["cash"] = cash.transfer(ledger, cash.BANK, sym, capital)
+    log.note(state, "capital", company=sym, amount=capital, shares=units)
 
 
 def sold_out(state: State) -> list[str]:
@@ -81,6 +84,7 @@ def reorder(state: State) -> None:
         old, key=lambda seat: (state["cash"][cash.player(seat)], old.index(seat))
     )
     state["priority"] = state["order"][0]
+    log.note(state, "order", seats=list(state["order"]))
 
 
 def close_opening(state: State) -> None:

@@ -28,7 +28,7 @@ from ...i18n import N_
 from ..data import market
 from ..data.companies import BY_SYM, in_game, shares_of
 from ..refusals import reason
-from . import cash, rolling_stock, shares, turn
+from . import cash, log, rolling_stock, shares, turn
 
 State = dict[str, Any]
 
@@ -126,7 +126,9 @@ def issue(state: State, company: str) -> int:
         state["certificates"], company, shares.TREASURY, shares.POOL, ordinary
     )
     state["cash"] = cash.transfer(state["cash"], cash.BANK, company, price)
-    _move_marker(state, company, market.down(state["companies"][company]["price"], 1))
+    before = state["companies"][company]["price"]
+    _move_marker(state, company, market.down(before, 1))
+    log.price(state, company, before, state["companies"][company]["price"], "issued")
     return price
 
 
@@ -172,7 +174,9 @@ def sell(state: State, director: str, sym: str, count: int) -> int:
     state["certificates"] = shares.sell(state["certificates"], sym, seat, count, state["order"])
     state["cash"] = cash.transfer(state["cash"], cash.BANK, director, count * price)
     if BY_SYM[sym].kind != "fc":
-        _move_marker(state, sym, market.down(state["companies"][sym]["price"], count))
+        before = state["companies"][sym]["price"]
+        _move_marker(state, sym, market.down(before, count))
+        log.price(state, sym, before, state["companies"][sym]["price"], "sold", count=count)
     return count * price
 
 

@@ -30,7 +30,7 @@ from typing import Any, Literal
 from ..data import market, trains
 from ..data.companies import BY_SYM, FC, Company
 from ..refusals import refuse
-from . import cash, shares
+from . import cash, log, shares
 
 State = Any
 
@@ -102,8 +102,10 @@ def pay_out(state: State, sym: str, revenue: int) -> Dividend:
     if odd:
         _transfer(state, cash.BANK, sym, odd)
         paid[sym] = paid.get(sym, 0) + odd
+    log.note(state, "dividend", company=sym, revenue=revenue, per_share=per_share, paid=paid)
     move = market.right if per_share > 0 else market.left
     cell_before, cell_after = _move(state, sym, move)
+    log.price(state, sym, cell_before, cell_after, "dividend" if per_share else "no_dividend")
     return Dividend(
         sym,
         "payout",
@@ -124,7 +126,10 @@ def retain(state: State, sym: str, revenue: int) -> Dividend:
     _check_amount(revenue)
     before = _bank(state)
     _transfer(state, cash.BANK, sym, revenue)
+    if revenue:
+        log.note(state, "retained", company=sym, revenue=revenue)
     cell_before, cell_after = _move(state, sym, market.left)
+    log.price(state, sym, cell_before, cell_after, "no_dividend")
     return Dividend(
         sym, "retain", revenue, 0, {}, revenue, cell_before, cell_after, _broke(before, state)
     )
@@ -154,6 +159,8 @@ def produce_cubes(state: State, sym: str, income: int) -> int:
     _operating(state, sym, ("minor",))
     made = cubes_for(income)
     state["companies"][sym]["cubes"] += made
+    if made:
+        log.note(state, "cubes", company=sym, cubes=made, income=income)
     return made
 
 
@@ -193,18 +200,31 @@ def operate_fc(state: State, city_revenues: Sequence[int], train_range: int) -> 
     them. The marker moves one space diagonally up on a dividend above $0
     and stays on $0."""
     _operating(state, FC.sym, ("fc",))
-    income = fc_income(city_revenues, train_range, unshipped_cubes(state))
+    cubes = unshipped_cubes(state)
+    income = fc_income(city_revenues, train_range, cubes)
     per_share = dividend_per_share(FC.sym, income)
     before = _bank(state)
     held = state["cash"].get(FC.sym, 0)
     if held:
         _transfer(state, FC.sym, cash.BANK, held)
     paid = _pay_holders(state, FC.sym, per_share, treasury_to=None)
+    log.note(
+        state,
+        "fc",
+        revenue=income,
+        cities=sorted(city_revenues, reverse=True)[:train_range],
+        range=train_range,
+        cubes=cubes,
+        per_share=per_share,
+        paid=paid,
+        fees=held,
+    )
     for sym, charter in state["companies"].items():
         if _company(sym).kind == "minor":
             charter["cubes"] = 0
     move = market.up if per_share > 0 else _stay
     cell_before, cell_after = _move(state, FC.sym, move)
+    log.price(state, FC.sym, cell_before, cell_after, "dividend" if per_share else "no_dividend")
     return Dividend(
         FC.sym,
         "payout",
@@ -232,6 +252,7 @@ def pay_fc_fee(state: State, company: str, passes: int) -> int:
     if fee:
         state["cash"] = _with_account(state["cash"], FC.sym)
         _transfer(state, company, FC.sym, fee)
+        log.note(state, "fc_fee", company=company, passes=passes, fee=fee)
     return fee
 
 

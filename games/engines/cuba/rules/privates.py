@@ -30,7 +30,7 @@ from ..data.trains import MACHINES, MAX_MACHINES_PER_MINOR, WAGONS
 from ..map.laying import COMMISSIONER_TILES, Layer, LayResult, check_lay, legal_lays
 from ..map.laying import apply_lay as _apply_lay
 from ..refusals import reason, refusal, refuse
-from . import cash, shares
+from . import cash, log, shares
 
 State = dict[str, Any]
 Ability = Literal["wagon", "machine", "fc_share", "mail", "n_train_discount"]
@@ -335,6 +335,7 @@ def collect_mail(state: State, company: str) -> int:
         return 0
     amount = MAIL_INCOME_BY_PHASE[state["phase"]]
     state["cash"] = cash.transfer(state["cash"], cash.BANK, company, amount)
+    log.note(state, "mail", company=company, amount=amount)
     return amount
 
 
@@ -409,5 +410,6 @@ def commissioner_lay(
     private = state["privates"][card]
     state["board"] = _apply_lay(state["board"], who, coord, tile, rotation)
     state["cash"] = cash.transfer(state["cash"], cash.BANK, private["owner"], info.funding)
+    log.note(state, "funding", card=card, account=private["owner"], amount=info.funding)
     private["out"] = True
     return result

@@ -41,7 +41,7 @@ from ..data.trains import (
     machines_bonus,
 )
 from ..refusals import reason, refusal, refuse
-from . import cash
+from . import cash, log
 from .privates import n_train_discount, use_n_train_discount
 
 State = dict[str, Any]
@@ -346,14 +346,16 @@ def _trigger(state: State, stack: str, changes: Changes) -> None:
 
 def start_phase(state: State, number: int, changes: Changes | None = None) -> Changes:
     """Start phase `number` with the table's consequences: trains scrapped
-    (from the companies and the pool, out of the game), n-trains turned
-    obsolete, and the majors' surplus trains and wagons over the new limit
-    sent to the pool without compensation (`surplus`). What goes on sale
-    follows from `state["phase"]`."""
+    (from the companies and the pool, out of the game) and n-trains turned
+    obsolete. A major left over its new limit keeps its cards until its
+    director chooses which go to the pool (`over_limit`, `discard`; the
+    operating round asks at once). What goes on sale follows from
+    `state["phase"]`."""
     changes = changes if changes is not None else Changes()
     ph = phase_of(number)
     state["phase"] = number
     changes.phases.append(number)
+    rusted_before, obsolete_before = len(changes.rusted), len(changes.obsolete)
     scrapped = set(ph.rusts) | {
         t.obsolete_as for t in NARROW if t.name in ph.rusts and t.obsolete_as
     }
@@ -373,23 +375,71 @@ def start_phase(state: State, number: int, changes: Changes | None = None) -> Ch
             else:
                 kept.append(name)
         cards[:] = kept
-    for sym in in_game(state["companies"]):
-        charter = state["companies"][sym]
-        limit = train_limit(state, sym)
-        if limit is None:
-            continue
-        for key in ("trains", "wagons"):
-            while len(charter[key]) > limit:
-                card = surplus(charter[key])
-                charter[key].remove(card)
-                state["pool"].append(card)
-                changes.to_pool.append((sym, card))
+    log.note(
+        state,
+        "phase",
+        phase=number,
+        rusted=[list(p) for p in changes.rusted[rusted_before:]],
+        obsolete=[list(p) for p in changes.obsolete[obsolete_before:]],
+    )
     return changes
 
 
+# --- surplus cards after a phase change (VII.3.9) ---------------------------------
+
+SurplusKind = Literal["trains", "wagons"]
+
+
+def over_limit(state: State) -> list[tuple[str, SurplusKind]]:
+    """The majors holding more trains, or more wagons, than the phase allows
+    (only a phase change puts one there: every purchase checks the limit
+    first), as (company, "trains" | "wagons"), in the printed order of the
+    charters: the order in which their directors choose."""
+    out: list[tuple[str, SurplusKind]] = []
+    for sym in in_game(state["companies"]):
+        limit = train_limit(state, sym)
+        if limit is None or kind_of(sym) != "major":
+            continue
+        charter = state["companies"][sym]
+        kinds: tuple[SurplusKind, ...] = ("trains", "wagons")
+        out += [(sym, key) for key in kinds if len(charter[key]) > limit]
+    return out
+
+
+def discard_fault(state: State, company: str, card: str) -> str | None:
+    """Why `company` may not give up `card` to the pool now; None: it may.
+    Only a company over its limit gives up a card, and only of the kind it
+    holds too many of ("Trains that are surplus as the result of a phase
+    change go into the bank pool", VII.3.9)."""
+    if not isinstance(company, str) or company not in state["companies"]:
+        return reason(N_("there is no company {company}"), company=repr(company))
+    over = [key for sym, key in over_limit(state) if sym == company]
+    if not over:
+        return reason(N_("{company} is within its train limit"), company=company)
+    held = [c for key in over for c in state["companies"][company][key]]
+    if not isinstance(card, str) or card not in held:
+        return reason(
+            N_("{company} has no surplus {card} to give up"), company=company, card=repr(card)
+        )
+    return None
+
+
+def discard(state: State, company: str, card: str) -> Changes:
+    """The company gives `card` to the bank pool, without compensation."""
+    fault = discard_fault(state, company, card)
+    if fault:
+        raise refusal(fault)
+    charter = state["companies"][company]
+    key = "wagons" if card in WAGON_BY_NAME else "trains"
+    charter[key].remove(card)
+    state["pool"].append(card)
+    return Changes(to_pool=[(company, card)])
+
+
 def surplus(cards: list[str]) -> str:
-    """The card a company over its limit gives up: the director's choice at
-    the table; the library takes the cheapest, the oldest of equals."""
+    """The card a director who lets the clock run out gives up: the
+    cheapest, the oldest of equals (what the engine took for them before
+    the choice was theirs)."""
     return min(enumerate(cards), key=lambda ic: (value(ic[1]), ic[0]))[1]
 
 
@@ -402,6 +452,7 @@ def export_to_fc(state: State) -> Changes:
     card = next(t.name for t in STANDARD if t.stack == stack)
     _draw(state, stack)
     state["fc_trains"].append(card)
+    log.note(state, "export", card=card)
     changes = Changes()
     _trigger(state, stack, changes)
     return changes

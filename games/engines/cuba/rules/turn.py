@@ -37,7 +37,7 @@ from ...base import IllegalAction
 from ..data.companies import BY_SYM
 from ..map.laying import Layer
 from ..refusals import refuse
-from . import income, shares
+from . import income, rolling_stock, shares
 from .cash import player
 
 State = dict[str, Any]
@@ -144,9 +144,15 @@ def is_director(state: State, seat: int) -> bool:
 
 def acting_account(state: State) -> str | None:
     """The player account that must move now: the round's entity when it is
-    a player; in an OR the director of the company asked (the seller of an
-    offered train while the offer waits) or of the operating company; None
-    for the FC, which nobody directs."""
+    a player; in an OR the director of a major over its train limit after a
+    phase change (who chooses its surplus cards before anything else goes
+    on), else of the company asked (the seller of an offered train while the
+    offer waits) or of the operating company; None for the FC, which nobody
+    directs."""
+    if state["round"]["kind"] == "operating":
+        over = rolling_stock.over_limit(state)
+        if over:
+            return shares.director(state["certificates"], over[0][0])
     entity = state["round"]["entity"]
     if not isinstance(entity, str):
         return None

@@ -22,7 +22,7 @@ from typing import Any
 from ...i18n import N_
 from ...verbs import Slot, Verb, line
 from ..refusals import WORDS, refuse
-from ..rules import cash
+from ..rules import cash, log
 from ..rules.privates import COMMISSIONERS
 from ..words.names import fit, money, private
 from . import PASS
@@ -164,6 +164,7 @@ def _sell(state: State) -> None:
     winner = cash.player(data["leader"])
     state["cash"] = cash.transfer(state["cash"], winner, cash.BANK, data["bid"])
     state["privates"][data["card"]]["owner"] = winner
+    log.note(state, "sold", card=data["card"], account=winner, price=data["bid"])
     _open(state, CARDS.index(data["card"]) + 1)
 
 

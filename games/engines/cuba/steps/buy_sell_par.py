@@ -39,7 +39,7 @@ from ..data import market
 from ..data.companies import BY_SYM, FLOAT_PERCENT, in_game, shares_of, symbol
 from ..data.variants import BY_ID
 from ..refusals import WORDS, Refused, refusal, refuse
-from ..rules import cash, shares
+from ..rules import cash, log, shares
 from ..rules.shares import DIRECTOR_SHARES, MINOR_START_SHARES
 from ..words.names import company, fit, money, private, share_gloss
 from . import PASS
@@ -491,27 +491,33 @@ def _sell(state: State, seat: int, sym: str, count: int) -> None:
     marker one cell down per certificate (never the FC's in a stock round)."""
     price = _price(state, sym)
     account = cash.player(seat)
+    director = shares.director(state["certificates"], sym)
     state["certificates"] = shares.sell(state["certificates"], sym, seat, count, state["order"])
+    _new_director(state, sym, director)
     state["cash"] = cash.transfer(state["cash"], cash.BANK, account, count * price)
     if BY_SYM[sym].kind != "fc":
-        move_marker(state, sym, market.down(state["companies"][sym]["price"], count))
+        before = state["companies"][sym]["price"]
+        move_marker(state, sym, market.down(before, count))
+        log.price(state, sym, before, state["companies"][sym]["price"], "sold", count=count)
     sold = data(state)["sold"]
     sold[account] = sorted({*sold.get(account, []), sym})
     data(state)["turn"].append({"company": sym, "count": count})
 
 
 def _buy(state: State, seat: int, sym: str, source: str) -> None:
-    """One certificate at the current price. From the offering or the pool the
-    money goes to the bank (VI.5); from a major's treasury to the company,
-    whose shares they are (see README)."""
+    """One certificate at the current price, paid to the bank from every
+    source, a major's treasury included: VI.5 says so in as many words, and
+    the draft's text wins over an interpretation (README, "Where a purchase
+    price goes", for the tension with VII.3.3 this leaves)."""
     price = _price(state, sym)
     account = cash.player(seat)
     cert = shares.offered(state["certificates"], sym, source)
     assert cert is not None  # `_why_not_buy` found it
+    director = shares.director(state["certificates"], sym)
     certs = shares.move(state["certificates"], sym, source, account, cert)
     state["certificates"] = shares.change_director(certs, sym, state["order"])
-    payee = sym if source == shares.TREASURY else cash.BANK
-    state["cash"] = cash.transfer(_with_account(state["cash"], payee), account, payee, price)
+    _new_director(state, sym, director)
+    state["cash"] = cash.transfer(state["cash"], account, cash.BANK, price)
     _float(state, sym)
     _end_turn(state)
 
@@ -576,6 +582,14 @@ def _float(state: State, sym: str) -> None:
     if shares.sold_percent(state["certificates"], sym) >= FLOAT_PERCENT:
         company["floated"] = True
         data(state)["floated"].append(sym)
+        log.note(state, "floated", company=sym)
+
+
+def _new_director(state: State, sym: str, before: str | None) -> None:
+    """VI.9: a purchase or a sale that hands the directorship on says so."""
+    after = shares.director(state["certificates"], sym)
+    if before is not None and after is not None and after != before:
+        log.note(state, "director", company=sym, account=after)
 
 
 # -- helpers the round's end uses too ------------------------------------------------

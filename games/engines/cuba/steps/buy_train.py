@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...base import IllegalAction
+from ...base import IllegalAction, same_json
 from ...i18n import N_
 from ...verbs import Slot, Verb, line
 from ..data.companies import BY_SYM
@@ -115,7 +115,7 @@ def _trades(state: State, sym: str) -> list[Action]:
 
 
 def apply(state: State, seat: int, action: Action) -> None:
-    if action not in legal(state, seat):
+    if not any(same_json(a, action) for a in legal(state, seat)):
         raise _why_not(state, seat, action)
     record = turn.current(state)
     assert record is not None

@@ -23,12 +23,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...base import IllegalAction
+from ...base import IllegalAction, same_json
 from ...i18n import N_
 from ...verbs import Slot, Verb, line
 from ..data.companies import symbol
 from ..refusals import WORDS, Refused, refusal, refuse
-from ..rules import emergency, shares, turn
+from ..rules import emergency, log, shares, turn
 from ..words.names import company, money, share_gloss
 
 _ = WORDS.gettext
@@ -103,7 +103,7 @@ def _financing_moves(state: State, sym: str) -> list[Action]:
 
 
 def apply(state: State, seat: int, action: Action) -> None:
-    if action not in legal(state, seat):
+    if not any(same_json(a, action) for a in legal(state, seat)):
         raise _why_not(state, seat, action)
     record = turn.current(state)
     assert record is not None
@@ -111,7 +111,10 @@ def apply(state: State, seat: int, action: Action) -> None:
     turn.reach(state, "buy_train")
     kind = action["type"]
     if kind == "bankrupt":
-        state["end"] = {"reason": BANKRUPTCY}
+        # The game ends at once (the 18xx convention; the draft's passage is
+        # missing) and the bankrupt player ranks last (`scoring`).
+        state["end"] = {"reason": BANKRUPTCY, "bankrupt": seat}
+        log.note(state, "end", **state["end"])
         return
     director = _director(state, sym)
     if kind == "contribute":

@@ -22,7 +22,7 @@ from ...verbs import ABSENT, Slot, Verb, line
 from ..data.companies import BY_SYM
 from ..map import tokens
 from ..refusals import WORDS, refuse
-from ..rules import turn
+from ..rules import log, turn
 from ..words.names import place, printed_name
 
 _ = WORDS.gettext
@@ -68,6 +68,7 @@ def auto(state: State) -> bool:
     state["board"] = tokens.home_token(state["board"], sym, home[0], home[1])
     state["companies"][sym]["tokens_placed"] = 1
     turn.reach(state, "home")
+    log.note(state, "home", company=sym, hex=home[0])
     return True
 
 

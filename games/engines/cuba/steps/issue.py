@@ -23,7 +23,7 @@ from ...verbs import Slot, Verb, line
 from ..data import market
 from ..data.companies import BY_SYM, shares_of
 from ..refusals import refuse
-from ..rules import cash, shares, turn
+from ..rules import cash, log, shares, turn
 
 NAME = "issue or redeem a share"
 
@@ -118,9 +118,11 @@ def apply(state: State, seat: int, action: Action) -> None:
             state["certificates"], sym, shares.TREASURY, shares.POOL, _ordinary(sym)
         )
         state["cash"] = cash.transfer(state["cash"], cash.BANK, sym, price)
-        cell = market.down(state["companies"][sym]["price"])
+        before = state["companies"][sym]["price"]
+        cell = market.down(before)
         state["market"] = market.place(state["market"], sym, cell)
         state["companies"][sym]["price"] = cell
+        log.price(state, sym, before, cell, "issued")
     else:
         state["certificates"] = shares.move(
             state["certificates"], sym, shares.POOL, shares.TREASURY, _ordinary(sym)

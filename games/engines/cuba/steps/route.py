@@ -35,7 +35,7 @@ from ..map.laying import FC_FEE
 from ..map.optimiser import CUBE_VALUE, Plan
 from ..map.routes import Train, train_from_name
 from ..refusals import WORDS, refuse
-from ..rules import income, turn
+from ..rules import income, log, turn
 
 _ = WORDS.gettext
 
@@ -89,6 +89,7 @@ def auto(state: State) -> bool:
     if state["companies"][sym]["trains"]:
         return False
     _record(state, {"revenue": 0, "sugar": 0, "fc_fees": 0, "routes": []}, 0)
+    log.note(state, "run", company=sym, trains=[], revenue=0, sugar=0, delivered={}, income=0)
     return True
 
 
@@ -190,11 +191,30 @@ def run_plan(state: State, claimed: Any = None) -> Plan:
     if passes:
         income.pay_fc_fee(state, sym, len(passes))
         record["fc_paid"]["route"] = [*paid, *(p for p in passes if p not in paid)]
-    for mill, n in deliveries(plan, cubes).items():
+    delivered = deliveries(plan, cubes)
+    for mill, n in delivered.items():
         state["companies"][mill]["cubes"] -= n
     revenue = plan.revenue
     earned = income.minor_income(revenue, charter["machines"]) if kind == "minor" else revenue
-    _record(state, optimiser.plan_json(board, plan, trains, kind), earned)
+    run = optimiser.plan_json(board, plan, trains, kind)
+    _record(state, run, earned)
+    log.note(
+        state,
+        "run",
+        company=sym,
+        trains=[
+            {
+                "train": r["train"],
+                "stops": [stop.split(".")[0] for stop in r["stops"]],
+                "revenue": r["revenue"],
+            }
+            for r in run["routes"]
+        ],
+        revenue=revenue,
+        sugar=plan.sugar,
+        delivered=delivered,
+        income=earned,
+    )
     return plan
 
 

@@ -193,12 +193,16 @@ def _title(view: dict[str, Any]) -> str:
     return _("{round}, phase {phase}").format(round=title, phase=phase)
 
 
-def _ended(end: dict[str, Any]) -> str:
+def _ended(end: dict[str, Any], names: Sequence[str]) -> list[str]:
     reason = str(end.get("reason", ""))
     if not reason:
-        return _("  The game is over.")
+        return [_("  The game is over.")]
     said = _(END_REASONS[reason]) if reason in END_REASONS else reason.replace("_", " ")
-    return _("  The game is over ({reason}).").format(reason=said)
+    lines = [_("  The game is over ({reason}).").format(reason=said)]
+    if isinstance(end.get("bankrupt"), int):
+        who = _who(f"p{end['bankrupt']}", names)
+        lines += _wrap(_("  {name} went bankrupt and ranks last.").format(name=who))
+    return lines
 
 
 def _round(view: dict[str, Any], names: Sequence[str]) -> list[str]:
@@ -206,7 +210,7 @@ def _round(view: dict[str, Any], names: Sequence[str]) -> list[str]:
     kind = r["kind"]
     lines = [_title(view)]
     if view["end"] is not None:
-        return [*lines, _ended(view["end"])]
+        return [*lines, *_ended(view["end"], names)]
     steps = r["steps"]
     entity = r["entity"]
     if kind == "auction" and "auction" in steps:

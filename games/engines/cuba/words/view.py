@@ -24,6 +24,16 @@ PROVISIONAL = (
     "the mail contract's amount in each phase is our reading."
 )
 
+# A rule the draft states outright that sits badly with another (README,
+# "Where a purchase price goes"): shown, not settled silently.
+RULES_CONFLICTS = (
+    "A share bought from a major's treasury is paid to the bank, as the "
+    'draft\'s VI.5 says ("The purchase price is paid to the bank"), so the '
+    "company receives nothing for it; yet when the company itself issues the "
+    "same share (VII.3.3, VII.3.10) it receives the price. The designer may "
+    "mean the company to be paid in both cases.",
+)
+
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     variant = BY_ID[state["variant"]]
@@ -44,10 +54,13 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         # the FC runs with the newest (last) of these, else its preprinted 1-train
         "fc_trains": list(state["fc_trains"]),
         "map": mapview.map_view(state["board"], phase=state["phase"]),
-        "provisional": [PROVISIONAL, *mapview.provisional(state["board"])],
+        "provisional": [PROVISIONAL, *RULES_CONFLICTS, *mapview.provisional(state["board"])],
         # the bank ran out: the game ends after the set of ORs numbered `set` (IX.1)
         "ending": None if state["ending"] is None else dict(state["ending"]),
         "end": None if state["end"] is None else dict(state["end"]),
+        # what the latest move set off without a decision (`rules.log`,
+        # said by `words.events`)
+        "log": [dict(e) for e in state.get("log") or []],
     }
 
 

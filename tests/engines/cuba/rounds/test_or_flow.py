@@ -204,10 +204,10 @@ def test_one_8_exported_does_not_end_the_game():
     assert state["fc_trains"] == ["8"] and state["end"] is None
 
 
-def test_phase_change_surplus_goes_to_the_pool_in_charter_order_whatever_the_dict_order():
+def test_phase_change_surplus_is_asked_in_charter_order_whatever_the_dict_order():
     """A state read back from JSON may hold its companies in another order;
-    the trains two companies give up at a phase change reach the pool in the
-    printed order of the charters all the same."""
+    the directors of two companies over the limit after a phase change are
+    asked in the printed order of the charters all the same."""
     from games.engines.cuba.rules import rolling_stock
 
     state = stock_game("4")
@@ -219,4 +219,42 @@ def test_phase_change_surplus_goes_to_the_pool_in_charter_order_whatever_the_dic
     backwards["companies"] = dict(reversed(list(backwards["companies"].items())))
     for s in (state, backwards):
         rolling_stock.start_phase(s, 5)
-    assert state["pool"] == backwards["pool"] == ["3", "4"]  # Oe's charter comes first
+    # Oe's charter comes first
+    assert rolling_stock.over_limit(state) == rolling_stock.over_limit(backwards)
+    assert [sym for sym, _ in rolling_stock.over_limit(state)] == ["Oe", "MS"]
+
+
+def test_vii313_an_export_that_lowers_the_limit_asks_the_directors_before_the_set_ends():
+    """The export at the end of a set (VII.3.13) starts phase 5; MS, over
+    its new limit, gives up a train of its director's choice (VII.3.9)
+    before the stock round begins."""
+    state = stock_game("4")
+    seat = state["order"][0]
+    start_major(state, "MS", 100)
+    give(state, "MS", seat, 20, 10, 10, 10, 10)
+    state["companies"]["MS"]["trains"] = ["4", "4+", "4"]
+    state["phase"] = 4
+    for stack in ("2", "3", "4"):
+        state["depot"][stack] = 0  # the 5 is the top card the FC takes
+
+    def asked(s):
+        return s["end"] is not None or any(a["type"] == "discard" for a in _legal(s))
+
+    state = play_until(state, asked)
+    assert state["phase"] == 5 and state["fc_trains"] == ["5"]
+    assert state["round"]["kind"] == "operating"
+    assert ENGINE.to_act(state) == {seat}
+    assert _legal(state) == [
+        {"type": "discard", "company": "MS", "card": "4"},
+        {"type": "discard", "company": "MS", "card": "4+"},
+    ]
+    # the clock's choice is the cheapest (the 4), the director may keep it
+    assert ENGINE.timeout_action(state, seat)["card"] == "4"
+    state = ENGINE.apply(state, seat, ENGINE.parse("discard 4+", state, seat))
+    assert state["companies"]["MS"]["trains"] == ["4", "4"]
+    assert state["pool"] == ["4+"]
+    assert state["round"]["kind"] == "stock"  # the set is over now
+
+
+def _legal(state):
+    return [a for seat in ENGINE.to_act(state) for a in ENGINE.legal_actions(state, seat)]

@@ -18,12 +18,15 @@ from games.engines.cuba.rules.rolling_stock import (
     buy,
     buy_machine,
     depot_offers,
+    discard,
     export_to_fc,
     machine_bonus,
     machine_price,
+    over_limit,
     pool_offers,
     purchase_fault,
     start_phase,
+    surplus,
     trade_in,
     trade_in_price,
 )
@@ -238,32 +241,46 @@ def test_a_major_with_a_3_and_a_4_may_buy_the_first_5_and_returns_one():
     state["phase"] = 4
     state["companies"]["MS"]["trains"] = ["3", "4"]
     bank = state["cash"]["bank"]
-    changes = buy(state, "MS", "5")
-    assert len(state["companies"]["MS"]["trains"]) == 2
-    assert changes.to_pool == [("MS", "3")]
-    assert state["pool"] == ["3"]
+    buy(state, "MS", "5")
+    assert state["companies"]["MS"]["trains"] == ["3", "4", "5"]
+    assert over_limit(state) == [("MS", "trains")]
+    changes = discard(state, "MS", "4")  # the director's choice, not the cheapest
+    assert changes.to_pool == [("MS", "4")]
+    assert state["companies"]["MS"]["trains"] == ["3", "5"] and over_limit(state) == []
+    assert state["pool"] == ["4"]
     # No compensation: the bank got the price and paid nothing back.
     assert state["cash"]["bank"] == bank + trains.BY_NAME["5"].price
 
 
-def test_surplus_trains_go_to_the_pool_cheapest_and_oldest_first():
+def test_vii39_surplus_trains_stay_until_the_director_chooses_the_default_is_the_cheapest():
     state = game()
     state["companies"]["MS"]["trains"] = ["4+", "4", "3", "3"]
     state["companies"]["CVC"]["trains"] = ["4", "3+", "4"]
     state["phase"] = 4
     start_phase(state, 5)
-    assert state["companies"]["MS"]["trains"] == ["4+", "4"]
-    assert state["companies"]["CVC"]["trains"] == ["4", "4"]
-    assert sorted(state["pool"]) == ["3", "3", "3+"]
+    # the charters' printed order: MS before CVC
+    assert over_limit(state) == [("MS", "trains"), ("CVC", "trains")]
+    assert state["companies"]["MS"]["trains"] == ["4+", "4", "3", "3"]
+    assert state["pool"] == []
+    # a director who lets the clock run out gives up the cheapest, the oldest first
+    assert surplus(["4+", "4", "3", "3"]) == "3" and surplus(["4", "3+", "4"]) == "3+"
+    with pytest.raises(IllegalAction, match="within its train limit"):
+        discard(state, "HG", "2n")
+    with pytest.raises(IllegalAction, match="no surplus '5'"):
+        discard(state, "MS", "5")
 
 
-def test_surplus_wagons_over_the_new_limit_go_to_the_pool():
+def test_vii39_surplus_wagons_over_the_new_limit_go_to_the_pool():
     state = game()
     state["phase"] = 4
     state["companies"]["MS"]["wagons"] = ["2-wagon", "1-wagon", "2-wagon"]
     start_phase(state, 5)
-    assert state["companies"]["MS"]["wagons"] == ["2-wagon", "2-wagon"]
-    assert state["pool"] == ["1-wagon"]
+    assert over_limit(state) == [("MS", "wagons")]
+    with pytest.raises(IllegalAction, match="no surplus"):
+        discard(state, "MS", "3")  # its trains are within the limit
+    discard(state, "MS", "2-wagon")
+    assert state["companies"]["MS"]["wagons"] == ["1-wagon", "2-wagon"]
+    assert state["pool"] == ["2-wagon"]
 
 
 def test_the_train_limit_of_minors_is_2_throughout():
@@ -513,6 +530,14 @@ def _limits_hold(state: State) -> None:
         assert len(charter["machines"]) <= trains.MAX_MACHINES_PER_MINOR
 
 
+def _discard_surplus(state: State, rng: random.Random) -> None:
+    """Each director over the limit gives up cards of their choice (here a
+    random one) until every company is within it."""
+    while over := over_limit(state):
+        sym, key = over[0]
+        discard(state, sym, rng.choice(state["companies"][sym][key]))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(len(variants.VARIANT_IDS)))
 def test_random_rolling_stock_through_every_phase_conserves_money_and_cards(seed):
@@ -532,6 +557,7 @@ def test_random_rolling_stock_through_every_phase_conserves_money_and_cards(seed
             traded.clear()  # a new OR
             if rng.random() < 0.3:
                 _scrapped(export_to_fc(state), out)
+                _discard_surplus(state, rng)
         sym = rng.choice(companies)
         if rng.random() < 0.3 and state["cash"]["bank"] > 300:
             state["cash"] = cash.transfer(state["cash"], cash.BANK, sym, rng.choice([100, 300]))
@@ -555,6 +581,7 @@ def test_random_rolling_stock_through_every_phase_conserves_money_and_cards(seed
             moves += 1
             kinds[what if what == "trade" else offer.source] += 1
             _scrapped(changes, out)
+            _discard_surplus(state, rng)
             break
         assert cash.total(state["cash"]) == 8000
         assert _counts(state, out) == initial

@@ -12,7 +12,7 @@ import pytest
 
 from games.engines.base import IllegalAction
 from games.engines.cuba.data import market
-from games.engines.cuba.rounds import flow
+from games.engines.cuba.rounds import flow, operating
 from games.engines.cuba.rules import cash, rolling_stock, shares, turn
 from tests.engines.cuba.stockgame import give, start_major
 from tests.engines.cuba.test_engine import ENGINE, through_first_stock_round
@@ -337,6 +337,31 @@ def test_vii310_forced_sales_never_change_a_presidency():
     assert after["companies"]["MS"]["trains"] == ["3"]
 
 
+def test_vii312_a_director_sells_fc_shares_in_emergency_financing_once_the_fc_has_operated():
+    """VII.3.10's forced sales follow every rule of a sale (VI.4): FC shares
+    may be sold once the FC has operated, and its own run counts
+    (VII.3.12). A director holding them is not bankrupt."""
+    state = base_game()
+    float_major(state, "MS", 1, 0)
+    state["certificates"]["MS"]["ipo"] = state["certificates"]["MS"].pop("treasury")
+    state["certificates"]["HG"]["ipo"] = state["certificates"]["HG"].pop("treasury")
+    give(state, "HG", 0, 20, source="p1")  # p1 keeps only the director's 40% of HG
+    give(state, "FC", 1, 10, 10, 10, 10, 10)
+    state["depot"]["2"] = 0  # the cheapest train is a 3 at $200
+    operating.operate_fc(state)  # the FC's run in an earlier OR
+    state = at_buy_step(state, "MS")
+    set_cash(state, "p1", 0)
+    price = market.CELLS[state["companies"]["FC"]["price"]].price
+    need = -(-200 // price)  # the fewest FC shares that raise $200
+    sells = {(a["company"], a["count"]) for a in legal(state) if a["type"] == "emergency_sell"}
+    assert ("FC", need) in sells and {"type": "bankrupt"} not in legal(state)
+    after = act(state, {"type": "emergency_sell", "company": "FC", "count": need})
+    assert after["end"] is None
+    assert after["companies"]["FC"]["price"] == state["companies"]["FC"]["price"]
+    assert after["certificates"]["FC"]["pool"] == [10] * need
+    assert after["companies"]["MS"]["trains"] == ["3"]
+
+
 def test_vii310_a_director_who_cannot_raise_the_money_is_bankrupt_and_the_game_ends():
     state = base_game()
     float_major(state, "MS", 1, 0)
@@ -349,8 +374,35 @@ def test_vii310_a_director_who_cannot_raise_the_money_is_bankrupt_and_the_game_e
     assert legal(state) == [{"type": "bankrupt"}]
     assert ENGINE.timeout_action(state, 1) == {"type": "bankrupt"}
     over = line(state, "bankrupt")
-    assert over["end"] == {"reason": "bankruptcy"}
+    assert over["end"] == {"reason": "bankruptcy", "bankrupt": 1}
     assert ENGINE.result(over) is not None and ENGINE.to_act(over) == set()
+
+
+def test_vii310_bankruptcy_ends_the_game_at_once_and_the_bankrupt_player_ranks_last():
+    """The draft's passage after VII.3.10's forced sales is missing; the
+    18xx convention the published implementation keeps: the game ends at
+    once. A bankrupt player never wins: they rank last, even with the most
+    wealth, and the others by their wealth (IX.2)."""
+    state = base_game()
+    float_major(state, "MS", 1, 0)
+    state["certificates"]["MS"]["ipo"] = state["certificates"]["MS"].pop("treasury")
+    state["certificates"]["HG"]["ipo"] = state["certificates"]["HG"].pop("treasury")
+    give(state, "HG", 0, 20, source="p1")  # p1 keeps only the director's 40% of HG
+    give(state, "FC", 1, 10, 10)  # not for sale: the FC has not operated yet
+    state["depot"]["2"] = 0
+    state = at_buy_step(state, "MS")
+    set_cash(state, "p1", 0)
+    set_cash(state, "p0", 0)
+    assert legal(state) == [{"type": "bankrupt"}]
+    over = act(state, {"type": "bankrupt"})
+    assert over["end"] == {"reason": "bankruptcy", "bankrupt": 1}
+    assert ENGINE.to_act(over) == set() and ENGINE.is_over(over)
+    result = ENGINE.result(over)
+    assert result["scores"][1] > result["scores"][0]  # the richer player...
+    assert result["places"] == [1, 2] and result["winners"] == [0]  # ...is last
+    assert result["ended_by"] == "bankruptcy"
+    said = "\n".join(ENGINE.describe(ENGINE.view(over, 0), 0, ["ann", "bob"]))
+    assert "bob went bankrupt and ranks last" in said
 
 
 # --- VII.3.14, the phase table ------------------------------------------------
@@ -380,14 +432,35 @@ def test_phase4_rusts_2_and_2n_trains():
     assert buy("4") in legal(after)
 
 
-def test_phase5_surplus_trains_go_to_the_pool(ms):
+def test_vii39_surplus_trains_after_a_phase_change_are_the_directors_choice(ms):
+    """VII.3.9: "Trains that are surplus as the result of a phase change go
+    into the bank pool"; which ones is the director's choice (a step of its
+    own, before anything else), the cheapest when the clock runs out."""
     ms["companies"]["MS"]["trains"] = ["4", "4+"]
     ms["phase"] = 4
     ms["depot"].update({"2": 0, "3": 0, "4": 0})
+    float_major(ms, "Oe", 0, 0)
+    ms["companies"]["Oe"]["trains"] = ["4", "4", "4"]
     after = act(ms, buy("5"))
     assert after["phase"] == 5
-    assert after["companies"]["MS"]["trains"] == ["4+", "5"]
-    assert after["pool"] == ["4"]
+    # Oe (printed before MS) is over the new limit of two, but giving up one
+    # of three equal 4s is no choice: the round does it; then MS's director
+    assert after["companies"]["Oe"]["trains"] == ["4", "4"] and after["pool"] == ["4"]
+    assert ENGINE.to_act(after) == {1}
+    assert legal(after) == [
+        {"type": "discard", "company": "MS", "card": "4"},
+        {"type": "discard", "company": "MS", "card": "4+"},
+        {"type": "discard", "company": "MS", "card": "5"},
+    ]
+    assert ENGINE.timeout_action(after, 1) == {"type": "discard", "company": "MS", "card": "4"}
+    refused(after, {"type": "pass"}, "first discard surplus trains")
+    refused(after, {"type": "discard", "company": "MS", "card": "3"}, "no surplus")
+    after = line(after, "discard 4+")
+    assert after["companies"]["MS"]["trains"] == ["4", "5"]
+    assert after["pool"] == ["4", "4+"]
+    # MS's turn goes on where it was: its director may pass
+    assert turn.company(after) == "MS" and ENGINE.to_act(after) == {1}
+    assert {"type": "pass"} in legal(after)
 
 
 # --- VII.3.11 -----------------------------------------------------------------

@@ -272,6 +272,28 @@ def test_ix3_each_share_sold_moves_the_price_one_cell_down_and_is_paid_at_the_ol
     assert state["certificates"]["MS"]["pool"] == [10, 10, 10]
 
 
+def test_vii312_fc_shares_may_be_sold_once_the_fc_has_operated():
+    """VII.3.12 says what a sale of FC shares does to its price, so they can
+    be sold; VI.4 allows it once the company has operated, and the FC's own
+    run at the end of each OR is its operation."""
+    from ..rounds.test_or_flow import play_set
+
+    state = stock_game("4")
+    seat = state["order"][0]
+    give(state, "FC", seat, 10, 10)
+    assert not state["companies"]["FC"]["operated"]
+    state = play_set(state)  # SR 1, then the OR in which the FC runs
+    assert state["round"]["kind"] == "stock" and state["round"]["number"] == 2
+    assert state["companies"]["FC"]["operated"]
+    to_seat(state, seat)
+    assert {"type": "sell", "company": "FC", "count": 2} in legal(state)
+    price, before = price_of(state, "FC"), money(state, seat)
+    state = play(state, "sell FC 2")
+    assert money(state, seat) == before + 2 * price
+    assert price_of(state, "FC") == price  # VII.3.12: a sale does not move it
+    assert state["certificates"]["FC"]["pool"] == [10, 10]
+
+
 def test_ix3_the_fc_price_never_changes_in_a_stock_round():
     state = second_round()
     seat = state["order"][0]
@@ -380,7 +402,10 @@ def test_vi5_ordinary_shares_cost_the_current_price_paid_to_the_bank():
     assert state["cash"]["bank"] == bank + 100
 
 
-def test_vi5_a_treasury_share_is_paid_to_the_company():
+def test_vi5_the_purchase_price_of_a_treasury_share_is_paid_to_the_bank():
+    """VI.5: "The purchase price is paid to the bank", also for a share
+    bought from a major's treasury (the company receives nothing; the
+    README and the view's provisional notes say what this leaves open)."""
     state = second_round()
     seat = seat_to_act(state)
     give(state, "MS", state["order"][1], 20, 10, 10, 10)
@@ -389,8 +414,10 @@ def test_vi5_a_treasury_share_is_paid_to_the_company():
     before, bank = money(state, seat), state["cash"]["bank"]
     state = play(state, "buy MS treasury")
     assert money(state, seat) == before - 100
-    assert state["cash"]["MS"] == 100
-    assert state["cash"]["bank"] == bank
+    assert state["cash"]["MS"] == 0
+    assert state["cash"]["bank"] == bank + 100
+    assert state["certificates"]["MS"][cash.player(seat)] == [10]
+    assert any("VI.5" in note for note in ENGINE.view(state, seat)["provisional"])
 
 
 def test_vi5_a_pool_share_is_paid_to_the_bank():
