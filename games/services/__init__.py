@@ -4,9 +4,11 @@ Every command (API, web, email, timer, moderator, the sweep) changes a game
 through these modules, and only they append to a stream (`store.append`; a
 test holds every other module to that).  One module per concern: `creation`,
 `moves`, `seats`, `undo`, `takeback`, `clocks` (with a moderator's lock),
-`vacation`, `bots` (a bot's move, a seat handed to a bot), and the
-moderators' `replacement`, `abort`, `notes`, `suspension` and `queue`;
-`common` holds what they share.
+`vacation`, `bots` (a bot's move, a seat handed to a bot), the moderators'
+`replacement`, `abort`, `notes`, `suspension` and `queue`; and before a
+game, `tables` (a game gathered with its players' consent), `invitations`,
+`rematch` and `seat_offers` (a running game's seat offered to whoever takes
+it over); `common` holds what they share.
 
 Naming, as zulip's actions do it:
 
