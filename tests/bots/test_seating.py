@@ -10,11 +10,13 @@ import pytest
 from accounts import bots as accounts
 from accounts.models import User
 from games.audit.verification import game_problems
+from games.engines import base
 from games.models import Event, Game, Seat
 from games.services.bots import do_hand_to_bot
 from games.services.creation import do_create_game
 from tests.api.conftest import client_for
 from tests.bots.play import person_moves
+from tests.support.duel import Duel
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,12 +55,27 @@ def test_two_bots_of_one_kind_sit_under_two_accounts(alice):
     assert names == ["bot:random:0", "alice", "bot:random:2"]
 
 
+class Botless(Duel):
+    """The test engine without a bot: its package (tests.bots) has no bot
+    module, as a title has none until it plays end to end."""
+
+    NAME = "botless"
+    TITLE = "Botless (test engine)"
+
+
+@pytest.fixture(autouse=True)
+def botless_engine():
+    base.register(Botless())
+    yield
+    base.unregister(Botless.NAME)
+
+
 @pytest.mark.parametrize(
     ("players", "title", "words"),
     [
         (["alice", "bot:clever"], "havana", "no such bot: bot:clever"),
         (["alice", "bot:"], "havana", "no such bot"),
-        (["alice", "bot:greedy"], "18cuba", "has no greedy bot"),
+        (["alice", "bot:greedy"], "botless", "has no greedy bot"),
     ],
 )
 def test_an_unknown_bot_or_a_title_without_bots_is_a_clear_400(alice, players, title, words):
@@ -72,8 +89,9 @@ def test_an_unknown_bot_or_a_title_without_bots_is_a_clear_400(alice, players, t
 
 def test_the_titles_list_says_which_bots_play_each_title(client):
     titles = {t["name"]: t["bots"] for t in client.get("/api/titles/").json()["titles"]}
-    assert titles["havana"] == titles["estates"] == titles["pointcity"] == ["random", "greedy"]
-    assert titles["18cuba"] == []
+    for title in ("havana", "estates", "pointcity", "18cuba"):
+        assert titles[title] == ["random", "greedy"], title
+    assert titles["botless"] == []
 
 
 def test_nobody_can_register_a_bots_name(client):
@@ -257,7 +275,7 @@ def test_the_moderation_page_refuses_a_player_and_a_missing_reason_changing_noth
 
 
 def test_the_moderation_page_offers_no_bot_for_a_title_without_bots(mo, alice, bob, carol, client):
-    game = do_create_game(title="18cuba", players=[alice, bob, carol], seed=1)
+    game = do_create_game(title="botless", players=[alice, bob, carol], seed=1)
     client.force_login(mo)
     page = client.get(f"/games/{game.pk}/moderate/").content.decode()
     assert 'data-action="hand-to-bot"' not in page
