@@ -18,6 +18,12 @@ from tests.support.duel import DUEL
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
+# Turn mails go at once in the processes a test starts (a worker, a web
+# server) as in this one (the `mail_unpaced` fixture): only the tests of
+# notifications.pacing pace them, each setting its own times.
+os.environ.setdefault("CORREO_PRESENCE_SECONDS", "0")
+os.environ.setdefault("CORREO_COALESCE_SECONDS", "0")
+
 # The property tests' profiles, registered here and nowhere else.  Each test
 # keeps its own number of examples (@settings(max_examples=...)), chosen for
 # what it searches; all of them are marked slow, so `make check` draws none.
