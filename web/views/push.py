@@ -1,0 +1,75 @@
+"""The game page's server push: a stream of server-sent events saying only
+where the game stands for this viewer (web.push publishes, this listens).
+
+Served by the ASGI workers (deploy/gunicorn.conf.py), where an open stream
+is a coroutine waiting on a queue: no thread, no CPU while nobody moves.
+Under WSGI (`make run`'s development server) it answers 204 at once, which
+tells the page's EventSource not to come back: the page keeps polling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+
+from games.errors import Forbidden, NotFound
+from games.selectors import viewers
+from web import push
+
+
+async def stream(request: HttpRequest, pk: int) -> HttpResponse:
+    if not isinstance(request, ASGIRequest) or not settings.CORREO_PUSH:
+        return HttpResponse(status=204)
+    user = await request.auser()
+    try:
+        head, delayed = await sync_to_async(_head)(pk, user)
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
+    except Forbidden as exc:
+        raise PermissionDenied(exc.message) from exc
+    response = StreamingHttpResponse(
+        _events(pk, user, head, delayed), content_type="text/event-stream"
+    )
+    response["Cache-Control"] = "no-cache, no-store"
+    response["X-Accel-Buffering"] = "no"  # nginx hands each event on at once
+    return response
+
+
+def _head(pk: int, user) -> tuple[int, bool]:
+    """The seq this viewer sees now, and whether they see the game late."""
+    viewer = viewers.viewer_of(viewers.game(pk), user)
+    return viewer.head, viewer.delayed
+
+
+async def _events(pk: int, user, head: int, delayed: bool):
+    queue = push.hub.listen(pk)
+    try:
+        yield f"retry: {settings.CORREO_PUSH_RETRY_MS}\n\n"
+        yield _said(pk, head)
+        while True:
+            try:
+                seq = await asyncio.wait_for(queue.get(), settings.CORREO_PUSH_HEARTBEAT_SECONDS)
+            except TimeoutError:
+                yield ": still here\n\n"  # keeps proxies from closing an idle stream
+                continue
+            if seq == push.CLOSED:
+                return
+            if delayed:
+                # Told only of their own head, which moves with moves alone:
+                # the published seq would tell how far the game has gone.
+                seq, delayed = await sync_to_async(_head)(pk, user)
+            if seq > head:
+                head = seq
+                yield _said(pk, head)
+    finally:
+        push.hub.forget(pk, queue)
+
+
+def _said(pk: int, seq: int) -> str:
+    return f"data: {json.dumps({'game': pk, 'seq': seq})}\n\n"
