@@ -9,9 +9,14 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
 workers = int(os.environ.get("WEB_WORKERS", "2"))
-# More than one thread makes gthread workers, which overlap requests waiting
-# on a distant database; on one host sync workers measured faster (bench_api).
-# Each thread keeps its own connection: mind max_connections.
+# ASGI workers (uvicorn's, gunicorn managing the processes) serving
+# config.asgi: a page holding its server-push stream open (web.views.push)
+# is a coroutine waiting, not a worker held.  WEB_WORKER_CLASS=sync with
+# config.wsgi is the WSGI stack of old: it works, and its pages poll.
+worker_class = os.environ.get("WEB_WORKER_CLASS", "uvicorn_worker.UvicornWorker")
+# For sync workers only: more than one thread makes gthread workers, which
+# overlap requests waiting on a distant database.  Each thread keeps its own
+# connection: mind max_connections.
 threads = int(os.environ.get("WEB_THREADS", "1"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))

@@ -17,6 +17,12 @@ from tests.support.duel import DUEL
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
+# Turn mails go at once in the processes a test starts (a worker, a web
+# server) as in this one (the `mail_unpaced` fixture): only the tests of
+# notifications.pacing pace them, each setting its own times.
+os.environ.setdefault("CORREO_PRESENCE_SECONDS", "0")
+os.environ.setdefault("CORREO_COALESCE_SECONDS", "0")
+
 # CI draws the same examples on every run, so a red build is about the change
 # being tested and reproduces; a developer's runs stay random and keep
 # finding new cases (the database of failures stays local).

@@ -92,7 +92,7 @@ def web_server(folder: Path, **env: str):
     )
     environment.update(env)
     log = folder / "web.log"
-    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "--config",
+    command = [sys.executable, "-m", "gunicorn", "config.asgi", "--config",
                "deploy/gunicorn.conf.py"]  # fmt: skip
     with log.open("wb") as sink:
         process = subprocess.Popen(
