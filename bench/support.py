@@ -116,7 +116,7 @@ def start_gunicorn(
     for name in without:
         settings.pop(name, None)
     server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-c", "deploy/gunicorn.conf.py"],
+        [str(ROOT / ".venv/bin/gunicorn"), "config.asgi", "-c", "deploy/gunicorn.conf.py"],
         cwd=ROOT, env=settings,
     )  # fmt: skip
     for _ in range(100):

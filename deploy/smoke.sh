@@ -117,6 +117,9 @@ export REPLY_DOMAIN=play.smoke.test DEFAULT_FROM_EMAIL="Correo <correo@smoke.tes
 export CORREO_BASE_URL="http://127.0.0.1:$WEB_PORT"
 export CORREO_EXTRA_ENGINES=tests.support.duel:DUEL
 export CORREO_SWEEP_INTERVAL=5
+# The game by mail answers each turn mail at once: here turn mails are not
+# gathered into one per ten minutes (notifications.pacing has its own tests).
+export CORREO_COALESCE_SECONDS=0
 # play.py's webhook receiver listens on loopback
 export NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE=1
 export CORREO_VAR_DIR="$WORK/var" CELERY_BEAT_SCHEDULE_FILE="$WORK/celerybeat-schedule"

@@ -16,6 +16,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 
 from games.errors import Forbidden, NotFound
@@ -42,9 +43,16 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _head(pk: int, user) -> tuple[int, bool]:
-    """The seq this viewer sees now, and whether they see the game late."""
-    viewer = viewers.viewer_of(viewers.game(pk), user)
-    return viewer.head, viewer.delayed
+    """The seq this viewer sees now, and whether they see the game late.
+
+    The database connection is closed at once: an open stream lasts as long
+    as its page, and a connection held by each would exhaust the server's
+    (one is made again for the few events that need a read)."""
+    try:
+        viewer = viewers.viewer_of(viewers.game(pk), user)
+        return viewer.head, viewer.delayed
+    finally:
+        connection.close()
 
 
 async def _events(pk: int, user, head: int, delayed: bool):
