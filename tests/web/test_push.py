@@ -133,3 +133,15 @@ def test_through_redis_a_commit_elsewhere_reaches_the_page(alice, bob, settings)
 
     _, later = listen_while(bob, game, elsewhere, expect=1)
     assert later == [{"game": game.pk, "seq": 2}]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_open_stream_says_its_player_is_at_the_table(alice, bob, charlie, settings):
+    from notifications import pacing
+
+    settings.CORREO_PRESENCE_SECONDS = 180
+    game = do_create_game(title="duel", players=[alice, bob], seed=3)
+    listen_while(alice, game, lambda: None, expect=0)
+    listen_while(charlie, game, lambda: None, expect=0)
+    assert pacing.last_seen(game.pk, alice.pk) is not None
+    assert pacing.last_seen(game.pk, charlie.pk) is None

@@ -21,6 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 
 from games.errors import Forbidden, NotFound
 from games.selectors import viewers
+from notifications import pacing
 from web import push
 
 
@@ -29,38 +30,41 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(status=204)
     user = await request.auser()
     try:
-        head, delayed = await sync_to_async(_head)(pk, user)
+        head, delayed, seated = await sync_to_async(_head)(pk, user)
     except NotFound as exc:
         raise Http404(exc.message) from exc
     except Forbidden as exc:
         raise PermissionDenied(exc.message) from exc
     response = StreamingHttpResponse(
-        _events(pk, user, head, delayed), content_type="text/event-stream"
+        _events(pk, user, head, delayed, seated), content_type="text/event-stream"
     )
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # nginx hands each event on at once
     return response
 
 
-def _head(pk: int, user) -> tuple[int, bool]:
-    """The seq this viewer sees now, and whether they see the game late.
+def _head(pk: int, user) -> tuple[int, bool, bool]:
+    """The seq this viewer sees now, whether they see the game late, and
+    whether they hold a seat (and so are "at the table" while it is open).
 
     The database connection is closed at once: an open stream lasts as long
     as its page, and a connection held by each would exhaust the server's
     (one is made again for the few events that need a read)."""
     try:
         viewer = viewers.viewer_of(viewers.game(pk), user)
-        return viewer.head, viewer.delayed
+        return viewer.head, viewer.delayed, viewer.seat is not None
     finally:
         connection.close()
 
 
-async def _events(pk: int, user, head: int, delayed: bool):
+async def _events(pk: int, user, head: int, delayed: bool, seated: bool):
     queue = push.hub.listen(pk)
     try:
+        await _at_the_table(pk, user, seated)
         yield f"retry: {settings.CORREO_PUSH_RETRY_MS}\n\n"
         yield _said(pk, head)
         while True:
+            await _at_the_table(pk, user, seated)
             try:
                 seq = await asyncio.wait_for(queue.get(), settings.CORREO_PUSH_HEARTBEAT_SECONDS)
             except TimeoutError:
@@ -71,12 +75,20 @@ async def _events(pk: int, user, head: int, delayed: bool):
             if delayed:
                 # Told only of their own head, which moves with moves alone:
                 # the published seq would tell how far the game has gone.
-                seq, delayed = await sync_to_async(_head)(pk, user)
+                seq, delayed, seated = await sync_to_async(_head)(pk, user)
             if seq > head:
                 head = seq
                 yield _said(pk, head)
     finally:
         push.hub.forget(pk, queue)
+
+
+async def _at_the_table(pk: int, user, seated: bool) -> None:
+    """The page no longer polls while its stream is open: the stream says
+    that its player is at the table (notifications.pacing), at the start
+    and with every event or heartbeat."""
+    if seated:
+        await sync_to_async(pacing.seen, thread_sensitive=False)(pk, user.pk)
 
 
 def _said(pk: int, seq: int) -> str:
