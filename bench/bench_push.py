@@ -3,15 +3,17 @@ idle pages cost one web process.
 
     .venv/bin/python bench/bench_push.py [--moves N] [--idle N]
 
-The stack as deployed: gunicorn with one ASGI (uvicorn) worker on a
-throwaway PostgreSQL database next to DATABASE_URL's, Redis for the
-publish (a database of its own).  A public game is played through the API
-by its two players while listeners hold its stream (`/games/{id}/stream/`,
-server-sent events) open as a visitor's page does:
+The stack as deployed: the web process (gunicorn, a sync worker) where the
+moves are made and the push process (gunicorn with one uvicorn ASGI
+worker) holding the streams, on a throwaway PostgreSQL database next to
+DATABASE_URL's, Redis carrying the publish (a database of its own).  A
+public game is played through the API by its two players while listeners
+hold its stream (`/games/{id}/stream/`, server-sent events) open as a
+visitor's page does:
 
 - `push.latency_ms` p50 and p99: from sending a move to a listener reading
   the event that names its seq (targets: 300 ms p50, 1 s p99);
-- `push.idle_rss_mb_per_1000`: the worker's resident memory with `--idle`
+- `push.idle_rss_mb_per_1000`: the push worker's resident memory with `--idle`
   (1,000) more streams open on another game, less without them, per 1,000;
 - `push.idle_cpu_ms_per_s`: the worker's CPU time per second while those
   streams stay open and nobody moves (target: none to speak of; a comment
@@ -38,7 +40,8 @@ from accounts import tokens as api_tokens  # noqa: E402
 from accounts.models import User  # noqa: E402
 from games.services.creation import do_create_game  # noqa: E402
 
-PORT = int(os.environ.get("BENCH_PORT", "8937"))
+PORT = int(os.environ.get("BENCH_PORT", "8937"))  # the push process
+WEB_PORT = PORT + 1  # the web process, where the moves are made
 TARGET_P50_MS, TARGET_P99_MS = 300, 1000
 
 
@@ -72,7 +75,7 @@ def read_seqs(sock: socket.socket, arrivals: dict[int, float], stop: threading.E
 
 
 def post(path: str, token: str, body: dict) -> dict:
-    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    conn = http.client.HTTPConnection("127.0.0.1", WEB_PORT, timeout=30)
     conn.request("POST", path, json.dumps(body), {"Authorization": f"Token {token}",
                                                   "Content-Type": "application/json"})  # fmt: skip
     response = conn.getresponse()
@@ -110,8 +113,11 @@ def main() -> None:
                 bob.pk: api_tokens.issue(bob, "bench")[1]}  # fmt: skip
         game = do_create_game(title="havana", players=[alice, bob], seed=1)
         quiet = do_create_game(title="havana", players=[alice, bob], seed=2)
-        server = start_gunicorn(PORT, REDIS_URL=redis_url, WEB_WORKERS="1",
-                                CELERY_TASK_ALWAYS_EAGER="0")  # fmt: skip
+        secret = os.environ.get("BENCH_SECRET_KEY") or "bench-push-" + os.urandom(16).hex()
+        web = start_gunicorn(WEB_PORT, REDIS_URL=redis_url, WEB_WORKERS="1",
+                             CELERY_TASK_ALWAYS_EAGER="0", secret_key=secret)  # fmt: skip
+        server = start_gunicorn(PORT, REDIS_URL=redis_url, WEB_WORKERS="1", push=True,
+                                CELERY_TASK_ALWAYS_EAGER="0", secret_key=secret)  # fmt: skip
         stop = threading.Event()
         try:
             time.sleep(1.0)
@@ -133,8 +139,9 @@ def main() -> None:
             idle_cost(worker, quiet.pk, args.idle)
         finally:
             stop.set()
-            server.terminate()
-            server.wait(timeout=30)
+            for process in (server, web):
+                process.terminate()
+                process.wait(timeout=30)
 
 
 def play(game, keys: dict[int, str], arrivals: dict[int, float], moves: int) -> list[float]:

@@ -103,7 +103,7 @@ class Stack:
         commands = [
             [str(bin_ / "python"), "deploy/smoke/sink.py", "--port", str(sink_port),
              "--dir", mail],
-            [str(bin_ / "gunicorn"), "config.asgi", "--config", "deploy/gunicorn.conf.py"],
+            [str(bin_ / "gunicorn"), "config.wsgi", "--config", "deploy/gunicorn.conf.py"],
             [str(bin_ / "celery"), "-A", "config", "worker", "--loglevel", "WARNING",
              "--concurrency", os.environ.get("LOADTEST_CELERY_CONCURRENCY", "1")],
         ]  # fmt: skip

@@ -1,5 +1,5 @@
-"""Server push in a real browser, against the stack as deployed (gunicorn
-with uvicorn's workers on config.asgi, the real Redis): two players in two
+"""Server push in a real browser, against gunicorn with uvicorn's workers on
+config.asgi (the push process's kind) and the real Redis: two players in two
 contexts; a move in one page shows in the other within moments, with no
 poll in between, and the mover's page answers the move as their move."""
 
@@ -24,7 +24,7 @@ def test_a_move_shows_in_the_other_page_at_once_without_a_poll(browser, tmp_path
     game = do_create_game(title="pointcity", players=[alice, bob], seed=7)
     mover_user = first_to_act(game, [alice, bob])
     watcher_user = bob if mover_user == alice else alice
-    with web_server(tmp_path) as web:
+    with web_server(tmp_path, push=True) as web:
         pages = {}
         for user in (mover_user, watcher_user):
             context = browser.new_context(base_url=f"http://127.0.0.1:{web.port}")

@@ -29,8 +29,13 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse:
     if not isinstance(request, ASGIRequest) or not settings.CORREO_PUSH:
         return HttpResponse(status=204)
     user = await request.auser()
+    # A stream lasts as long as its page: it keeps no database connection
+    # (the session's was opened in this request's own thread), and its reads
+    # go through the event loop's few shared threads, so a thousand pages
+    # opening at once never ask the database for a thousand connections.
+    await sync_to_async(_close_connection)()
     try:
-        head, delayed, seated = await sync_to_async(_head)(pk, user)
+        head, delayed, seated = await _read_head(pk, user)
     except NotFound as exc:
         raise Http404(exc.message) from exc
     except Forbidden as exc:
@@ -43,13 +48,20 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+def _close_connection() -> None:
+    connection.close()  # this thread's: looked up in it, not in the loop's
+
+
+async def _read_head(pk: int, user) -> tuple[int, bool, bool]:
+    return await sync_to_async(_head, thread_sensitive=False)(pk, user)
+
+
 def _head(pk: int, user) -> tuple[int, bool, bool]:
     """The seq this viewer sees now, whether they see the game late, and
     whether they hold a seat (and so are "at the table" while it is open).
 
-    The database connection is closed at once: an open stream lasts as long
-    as its page, and a connection held by each would exhaust the server's
-    (one is made again for the few events that need a read)."""
+    Run in one of the event loop's shared threads; its connection is closed
+    at once (one is made again for the few events that need a read)."""
     try:
         viewer = viewers.viewer_of(viewers.game(pk), user)
         return viewer.head, viewer.delayed, viewer.seat is not None
@@ -75,7 +87,7 @@ async def _events(pk: int, user, head: int, delayed: bool, seated: bool):
             if delayed:
                 # Told only of their own head, which moves with moves alone:
                 # the published seq would tell how far the game has gone.
-                seq, delayed, seated = await sync_to_async(_head)(pk, user)
+                seq, delayed, seated = await _read_head(pk, user)
             if seq > head:
                 head = seq
                 yield _said(pk, head)
