@@ -30,6 +30,7 @@ class Notification(models.Model):
         WEBHOOK_PAUSED = "webhook_paused"  # the owner of a hook the breaker paused
         PASSWORD_CHANGED = "password_changed"  # to the account holder
         EMAIL_CHANGED = "email_changed"  # to the OLD address
+        TALK = "talk"  # a message at the table: held for the daily digest, never mailed alone
 
     class Status(models.TextChoices):
         PENDING = "pending"
