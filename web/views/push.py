@@ -1,10 +1,11 @@
 """The game page's server push: a stream of server-sent events saying only
 where the game stands for this viewer (web.push publishes, this listens).
 
-Served by the ASGI workers (deploy/gunicorn.conf.py), where an open stream
-is a coroutine waiting on a queue: no thread, no CPU while nobody moves.
-Under WSGI (`make run`'s development server) it answers 204 at once, which
-tells the page's EventSource not to come back: the page keeps polling.
+Served by the push process (Procfile `push`: gunicorn with uvicorn's ASGI
+workers), where an open stream is a coroutine waiting on a queue: no CPU
+while nobody moves.  Under WSGI (the web process, `make run`) it answers
+204 at once, which tells the page's EventSource not to come back: the page
+keeps polling.
 """
 
 from __future__ import annotations
