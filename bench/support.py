@@ -99,11 +99,17 @@ def database_url() -> str:
 
 
 def start_gunicorn(
-    port: int, *, without: tuple[str, ...] = (), secret_key: str | None = None, **env: str
+    port: int,
+    *,
+    without: tuple[str, ...] = (),
+    secret_key: str | None = None,
+    push: bool = False,
+    **env: str,
 ) -> subprocess.Popen:
     """gunicorn as deployed (deploy/gunicorn.conf.py, DEBUG off) on the
     current database, with throttles out of the way, no worker recycling and
-    only warnings logged; `env` adds settings, `without` drops variables,
+    only warnings logged; `push` starts the push process instead of the
+    web; `env` adds settings, `without` drops variables,
     `secret_key` is the server's (give the bench process's own, so that a
     session it made is one the server reads; default: a fresh random key).
     Returns once /api/ping/ answers."""
@@ -115,8 +121,11 @@ def start_gunicorn(
                     GUNICORN_MAX_REQUESTS="0", **env)  # fmt: skip
     for name in without:
         settings.pop(name, None)
+    # `push`: the push process as deployed (Procfile `push`), ASGI workers.
+    app = ["config.asgi", "--worker-class", "uvicorn_worker.UvicornWorker"] if push else [
+        "config.wsgi"]  # fmt: skip
     server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "config.wsgi", "-c", "deploy/gunicorn.conf.py"],
+        [str(ROOT / ".venv/bin/gunicorn"), *app, "-c", "deploy/gunicorn.conf.py"],
         cwd=ROOT, env=settings,
     )  # fmt: skip
     for _ in range(100):

@@ -478,6 +478,12 @@ CELERY_BEAT_SCHEDULE["expire-tables"] = {
 CORREO_PRESENCE_SECONDS = env.int("CORREO_PRESENCE_SECONDS", default=180)
 CORREO_COALESCE_SECONDS = env.int("CORREO_COALESCE_SECONDS", default=600)
 
+# Server push to open game pages (web.push, web.views.push): served by the
+# ASGI workers; off, or under WSGI, the pages poll every 5 s as before.
+CORREO_PUSH = env.bool("CORREO_PUSH", default=True)
+CORREO_PUSH_HEARTBEAT_SECONDS = env.float("CORREO_PUSH_HEARTBEAT_SECONDS", default=25.0)
+CORREO_PUSH_RETRY_MS = env.int("CORREO_PUSH_RETRY_MS", default=5000)
+
 # The longest message one may send at a table, in characters (games.services.talk).
 CORREO_MESSAGE_LENGTH = env.int("CORREO_MESSAGE_LENGTH", default=2000)
 

@@ -9,9 +9,14 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
 workers = int(os.environ.get("WEB_WORKERS", "2"))
-# More than one thread makes gthread workers, which overlap requests waiting
-# on a distant database; on one host sync workers measured faster (bench_api).
-# Each thread keeps its own connection: mind max_connections.
+# Sync workers serve the pages and the API (they measured faster than ASGI
+# workers for them: bench_api).  The push process (Procfile `push`) runs
+# this same file with uvicorn's ASGI workers on config.asgi, where a page
+# holding its server-push stream open is a coroutine waiting, not a worker.
+worker_class = os.environ.get("WEB_WORKER_CLASS", "sync")
+# For sync workers only: more than one thread makes gthread workers, which
+# overlap requests waiting on a distant database.  Each thread keeps its own
+# connection: mind max_connections.
 threads = int(os.environ.get("WEB_THREADS", "1"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))

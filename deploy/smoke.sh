@@ -103,6 +103,7 @@ free_port() {
 WEB_PORT=$(free_port)
 SMTPD_PORT=$(free_port)
 SINK_PORT=$(free_port)
+PUSH_PORT=$(free_port)
 mkdir -p "$WORK/logs" "$WORK/mail" "$WORK/metrics"
 
 export DATABASE_URL="$PG/$DB"
@@ -118,6 +119,10 @@ export REPLY_DOMAIN=play.smoke.test DEFAULT_FROM_EMAIL="Correo <correo@smoke.tes
 export CORREO_BASE_URL="http://127.0.0.1:$WEB_PORT"
 export CORREO_EXTRA_ENGINES=tests.support.duel:DUEL
 export CORREO_SWEEP_INTERVAL=5
+export PUSH_BIND="127.0.0.1:$PUSH_PORT"
+# The game by mail answers each turn mail at once: here turn mails are not
+# gathered into one per ten minutes (notifications.pacing has its own tests).
+export CORREO_COALESCE_SECONDS=0
 # play.py's webhook receiver listens on loopback
 export NOTIFICATIONS_WEBHOOK_ALLOW_PRIVATE=1
 export CORREO_VAR_DIR="$WORK/var" CELERY_BEAT_SCHEDULE_FILE="$WORK/celerybeat-schedule"
@@ -174,11 +179,38 @@ wait_until 60 "smtpd" port_open "$SMTPD_PORT"
 wait_until 60 "web (/healthz)" healthy
 wait_until 60 "worker" worker_ready
 wait_until 60 "webhooks worker" webhooks_ready
-say "stack is up: web :$WEB_PORT, smtpd :$SMTPD_PORT, sink :$SINK_PORT"
+wait_until 60 "push" port_open "$PUSH_PORT"
+say "stack is up: web :$WEB_PORT, push :$PUSH_PORT, smtpd :$SMTPD_PORT, sink :$SINK_PORT"
+
+# An open page's stream on the push process hears the moves made on the web
+# process (through Redis) while the games below are played.
+"$PY" - "$WEB_PORT" "$PUSH_PORT" <<'EOF' &
+import json, socket, sys, time, urllib.request
+web, push = sys.argv[1], int(sys.argv[2])
+deadline = time.monotonic() + 60
+while time.monotonic() < deadline:  # game 1 exists once the first game has begun
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{web}/games/1/", timeout=3)
+        break
+    except Exception:
+        time.sleep(0.2)
+sock = socket.create_connection(("127.0.0.1", push), timeout=120)
+sock.sendall(b"GET /games/1/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+seen, buffer = [], b""
+while len(seen) < 2:
+    chunk = sock.recv(65536)
+    if not chunk:
+        sys.exit(f"smoke: the push stream closed: {buffer[:300]!r}")
+    buffer += chunk
+    seen = [json.loads(line[6:]) for line in buffer.split(b"\n") if line.startswith(b"data: ")]
+print(f"smoke: push: game 1's stream heard seq {seen[0]['seq']}, then {seen[1]['seq']}")
+EOF
+PUSH_CHECK=$!
 
 SMOKE_BASE_URL="http://127.0.0.1:$WEB_PORT" SMOKE_MAILDIR="$WORK/mail" SMOKE_SMTPD_PORT=$SMTPD_PORT \
     timeout "$PLAY_TIMEOUT" "$PY" deploy/smoke/play.py
 
+wait "$PUSH_CHECK" || { say "FAILED: the push stream heard no move"; exit 1; }
 timeout 300 "$PY" manage.py verify_games
 # The release gate as a deployment runs it (deploy/README.md, "Releases").
 timeout 300 "$PY" manage.py verify_games --status active --read-only

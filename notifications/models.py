@@ -34,6 +34,7 @@ class Notification(models.Model):
         TABLE_STARTED = "table_started"  # the table is full (or started): the game starts
         TABLE_EXPIRED = "table_expired"  # nobody joined a waiting table in time
         VERIFY_EMAIL = "verify_email"  # the link that confirms the account's address
+        TALK = "talk"  # a message at the table: held for the daily digest, never mailed alone
 
     class Status(models.TextChoices):
         PENDING = "pending"

@@ -267,7 +267,9 @@ def rows_for_event(game: Game, event: Event, before: list[int]) -> list[hooks.Ro
 def _notifications(game: Game, event: Event, before: list[int]) -> list[Notification | None]:
     """Who must hear of this event (None where a user wants no notice)."""
     if event.kind in replay.TALK_KINDS:
-        return []  # talk is read at the table, and in the next mail about the game
+        # Talk is read at the table and in the next mail about the game; a
+        # player who takes the daily digest finds it there too.
+        return _hold_talk_for_digests(game, event)
     if event.kind == Event.Kind.UNDO:
         # The undo mail also says whose turn it is now.
         return _to_everyone(game, event, Notification.Kind.UNDONE, _undo_context(event))
@@ -283,6 +285,30 @@ def _notifications(game: Game, event: Event, before: list[int]) -> list[Notifica
     elif event.kind == Event.Kind.CLOCK:
         rows += _tell_clock(game, event, _seats(game))
     return rows + _tell_turns(game, event, before)
+
+
+def _hold_talk_for_digests(game: Game, event: Event) -> list[Notification | None]:
+    """A held row for each player on the daily digest who may read the
+    message (not its sender): the digest then tells the game, and its
+    "since" lines the message."""
+    from games.selectors import talk
+
+    rows: list[Notification | None] = []
+    for seat in _seats(game):
+        user = seat.user
+        if getattr(user, "notify_mode", "") != "daily_digest" or not user.email:
+            continue
+        if user.pk == event.actor_id or getattr(user, "bot", ""):
+            continue
+        reader = talk.reader_of_seat(game, seat.index, user.pk, event.seq)
+        if talk.item(event, reader) is None or not reader.reads(event):
+            continue
+        rows.append(Notification(
+            key=f"{game.pk}:{event.seq}:talk:{user.pk}", kind=Notification.Kind.TALK, user=user,
+            to_email=user.email, game=game, seq=event.seq, seat=seat.index,
+            status=Notification.Status.HELD,
+        ))  # fmt: skip
+    return rows
 
 
 def _to_everyone(game: Game, event: Event, kind: str, context: dict) -> list[Notification | None]:

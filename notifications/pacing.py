@@ -1,8 +1,9 @@
 """When a "your turn" mail goes: not while its reader is at the game's page,
 and not hard on the heels of the last mail about that game.
 
-Presence: the game page and its polls (web.views) note that a player is at
-a game (`seen`), in the cache, for CORREO_PRESENCE_SECONDS.  While that
+Presence: the game page, its polls and its push stream (web.views) note
+that a player is at a game (`seen`), in the cache, for
+CORREO_PRESENCE_SECONDS.  While that
 note stands, a "your turn" for that game is held; if the player moves, the
 mail is obsolete and skipped (notifications.delivery); if they leave
 without moving, it goes once the note has run out, a grace of that length

@@ -374,6 +374,7 @@ EVENT_NAMES = {
     Notification.Kind.TAKEBACK: pgettext_lazy("digest event", "Takeback"),
     Notification.Kind.CLOCK: pgettext_lazy("digest event", "Clock"),
     Notification.Kind.JOINED: pgettext_lazy("digest event", "Joined"),
+    Notification.Kind.TALK: pgettext_lazy("digest event", "Messages"),
 }
 
 
@@ -391,7 +392,9 @@ def digest_items(n: Notification) -> list[dict[str, Any]]:
         if row.game_id is None or not holds_seat(row):
             continue
         item = games.setdefault(row.game_id, {"game": row.game, "events": [], "last": row})
-        item["events"].append(str(EVENT_NAMES.get(row.kind, row.get_kind_display())))
+        name = str(EVENT_NAMES.get(row.kind, row.get_kind_display()))
+        if row.kind != Notification.Kind.TALK or name not in item["events"]:
+            item["events"].append(name)  # "Messages" once, however many there were
         if row.seat is not None:
             item["last"] = row
     folded = [row.pk for row in rows]

@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 
 from ops.keys import LARGEST_ID
 from web.throttle import auth_throttled, creation_throttled
-from web.views import account, game, home, moderation, people, tables, talk
+from web.views import account, game, home, moderation, people, push, tables, talk
 
 
 class GameId:
@@ -44,6 +44,7 @@ urlpatterns = [
     path("players/<str:username>/", people.player, name="player"),
     path("games/<game:pk>/", game.game, name="game"),
     path("games/<game:pk>/live/", game.live, name="live"),
+    path("games/<game:pk>/stream/", push.stream, name="stream"),
     path("games/<game:pk>/move/", game.move, name="move"),
     path("games/<game:pk>/takeback/", game.takeback, name="takeback"),
     path("games/<game:pk>/talk/", talk.talk, name="talk"),

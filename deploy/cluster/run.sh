@@ -281,8 +281,8 @@ write_app_env
 say "database, PgBouncer, Redis and the mail host are up; migrating through PgBouncer"
 app_run app1 timeout 300 "$PY" manage.py migrate --noinput >"$WORK/logs/app1.migrate.log" 2>&1 ||
     die "migrate failed"
-start_app app1 web worker webhooks smtpd beat
-start_app app2 web worker webhooks smtpd
+start_app app1 web worker webhooks smtpd beat push
+start_app app2 web worker webhooks smtpd push
 sed -e "s|@NET@|$CLUSTER_NET|g" -e "s|@WORK@|$WORK|g" deploy/cluster/haproxy.cfg >"$WORK/lb/haproxy.cfg"
 start lb haproxy haproxy -f "$WORK/lb/haproxy.cfg" -db
 wait_until 30 "the mail host" port_open "$(addr mail)" 25
@@ -348,7 +348,7 @@ wait_until 10 "the balancer to take app1 out" lb_is app1 DOWN
 say "the balancer took app1 out"
 sleep 10
 mark "app1 comes back"
-start_app app1 web worker webhooks smtpd beat
+start_app app1 web worker webhooks smtpd beat push
 wait_until 90 "app1 back in rotation" in_rotation app1
 gate &
 GATE=$!

@@ -16,7 +16,7 @@ from tests.support.proxy import nginx_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-PROCESSES = ("web", "worker", "beat", "smtpd", "webhooks")
+PROCESSES = ("web", "worker", "beat", "smtpd", "webhooks", "push")
 
 
 def k8s_documents() -> list[dict]:
@@ -115,7 +115,7 @@ def test_each_systemd_unit_runs_one_process_from_the_shared_environment(process)
     assert service["RuntimeDirectory"] == "correo/metrics"
     assert unit["Install"]["WantedBy"] == "correo.target"
     expected = {"web": "gunicorn", "worker": "worker", "beat": "beat", "smtpd": "smtpd",
-                "webhooks": "worker"}  # fmt: skip
+                "webhooks": "worker", "push": "uvicorn_worker"}  # fmt: skip
     assert expected[process] in service["ExecStart"]
 
 
@@ -213,7 +213,7 @@ def test_the_dockerfile_runs_as_a_numeric_non_root_user():
 def test_kubernetes_has_deployments_services_a_migration_job_and_probes():
     deployments = by_kind("Deployment")
     assert set(deployments) == {"correo-web", "correo-worker", "correo-beat", "correo-smtpd",
-                                "correo-webhooks"}  # fmt: skip
+                                "correo-webhooks", "correo-push"}  # fmt: skip
     assert deployments["correo-beat"]["spec"]["replicas"] == 1
     assert deployments["correo-beat"]["spec"]["strategy"]["type"] == "Recreate"
     for deployment in deployments.values():
@@ -229,7 +229,7 @@ def test_kubernetes_has_deployments_services_a_migration_job_and_probes():
     (web,) = deployments["correo-web"]["spec"]["template"]["spec"]["containers"]
     assert web["readinessProbe"]["httpGet"]["path"] == "/healthz"
     assert web["livenessProbe"]["httpGet"]["path"] == "/healthz"
-    assert set(by_kind("Service")) == {"correo-web", "correo-smtpd"}
+    assert set(by_kind("Service")) == {"correo-web", "correo-smtpd", "correo-push"}
     (job,) = by_kind("Job").values()
     (migrate,) = job["spec"]["template"]["spec"]["initContainers"]
     assert migrate["command"][-2:] == ["migrate", "--noinput"]

@@ -116,9 +116,11 @@ def test_play_goes_on_without_redis_and_every_mail_goes_out_once_it_is_back(
         assert statuses() == {"sent": 2, "pending": 4}  # in the outbox, for the sweep
         assert len(sink.messages) == 2
         said = outage_warnings(web)
-        assert len(said) == 2, said  # one for the cache, one for the broker: not one a request
+        # One for the cache, one for the broker, one for the pages' push: not one a request.
+        assert len(said) == 3, said
         assert any(m.startswith("cache unreachable") for m in said)
         assert any(m.startswith("broker unreachable") for m in said)
+        assert any(m.startswith("push unreachable") for m in said)
 
         door.open()  # Redis is back
         wait_until(lambda: web.call("GET", "/healthz").body["status"] == "ok")

@@ -65,3 +65,24 @@ def test_the_turn_mail_tells_the_talk_since_my_last_turn_escaped(alice, bob):
     assert "&lt;i&gt;good&lt;/i&gt; luck &amp; have fun" in html and "<i>good" not in html
     assert "alice bluffs" not in text + html
     assert "a private message was sent" in text
+
+
+def test_the_daily_digest_tells_the_messages_its_reader_may_read(alice, bob, carol):
+    from notifications import delivery
+
+    bob.notify_mode = "daily_digest"
+    bob.save()
+    game = new_duel(alice, bob, carol)
+    check_send_message(game, alice, to="table", text="table words", source="api")
+    check_send_message(game, alice, to=2, text="for carol only", source="api")
+    check_send_message(game, bob, to="table", text="bob's own", source="api")
+    held = Notification.objects.filter(user=bob, kind="talk")
+    assert [row.status for row in held] == ["held"]  # only what bob may read, not his own
+    [digest_id] = delivery.collect_digests()
+    digest = Notification.objects.get(pk=digest_id)
+    items = render.digest_items(digest)
+    [item] = items
+    assert item["events"].count("Messages") == 1
+    lines = item["facts"]["since_lines"]
+    assert "alice to the table: table words" in lines
+    assert not any("for carol only" in line for line in lines)

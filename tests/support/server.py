@@ -76,9 +76,11 @@ class WebServer:
 
 
 @contextlib.contextmanager
-def web_server(folder: Path, **env: str):
+def web_server(folder: Path, *, push: bool = False, **env: str):
     """One sync gunicorn worker serving the test database with `env` on top
-    of this process's environment; stopped on exit."""
+    of this process's environment; stopped on exit.  `push`: the push
+    process's kind of worker instead (uvicorn's, on config.asgi), which
+    serves the pages' streams (and, here, everything else too)."""
     db = connection.settings_dict
     port = free_port()
     environment = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
@@ -92,8 +94,9 @@ def web_server(folder: Path, **env: str):
     )
     environment.update(env)
     log = folder / "web.log"
-    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "--config",
-               "deploy/gunicorn.conf.py"]  # fmt: skip
+    app = ["config.asgi", "--worker-class", "uvicorn_worker.UvicornWorker"] if push else [
+        "config.wsgi"]  # fmt: skip
+    command = [sys.executable, "-m", "gunicorn", *app, "--config", "deploy/gunicorn.conf.py"]
     with log.open("wb") as sink:
         process = subprocess.Popen(
             command, cwd=ROOT, env=environment, stdout=sink, stderr=subprocess.STDOUT,

@@ -97,6 +97,59 @@
     }
   });
 
+  // Server push: the game's stream says only "the game is at seq S" (for a
+  // spectator who sees it late, their own seq); the page then fetches its own
+  // view as its poll would.  While the stream is open the 5-second polls are
+  // left out; when it fails (or the server has none: 204) they carry on.
+  var streaming = false;
+  var posting = false;
+  var waiting = 0;  // a seq announced while my own move was on its way
+
+  function announce(seq) {
+    var game = document.getElementById("game");
+    if (!game || seq <= Number(game.dataset.seq)) return;
+    if (posting) { waiting = Math.max(waiting, seq); return; }
+    htmx.trigger(game, "correo:moved");
+    var list = document.getElementById("talk-list");
+    if (list) htmx.trigger(list, "correo:moved");
+  }
+
+  function listen() {
+    var game = document.getElementById("game");
+    if (!game || !game.dataset.stream || !window.EventSource) return;
+    var source = new EventSource(game.dataset.stream);
+    source.onopen = function () { streaming = true; };
+    source.onmessage = function (event) {
+      try { announce(JSON.parse(event.data).seq); } catch (e) { /* not ours */ }
+    };
+    source.onerror = function () {
+      streaming = false;
+      if (source.readyState === EventSource.CLOSED) {
+        setTimeout(listen, 60000);  // refused for now: poll, and try again later
+      }
+    };
+  }
+  document.addEventListener("DOMContentLoaded", listen);
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig || {};
+    var elt = event.detail.elt;
+    if (streaming && !config.triggeringEvent && elt && (elt.id === "game" || elt.id === "talk-list")) {
+      event.preventDefault();  // a timer's poll, while the stream is open
+    }
+    if (config.verb === "post" && event.detail.target && event.detail.target.id === "game") {
+      posting = true;
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var config = event.detail.requestConfig || {};
+    if (config.verb === "post" && posting) {
+      posting = false;
+      // Let the answer to my move land first; then only a seq beyond it counts.
+      setTimeout(function () { var seq = waiting; waiting = 0; if (seq) announce(seq); }, 0);
+    }
+  });
+
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:afterSwap", tick);
   setInterval(tick, 1000);

@@ -1,0 +1,147 @@
+"""Server push: the stream says only where the game stands for its viewer,
+the moment an event commits; a spectator who sees the game late hears only
+of their own head; under WSGI the stream answers 204 and the page polls."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from django.db import connections
+from django.test import AsyncClient
+
+from games.models import Game
+from games.services.creation import do_create_game
+from games.services.talk import check_send_message
+from tests.support.play import random_move
+
+
+def events_of(chunks: list[str]) -> list[dict]:
+    return [json.loads(c[len("data: ") :]) for c in chunks if c.startswith("data: ")]
+
+
+async def _read(iterator, count: int, timeout: float = 5.0) -> list[str]:
+    got = []
+    while len(got) < count:
+        chunk = await asyncio.wait_for(anext(iterator), timeout)
+        got.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
+    return got
+
+
+def listen_while(user, game, act, *, expect: int, settle: float = 0.0) -> list[dict]:
+    """Open `user`'s stream of `game`, read its opening, run `act` (sync,
+    committing for real), and return the events read after it."""
+
+    async def scenario():
+        client = AsyncClient()
+        await client.aforce_login(user)
+        response = await client.get(f"/games/{game.pk}/stream/")
+        assert response.status_code == 200
+        assert response["Content-Type"] == "text/event-stream"
+        chunks = aiter(response.streaming_content)
+        opening = await _read(chunks, 2)
+        await sync_to_async(act)()
+        later = []
+        if expect:
+            later = await _read(chunks, expect)
+        if settle:
+            with contextlib.suppress(TimeoutError):
+                later += await _read(chunks, 1, timeout=settle)
+        # The view's reads ran in a thread of their own: its connection goes too.
+        await sync_to_async(connections.close_all)()
+        return events_of(opening), events_of(later)
+
+    return async_to_sync(scenario)()
+
+
+@pytest.fixture(autouse=True)
+def in_process(settings):
+    """The embedded default's in-process hub (no Redis); the Redis path has
+    its own test below."""
+    settings.REDIS_URL = ""
+    settings.CORREO_PUSH = True
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_is_pushed_to_an_open_page_as_the_game_and_its_seq(alice, bob):
+    game = do_create_game(title="duel", players=[alice, bob], seed=3)
+    opening, later = listen_while(bob, game, lambda: random_move(game, random.Random(1)),
+                                  expect=1)  # fmt: skip
+    assert opening == [{"game": game.pk, "seq": 1}]
+    assert later == [{"game": game.pk, "seq": 2}]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_delayed_spectator_hears_only_of_their_own_head(alice, bob, charlie):
+    game = do_create_game(title="duel", players=[alice, bob], seed=3, spectator_delay=2)
+    rng = random.Random(1)
+    random_move(game, rng)
+    game.refresh_from_db()
+    before = game.spectator_seq
+
+    def talk_and_one_move():
+        check_send_message(game, alice, to="table", text="hi", source="api")
+        random_move(Game.objects.get(pk=game.pk), rng)
+
+    opening, later = listen_while(charlie, game, talk_and_one_move, expect=0, settle=1.0)
+    assert opening == [{"game": game.pk, "seq": before}]
+    game.refresh_from_db()
+    # Their head did not move (two moves behind), so they heard nothing, not
+    # even that something was said.
+    assert game.spectator_seq == before and later == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stranger_to_a_private_game_gets_no_stream(alice, bob, eve):
+    game = do_create_game(title="duel", players=[alice, bob], public=False)
+
+    async def ask():
+        client = AsyncClient()
+        await client.aforce_login(eve)
+        return (await client.get(f"/games/{game.pk}/stream/")).status_code
+
+    assert async_to_sync(ask)() == 403
+
+
+def test_under_wsgi_the_stream_answers_204_and_the_page_polls(client, alice, bob, db):
+    game = do_create_game(title="duel", players=[alice, bob])
+    client.force_login(alice)
+    assert client.get(f"/games/{game.pk}/stream/").status_code == 204
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert f'data-stream="/games/{game.pk}/stream/"' in page
+    assert 'hx-trigger="every 5s, correo:moved"' in page
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_through_redis_a_commit_elsewhere_reaches_the_page(alice, bob, settings):
+    from django.conf import settings as live
+
+    settings.REDIS_URL = live.CACHES["default"]["LOCATION"]
+    game = do_create_game(title="duel", players=[alice, bob], seed=3)
+
+    def elsewhere():
+        # A worker's commit: published on Redis, heard by this process's hub.
+        import time
+
+        time.sleep(0.3)  # the hub's subscription is made as the stream opens
+        random_move(game, random.Random(1))
+
+    _, later = listen_while(bob, game, elsewhere, expect=1)
+    assert later == [{"game": game.pk, "seq": 2}]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_open_stream_says_its_player_is_at_the_table(alice, bob, charlie, settings):
+    from notifications import pacing
+
+    settings.CORREO_PRESENCE_SECONDS = 180
+    game = do_create_game(title="duel", players=[alice, bob], seed=3)
+    listen_while(alice, game, lambda: None, expect=0)
+    listen_while(charlie, game, lambda: None, expect=0)
+    assert pacing.last_seen(game.pk, alice.pk) is not None
+    assert pacing.last_seen(game.pk, charlie.pk) is None
