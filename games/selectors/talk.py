@@ -130,7 +130,7 @@ def reader_of_seat(game: Game, seat: int | None, user_id: int | None, head: int)
         seat=seat, user_id=user_id, moderator=False,
         ended=game.status != Game.Status.ACTIVE and head == game.seq,
         press=game.press, reveal_private=game.reveal_private,
-        hidden_from=lambda: hidden_seqs(game.pk, head), muted=muted_seats(game.pk, user_id),
+        hidden_from=lambda: hidden_seqs(game.pk, head), muted=unheard_seats(game.pk, user_id),
     )  # fmt: skip
 
 
@@ -148,6 +148,22 @@ def muted_seats(game_id: int, user_id: int | None) -> frozenset[int]:
 
     rows = Mute.objects.filter(game_id=game_id, user_id=user_id).values_list("seat", flat=True)
     return frozenset(rows)
+
+
+def unheard_seats(game_id: int, user_id: int | None) -> frozenset[int]:
+    """The seats whose messages this user is not shown: those they muted,
+    and those held by accounts they blocked (accounts.blocks), which stays
+    as private as the block: the blocked player is told nothing."""
+    if user_id is None:
+        return frozenset()
+    from accounts.models import Block
+    from games.models import Seat
+
+    blocked = Block.objects.filter(blocker_id=user_id).values("blocked_id")
+    held = Seat.objects.filter(game_id=game_id, user_id__in=blocked).values_list(
+        "index", flat=True
+    )
+    return muted_seats(game_id, user_id) | frozenset(held)
 
 
 def messages_up_to(game_id: int, head: int):
@@ -182,7 +198,7 @@ def item(event, reader: Reader) -> dict[str, Any] | None:
 def messages(game: Game, viewer: Viewer, *, after: int, limit: int = 200) -> list[dict[str, Any]]:
     """The messages after seq `after` up to the viewer's head, oldest first,
     as this viewer is shown them."""
-    reader = reader_for(game, viewer, muted=muted_seats(game.pk, viewer.user_id))
+    reader = reader_for(game, viewer, muted=unheard_seats(game.pk, viewer.user_id))
     rows = messages_up_to(game.pk, viewer.head).filter(seq__gt=after).order_by("seq")
     shown = (item(event, reader) for event in rows[:limit])
     return [entry for entry in shown if entry is not None]

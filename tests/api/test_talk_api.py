@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.blocks import block, unblock
 from games.models import Game
 from games.services.creation import do_create_game
 from tests.support.consent import consenting
@@ -142,6 +143,21 @@ def test_a_reported_message_joins_the_queue_and_a_moderator_hides_it(
     texts = [e["payload"].get("text") for e in audit["events"] if e["kind"] == "message"]
     assert "you are all idiots" in texts
     assert audit["chain"]["valid"]
+
+
+def test_a_blocked_players_messages_are_not_shown_to_who_blocked_them(
+    as_, game, alice, bob, carol
+):
+    block(alice, "bob")
+    post(as_(bob), game, {"to": "table", "text": "blah"})
+    post(as_(bob), game, {"to": 0, "text": "blah privately"})
+    assert as_(alice).get(f"/api/games/{game.pk}/messages/").json()["messages"] == []
+    assert len(as_(carol).get(f"/api/games/{game.pk}/messages/").json()["messages"]) == 2
+    # Private as the block: bob is told nothing, and alice's mutes are her own list.
+    assert len(as_(bob).get(f"/api/games/{game.pk}/messages/").json()["messages"]) == 2
+    assert as_(alice).get(f"/api/games/{game.pk}/mutes/").json() == {"muted": []}
+    unblock(alice, "bob")
+    assert len(as_(alice).get(f"/api/games/{game.pk}/messages/").json()["messages"]) == 2
 
 
 def test_a_player_mutes_a_seat_for_themselves_only(as_, game, alice, bob, carol):
