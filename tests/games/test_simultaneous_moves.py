@@ -23,8 +23,8 @@ from tests.support.threads import run_together
 
 
 @pytest.fixture
-def duel(alice, bob):
-    return do_create_game(title="duel", players=[alice, bob], seed=5)
+def duel(make_game, alice, bob):
+    return make_game(players=[alice, bob], seed=5)
 
 
 def commit(game, user, seat, *, seq):
