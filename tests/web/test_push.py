@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
@@ -30,6 +31,24 @@ async def _read(iterator, count: int, timeout: float = 5.0) -> list[str]:
         chunk = await asyncio.wait_for(anext(iterator), timeout)
         got.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
     return got
+
+
+def run_apart(scenario):
+    """Run the async `scenario` to its end from a thread of its own.
+
+    A browser test earlier on this worker leaves Playwright's loop running in
+    the main thread, where async_to_sync refuses to start; a fresh thread has
+    no loop, whichever tests ran before.  Its connections close with it, so
+    none outlives the test database."""
+
+    def run():
+        try:
+            return async_to_sync(scenario)()
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
 
 
 def listen_while(user, game, act, *, expect: int, settle: float = 0.0) -> list[dict]:
@@ -55,7 +74,7 @@ def listen_while(user, game, act, *, expect: int, settle: float = 0.0) -> list[d
         await sync_to_async(connections.close_all)()
         return events_of(opening), events_of(later)
 
-    return async_to_sync(scenario)()
+    return run_apart(scenario)
 
 
 @pytest.fixture(autouse=True)
@@ -104,7 +123,7 @@ def test_a_stranger_to_a_private_game_gets_no_stream(alice, bob, eve):
         await client.aforce_login(eve)
         return (await client.get(f"/games/{game.pk}/stream/")).status_code
 
-    assert async_to_sync(ask)() == 403
+    assert run_apart(ask) == 403
 
 
 def test_under_wsgi_the_stream_answers_204_and_the_page_polls(client, alice, bob, db):
