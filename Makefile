@@ -28,9 +28,11 @@ run: migrate
 # SMTP, outages timed out) and the spare process keeps the cores busy
 # meanwhile; work-stealing keeps a core busy while another finishes a long
 # walk.  TEST_WORKERS=0 runs it in this process (for a debugger or -x).
+# The thirty slowest tests are listed at the end: the suite's time is a
+# promise (docs/testing.md), and CI's log shows where it goes.
 TEST_WORKERS ?= $(shell python3 -c 'import os; print((os.cpu_count() or 1) + 1)')
 test: install
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=30 $(PYTEST_ARGS)
 
 # The fast lane, to run while working: the suite without the tests marked
 # slow (whole-game walks, golden replays, property tests, real workers and
