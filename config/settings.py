@@ -8,6 +8,7 @@ REDIS_URL and EMAIL_URL switches to the real services.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -48,6 +49,17 @@ check_secret_key(DEBUG, SECRET_KEY)
 DEVELOPMENT_CHAIN_KEY = "correo-development-chain-key-do-not-use-in-production"
 CHAIN_KEY = env.str("CHAIN_KEY", default=DEVELOPMENT_CHAIN_KEY)
 CHAIN_KEYS_RETIRED = env.list("CHAIN_KEYS_RETIRED", default=[])
+# Checkpoints (games.audit.checkpoints): signed with a key derived from
+# CHAIN_KEY unless CHECKPOINT_KEY (64 hex digits, an Ed25519 seed) is set;
+# written, one JSON line each, to CHECKPOINT_LOG before the database has them
+# (an append-only file the operator keeps off the database's host: mounted
+# object storage, a log shipper's input); empty: the database and its feed only.
+CHECKPOINT_KEY = env.str("CHECKPOINT_KEY", default="")
+CHECKPOINT_LOG = env.str("CHECKPOINT_LOG", default="")
+# How often every game that moved since its last checkpoint gets a new one.
+CHECKPOINT_INTERVAL = env.float("CHECKPOINT_INTERVAL", default=3600.0)
+# The feed holds back its newest checkpoints this long (games.audit.checkpoint_feed).
+CHECKPOINT_FEED_HOLD_SECONDS = env.float("CHECKPOINT_FEED_HOLD_SECONDS", default=60.0)
 
 
 def check_chain_key(debug: bool, chain_key: str) -> None:
@@ -60,6 +72,17 @@ def check_chain_key(debug: bool, chain_key: str) -> None:
 
 
 check_chain_key(DEBUG, CHAIN_KEY)
+
+
+def check_checkpoint_key(checkpoint_key: str) -> None:
+    if checkpoint_key and not re.fullmatch(r"[0-9a-fA-F]{64}", checkpoint_key):
+        raise ImproperlyConfigured(
+            "Refusing to start: CHECKPOINT_KEY must be 64 hex digits (a 32-byte Ed25519 "
+            "seed), or unset to derive the key from CHAIN_KEY."
+        )
+
+
+check_checkpoint_key(CHECKPOINT_KEY)
 
 ALLOWED_HOSTS = env.list(
     "ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"]
@@ -332,6 +355,10 @@ CELERY_BEAT_SCHEDULE: dict = {
     "sweep-bots": {
         "task": "games.tasks.sweep_bots",
         "schedule": env.float("CORREO_SWEEP_INTERVAL", default=60.0),
+    },
+    "publish-checkpoints": {
+        "task": "games.tasks.publish_checkpoints",
+        "schedule": CHECKPOINT_INTERVAL,
     },
 }
 

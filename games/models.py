@@ -244,6 +244,39 @@ class LegacySeal(models.Model):
         return f"{self.game} sealed at {self.seq}"
 
 
+class Checkpoint(models.Model):
+    """A signed statement that game `game` stood at `seq` with head `head_hash`
+    at time `at` (games.audit.checkpoints).  Each was first written to the
+    log outside the database; this row serves the feed witnesses mirror.
+    Deleting or rolling back rows here cannot undo what was published."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="checkpoints")
+    seq = models.PositiveIntegerField()
+    head_hash = models.CharField(max_length=64)
+    at = models.DateTimeField()
+    # Published as the game ended: the last checkpoint it will get.
+    final = models.BooleanField(default=False)
+    # In the feed everyone may read (games.audit.checkpoint_feed): decided as
+    # it is published, from what a stranger to the game was shown then.
+    listed = models.BooleanField(default=False)
+    key_id = models.CharField(max_length=16)
+    signature = models.CharField(max_length=128)
+
+    class Meta:
+        ordering = ["at", "game_id", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="checkpoint_unique_seq"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["at", "game"], condition=models.Q(listed=True), name="checkpoint_feed"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} checkpoint at {self.seq}"
+
+
 class Snapshot(models.Model):
     """Engine state after event `seq`; a disposable cache of replay."""
 

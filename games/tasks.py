@@ -40,6 +40,13 @@ _inline = threading.local()
 
 
 @shared_task(acks_late=True, ignore_result=True)
+def publish_checkpoints() -> int:
+    from games.audit import checkpoints
+
+    return checkpoints.publish()
+
+
+@shared_task(acks_late=True, ignore_result=True)
 def sweep_deadlines() -> dict:
     return sweep_and_queue()
 

@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 
 from ops.keys import LARGEST_ID
 from web.throttle import auth_throttled, creation_throttled
-from web.views import account, game, home, moderation, people, push, tables, talk
+from web.views import account, game, home, moderation, people, push, tables, talk, verify
 
 
 class GameId:
@@ -52,6 +52,7 @@ urlpatterns = [
     path("games/<game:pk>/talk/<game:seq>/", talk.act, name="talk-act"),
     path("games/<game:pk>/rematch/", game.rematch, name="rematch"),
     path("games/<game:pk>/report/", game.report, name="report"),
+    path("games/<game:pk>/verify/", verify.verify, name="verify"),
     path("games/<game:pk>/moderate/", moderation.moderate, name="moderate"),
     path("games/<game:pk>/undo/", moderation.undo, name="undo"),
     path("games/<game:pk>/clock/", moderation.clock, name="clock"),

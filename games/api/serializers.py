@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 from rest_framework import serializers
 
 
@@ -212,6 +214,29 @@ class VerifyQuery(serializers.Serializer):
         if int(seq) > 2**31 - 1:
             raise serializers.ValidationError("the seq is out of range")
         return int(seq), hash_.lower()
+
+
+class CheckpointsQuery(serializers.Serializer):
+    since = serializers.CharField(
+        required=False, max_length=80, trim_whitespace=False,
+        help_text="the previous answer's `next`: the checkpoints published after it",
+    )  # fmt: skip
+    limit = serializers.IntegerField(min_value=1, max_value=1000, required=False, default=500)
+
+    def validate_since(self, value: str) -> tuple:
+        at, _, rest = value.partition("/")
+        game, _, seq = rest.partition("/")
+        try:
+            moment = datetime.datetime.fromisoformat(at)
+        except ValueError:
+            moment = None
+        if (
+            moment is None
+            or moment.tzinfo is None
+            or not (game.isdigit() and seq.isdigit() and len(game) <= 19 and len(seq) <= 10)
+        ):
+            raise serializers.ValidationError("not a cursor this feed gave: TIME/GAME/SEQ")
+        return moment, int(game), int(seq)
 
 
 class SeatsField(serializers.JSONField):

@@ -2,7 +2,7 @@ import functools
 
 from django.urls import path
 
-from games.api import errors, moderation, tables, talk, views
+from games.api import checkpoints, errors, moderation, tables, talk, views
 from ops.keys import LARGEST_ID
 
 
@@ -119,4 +119,5 @@ urlpatterns = [
     path("games/<int:pk>/verify/", game_view(views.VerifyView), name="game-verify"),
     path("games/<int:pk>/export/", game_view(views.ExportView), name="game-export"),
     path("games/import/", views.ImportView.as_view(), name="games-import"),
+    path("checkpoints/", checkpoints.CheckpointsView.as_view(), name="checkpoints"),
 ]

@@ -5,6 +5,7 @@ the chain."""
 from __future__ import annotations
 
 import hmac
+import re
 from typing import Any
 
 from games.models import Event, Game
@@ -109,3 +110,20 @@ def seen_in_chain(game: Game, viewer: Viewer, seq: int, hash_: str, *, reveal: b
         return {**answer, "status": "not_in_chain"}
     same = hmac.compare_digest(here, hash_)
     return {**answer, "chain_hash": here, "status": "in_chain" if same else "not_in_chain"}
+
+
+# "41:3f0c..." as the API takes it, or the line a mail's footer carries.
+_SEEN_FORMS = (
+    re.compile(r"^\s*([1-9][0-9]{0,9})\s*:\s*([0-9a-fA-F]{64})\s*$"),
+    re.compile(r"\bseq\s+([1-9][0-9]{0,9}),\s*event-chain head\s+([0-9a-fA-F]{64})\b"),
+)
+
+
+def parse_seen(text: str) -> tuple[int, str] | None:
+    """A head as a person pastes it: `SEQ:HASH`, or a mail's "at seq S,
+    event-chain head H"; None when it is neither."""
+    for form in _SEEN_FORMS:
+        found = form.search(text)
+        if found and int(found[1]) <= 2**31 - 1:
+            return int(found[1]), found[2].lower()
+    return None

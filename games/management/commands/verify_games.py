@@ -8,9 +8,11 @@ here vouches for."""
 from __future__ import annotations
 
 import contextlib
+import os
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.audit import checkpoints as published
 from games.audit import release_gate as gate
 from games.audit.verification import all_problems, unverified_imports
 from games.models import Game
@@ -31,19 +33,39 @@ class Command(BaseCommand):
             help="open the database session read-only (the release gate: nothing is written)",
         )  # fmt: skip
         parser.add_argument(
+            "--checkpoints", metavar="SOURCE", action="append", default=[],
+            help="a checkpoint log (CHECKPOINT_LOG) or a witness's mirror: report every game "
+            "whose stream is shorter than, or differs from, a checkpoint signed there "
+            "(may be given more than once)",
+        )  # fmt: skip
+        parser.add_argument(
             "--flag", action="store_true",
             help="file a moderator queue item for each failing game (without it the command "
             "only reads: the release gate relies on that)",
         )  # fmt: skip
 
-    def handle(self, *args, status=None, read_only=False, flag=False, **options):
+    def handle(self, *args, status=None, read_only=False, flag=False, checkpoints=(), **options):
         if read_only and flag:
             raise CommandError("--flag writes queue items; it cannot run --read-only")
+        for source in checkpoints:
+            if not os.path.isfile(source):
+                raise CommandError(f"--checkpoints {source}: no such file")
         failing: dict[int, tuple[Game, list[str]]] = {}
+        unplaced = 0
         with gate.read_only() if read_only else contextlib.nullcontext():
             for game, problem in all_problems(status=status):
                 self.stdout.write(f"game {game.pk} ({game.title}): {problem}")
                 failing.setdefault(game.pk, (game, []))[1].append(problem)
+            for source in checkpoints:
+                for finding in published.problems_against(published.read_source(source)):
+                    problem = f"checkpoints in {source}: {finding.problem}"
+                    game = Game.objects.filter(pk=finding.game).first()
+                    if game is None:
+                        unplaced += 1
+                        self.stdout.write(problem)
+                        continue
+                    self.stdout.write(f"game {game.pk} ({game.title}): {problem}")
+                    failing.setdefault(game.pk, (game, []))[1].append(problem)
             unverified = 0
             for game, seqs in unverified_imports(status=status):
                 unverified += 1
@@ -55,7 +77,7 @@ class Command(BaseCommand):
         if flag:
             filed = [check_flag_broken(game, found) for game, found in failing.values()]
             self.stdout.write(f"{sum(item is not None for item in filed)} queue item(s) filed")
-        problems = sum(len(found) for _, found in failing.values())
+        problems = unplaced + sum(len(found) for _, found in failing.values())
         if problems:
             self.stderr.write(f"{problems} problem(s) found")
             raise SystemExit(1)
