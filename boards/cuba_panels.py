@@ -414,24 +414,33 @@ def move_controls(
             cost = _cost_of(view, a)
             words = gloss(a)
             if a["type"] == "lay":
-                card = f" with {a['card']}" if a.get("card") else ""
-                passes = (
-                    f", passing FC at {', '.join(a['fc_passes'])}" if a.get("fc_passes") else ""
-                )
-                panel["lays"].append(
-                    {
-                        "value": encode(a),
-                        "tile": preview(a["tile"], a["rotation"]),
-                        "name": a["tile"],
-                        "rotation": a["rotation"],
-                        "cost": cost,
-                        "label": (
-                            f"Lay tile {a['tile']} on {_place(a['hex'])}, rotation "
-                            f"{a['rotation']}{card}, cost ${cost}{passes}"
-                        ),
-                        "line": text(a),
+                card = a.get("card")
+                by = f" with {card}" if card else ""
+                passes = ", ".join(a.get("fc_passes") or [])
+                passing = f", passing the FC at {passes}" if passes else ""
+                sets = panel.setdefault("lay_sets", {})
+                if card not in sets:
+                    name = COMMISSIONER_BY_CARD[card].name if card in COMMISSIONER_BY_CARD else ""
+                    sets[card] = {
+                        "card": card,
+                        "heading": f"With {card} {name} (an extra lay)" if card else "Own lay",
+                        "lays": [],
                     }
-                )
+                lay = {
+                    "value": encode(a),
+                    "tile": preview(a["tile"], a["rotation"]),
+                    "name": a["tile"],
+                    "rotation": a["rotation"],
+                    "cost": cost,
+                    "label": (
+                        f"Lay tile {a['tile']} on {_place(a['hex'])}, rotation "
+                        f"{a['rotation']}{by}, cost ${cost}{passing}"
+                    ),
+                    "line": text(a),
+                    "gloss": words,
+                }
+                sets[card]["lays"].append(lay)
+                panel["lays"].append(lay)
             else:
                 what = "home station" if a["type"] == "home" else "station"
                 panel["stations"].append(
@@ -472,6 +481,9 @@ def move_controls(
             g["moves"].append(
                 {"type": a["type"], "value": encode(a), "line": text(a), "gloss": gloss(a)}
             )
+    for panel in hexes.values():
+        sets = panel.pop("lay_sets", {}).values()
+        panel["lay_sets"] = sorted(sets, key=lambda g: (g["card"] is not None, g["card"] or ""))
     return {
         "hexes": [hexes[k] for k in sorted(hexes)],
         "groups": list(groups.values()),

@@ -193,6 +193,9 @@ def test_the_map_is_the_control_each_hex_with_lays_leads_to_its_tiles_drawn(page
         assert len(buttons) == len(here)
         assert panel.count('class="tile-preview') == len(here)
         for a in here:
+            # the mail's gloss of each lay rides on its button
+            gloss = ENGINE.gloss(state_of(cuba), seat, a, ["alice", "bob"])
+            assert unescape(gloss) in unescape(panel)
             assert any(
                 f"Lay tile {a['tile']} on" in b
                 and f"rotation {a['rotation']}," in b
