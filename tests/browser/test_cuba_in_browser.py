@@ -121,6 +121,7 @@ def test_an_18cuba_game_is_played_by_clicking_the_board_into_the_second_set_of_o
             page.screenshot(path=DOCS_SCREENSHOTS / "18cuba-auction-desktop.png", full_page=True)
         if action["type"] == "lay" and "lay" not in shot:
             shot.add("lay")
+            page.evaluate("document.getElementById('cuba-map').scrollIntoView()")
             page.locator(f'#cuba-map a.hex-target[data-hex="{action["hex"]}"]').click()
             expect(page.locator(f"#cuba-hex-{action['hex']} .tile-preview").first).to_be_visible()
             page.screenshot(path=DOCS_SCREENSHOTS / "18cuba-lay-desktop.png")
@@ -129,6 +130,7 @@ def test_an_18cuba_game_is_played_by_clicking_the_board_into_the_second_set_of_o
             phone.screenshot(path=DOCS_SCREENSHOTS / "18cuba-phone.png")
             width = phone.evaluate("document.documentElement.scrollWidth")
             assert width <= PHONE["width"], f"the page scrolls sideways ({width}px)"
+            phone.evaluate("document.getElementById('cuba-map').scrollIntoView()")
             phone.locator(f'#cuba-map a.hex-target[data-hex="{action["hex"]}"]').click()
             expect(phone.locator(f"#cuba-hex-{action['hex']}")).to_be_visible()
             phone.screenshot(path=DOCS_SCREENSHOTS / "18cuba-lay-phone.png")
