@@ -18,6 +18,8 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from django.utils.html import format_html
+
 from games.engines.cuba.data import phases, trains
 from games.engines.cuba.data.companies import BY_SYM, in_game
 from games.engines.cuba.data.hexes import HEXES
@@ -366,17 +368,16 @@ def _ranges(actions: list[dict[str, Any]]):
     return ranged
 
 
-def _cost_of(view: dict[str, Any], action: dict[str, Any]) -> int:
+def _cost_of(view: dict[str, Any], action: dict[str, Any], kinds: dict[str, Any]) -> int:
     """What a lay or station costs the operating company (terrain, station
     price, $20 per FC station passed), from the view and the move."""
     sym = (view["round"]["steps"].get("turn") or {}).get("company")
     c = view["companies"].get(sym, {})
     fees = FC_FEE * len(action.get("fc_passes") or [])
     if action["type"] == "lay":
-        h = next((h for h in view["map"]["hexes"] if h["hex"] == action["hex"]), None)
         terrain = (
             SUGAR_FIELD_COST
-            if c.get("kind") == "major" and h and h["kind"] == "sugar" and h["tile"] is None
+            if c.get("kind") == "major" and kinds.get(action["hex"]) == ("sugar", None)
             else 0
         )
         return terrain + fees
@@ -401,6 +402,7 @@ def move_controls(
     inputs, every other move a button with its gloss, under the mail's
     headings."""
     ranges = _ranges(actions)
+    kinds = {h["hex"]: (h["kind"], h["tile"]) for h in view["map"]["hexes"]}
     in_range: set[int] = set()
     for r in ranges.values():
         in_range |= r["members"]
@@ -411,7 +413,7 @@ def move_controls(
             panel = hexes.setdefault(
                 a["hex"], {"hex": a["hex"], "place": _place(a["hex"]), "lays": [], "stations": []}
             )
-            cost = _cost_of(view, a)
+            cost = _cost_of(view, a, kinds)
             words = gloss(a)
             if a["type"] == "lay":
                 card = a.get("card")
@@ -426,18 +428,29 @@ def move_controls(
                         "heading": f"With {card} {name} (an extra lay)" if card else "Own lay",
                         "lays": [],
                     }
+                label = (
+                    f"Lay tile {a['tile']} on {_place(a['hex'])}, rotation "
+                    f"{a['rotation']}{by}, cost ${cost}{passing}"
+                )
+                line = text(a)
+                # Drawn here rather than in the template: a hex may offer a
+                # hundred lays, and a template node per field of each costs
+                # more than the rest of the page.
                 lay = {
-                    "value": encode(a),
-                    "tile": preview(a["tile"], a["rotation"]),
-                    "name": a["tile"],
-                    "rotation": a["rotation"],
-                    "cost": cost,
-                    "label": (
-                        f"Lay tile {a['tile']} on {_place(a['hex'])}, rotation "
-                        f"{a['rotation']}{by}, cost ${cost}{passing}"
+                    "label": label,
+                    "inner": format_html(
+                        '<input type="hidden" name="action" value="{}">'
+                        '<button type="submit" class="tile-button" aria-label="{}" title="{}">'
+                        '{}<span class="tile-caption">{} rot {}<br>${}{}</span></button>',
+                        encode(a),
+                        label,
+                        f"{line}: {words}" if words else line,
+                        preview(a["tile"], a["rotation"]),
+                        a["tile"],
+                        a["rotation"],
+                        cost,
+                        f" {card}" if card else "",
                     ),
-                    "line": text(a),
-                    "gloss": words,
                 }
                 sets[card]["lays"].append(lay)
                 panel["lays"].append(lay)
