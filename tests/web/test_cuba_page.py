@@ -254,3 +254,19 @@ def test_the_panels_show_market_charters_depot_privates_and_the_round(page_as, c
         assert m.name in privates
     assert f"(OR {view['round']['index']} of {view['round']['of']})" in html
     assert f"{acting} (" in re.search(r'<div class="cuba-now".*?</div>', html, re.S).group(0)
+
+
+def test_stations_are_chosen_on_the_map_like_tiles(page_as, cuba):
+    seat = play_until(
+        cuba, lambda st, s, legal: any(a["type"] in ("home", "station") for a in legal)
+    )
+    html = _every_legal_move_is_offered_with_its_gloss(page_as, cuba, seat)
+    legal = ENGINE.legal_actions(state_of(cuba), seat)
+    for a in legal:
+        if a["type"] not in ("home", "station"):
+            continue
+        link = re.search(rf'<a href="#cuba-hex-{a["hex"]}" [^>]*aria-label="([^"]+)"', html)
+        assert link and "a station may be placed" in link.group(1)
+        panel = re.search(rf'<section id="cuba-hex-{a["hex"]}".*?</section>', html, re.S).group(0)
+        sent = [f["action"] for f in forms(panel) if f["type"] == a["type"]]
+        assert a in sent
