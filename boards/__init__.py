@@ -12,6 +12,7 @@ drawn by the generic template: the view as nested lists.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -27,15 +28,47 @@ MODULES = {
 
 
 def render(
-    title: str, view: dict[str, Any], seat: int | None, names: dict[int, str]
+    title: str,
+    view: dict[str, Any],
+    seat: int | None,
+    names: dict[int, str],
+    actions: Sequence[dict[str, Any]] = (),
 ) -> SafeString:
-    """The board of `title` as HTML (an SVG figure and its captions)."""
+    """The board of `title` as HTML (an SVG figure and its captions);
+    `actions` are the seat's legal moves, for a board that marks where they
+    go (18Cuba's map: the hexes one may lay on lead to their tiles)."""
     module = _module(title)
     if module is None:
         return format_html('<div class="board board-generic">{}</div>', nested(view))
-    board = module.context(view, seat, names)
+    if getattr(module, "TAKES_ACTIONS", False):
+        board = module.context(view, seat, names, actions=actions)
+    else:
+        board = module.context(view, seat, names)
     template = f"boards/{getattr(module, 'TEMPLATE', title)}.html"
     return render_to_string(template, {"board": board, "view": view, "seat": seat, "names": names})
+
+
+def has_controls(title: str) -> bool:
+    """Whether the title's board offers the legal moves itself."""
+    module = _module(title)
+    return module is not None and hasattr(module, "controls")
+
+
+def controls(
+    title: str,
+    view: dict[str, Any],
+    seat: int | None,
+    names: dict[int, str],
+    actions: Sequence[dict[str, Any]],
+    **words: Any,
+) -> dict[str, Any] | None:
+    """The title's own controls for `actions` (a dict with the `template`
+    the game page includes, rendered with the request so its forms carry
+    the CSRF token), or None when the title has none."""
+    module = _module(title)
+    if module is None or not hasattr(module, "controls"):
+        return None
+    return module.controls(view, seat, names, list(actions), **words)
 
 
 def _module(title: str):

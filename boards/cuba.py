@@ -12,10 +12,20 @@ the same strings for every hex and are computed once (functools.cache).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from boards import cuba_panels as panels
+from games.engines.cuba.data import tiles
+
 TEMPLATE = "cuba"
+# The board is given the viewer's legal moves: the hexes one may lay on or
+# place a station in are links to their choices (`controls`).
+TAKES_ACTIONS = True
 
 R = 30.0  # circumradius of a hex, in viewBox units
 W = math.sqrt(3) * R  # width of a pointy-topped hex
@@ -183,6 +193,136 @@ def _hex(hexdata: dict[str, Any], colours: dict[str, str]) -> dict[str, Any]:
     }
 
 
+def _pointer(view: dict[str, Any], by_coord: dict[str, Any]):
+    """Where a route's end ("e3", "s0") in a hex lies on the whole map."""
+    raw = {h["hex"]: h for h in view["map"]["hexes"]}
+
+    def point(coord: str, end: str) -> tuple[float, float] | None:
+        if coord not in raw or len(end) < 2 or not end[1:].isdigit():
+            return None
+        cx, cy = float(by_coord[coord]["cx"]), float(by_coord[coord]["cy"])
+        if end[0] == "e":
+            dx, dy = edge_mid(int(end[1]) % 6)
+        else:
+            stops = _stop_positions(raw[coord])
+            i = int(end[1:])
+            dx, dy = stops[i] if i < len(stops) else (0.0, 0.0)
+        return cx + dx, cy + dy
+
+    return point
+
+
+def _in_play_box(view: dict[str, Any], width: float, height: float) -> str:
+    """The viewBox: the part of the map in play (a 2-player easy game plays
+    half of it), else the whole map; a hex's neighbours beyond stay out."""
+    shown = [h for h in view["map"]["hexes"] if h["in_play"]]
+    if not view["map"].get("part") or not shown:
+        return f"0 0 {_f(width)} {_f(height)}"
+    xs = [h["x"] for h in shown]
+    ys = [h["y"] for h in shown]
+    left = MARGIN + min(xs) * W / 2 - MARGIN
+    top = MARGIN + min(ys) * 1.5 * R - MARGIN
+    right = MARGIN + W + max(xs) * W / 2 + MARGIN
+    bottom = MARGIN + 2 * R + max(ys) * 1.5 * R + MARGIN
+    return f"{_f(left)} {_f(top)} {_f(right - left)} {_f(bottom - top)}"
+
+
+@cache
+def tile_preview(tile: str, rotation: int) -> SafeString:
+    """A tile as it would lie at `rotation`, as a small SVG drawn like a hex
+    of the map: the choices of a lay show it.  Drawn once per face and
+    rotation (a lay's choices are many and the same every turn)."""
+    h = _tile_preview(tile, rotation)
+    parts = [format_html('<polygon class="hex-shape" points="{}"/>', outline())]
+    parts += [
+        format_html('<path class="track {}" d="{}"/>', t["gauge"], t["d"]) for t in h["track"]
+    ]
+    for st in h["stops"]:
+        if st["type"] == "city":
+            parts += [
+                format_html(
+                    '<circle class="slot" cx="{}" cy="{}" r="7.5"/>', slot["cx"], slot["cy"]
+                )
+                for slot in st["slots"]
+            ]
+        elif st["type"] == "town":
+            parts.append(
+                format_html('<circle class="town" cx="{}" cy="{}" r="3.5"/>', st["x"], st["y"])
+            )
+        if st["revenue"]:
+            parts.append(
+                format_html(
+                    '<text class="revenue" x="{}" y="{}" text-anchor="middle">{}</text>',
+                    st["rx"],
+                    st["ry"],
+                    st["revenue"],
+                )
+            )
+    if h["label"]:
+        parts.append(format_html('<text class="hex-label" x="-17" y="6">{}</text>', h["label"]))
+    return format_html(
+        '<svg viewBox="-28 -32 56 64" width="56" height="64" aria-hidden="true" '
+        'class="tile-preview hex-{}">{}</svg>',
+        h["color"], mark_safe("".join(parts)),
+    )  # fmt: skip
+
+
+@cache
+def _tile_preview(tile: str, rotation: int) -> dict[str, Any]:
+    face = tiles.face(tile)
+    hexdata = {
+        "x": 0,
+        "y": 0,
+        "hex": tile,
+        "name": None,
+        "kind": "tile",
+        "color": face.color,
+        "label": face.label,
+        "tile": tile,
+        "fc_marker": False,
+        "reserved": [],
+        "in_play": True,
+        "stops": [
+            {"type": st.type, "revenue": st.revenue, "slots": st.slots, "tokens": []}
+            for st in face.stops
+        ],
+        "track": [
+            {
+                "from": f"{p.a[0]}{p.a[1]}",
+                "to": f"{p.b[0]}{p.b[1]}",
+                "gauge": "standard" if p.gauge == "s" else "narrow",
+            }
+            for p in tiles.rotated_paths(tile, rotation)
+        ],
+    }
+    return _hex(hexdata, {})
+
+
+def controls(
+    view: dict[str, Any],
+    seat: int | None,
+    names: dict[int, str],
+    actions: list[dict[str, Any]],
+    *,
+    text: Callable[[dict[str, Any]], str],
+    gloss: Callable[[dict[str, Any]], str | None],
+    group: Callable[[dict[str, Any]], str | None],
+) -> dict[str, Any]:
+    """The viewer's legal moves as the 18Cuba page offers them (`cuba_moves.html`)."""
+    return {
+        "template": "boards/cuba_moves.html",
+        **panels.move_controls(
+            view,
+            actions,
+            text=text,
+            gloss=gloss,
+            group=group,
+            preview=tile_preview,
+            outline=outline(),
+        ),
+    }
+
+
 def _names(names: dict[int, str]):
     def name(holder: str | None) -> str:
         if holder and holder.startswith("p") and holder[1:].isdigit():
@@ -193,7 +333,12 @@ def _names(names: dict[int, str]):
     return name
 
 
-def context(view: dict[str, Any], seat: int | None, names: dict[int, str]) -> dict[str, Any]:
+def context(
+    view: dict[str, Any],
+    seat: int | None,
+    names: dict[int, str],
+    actions: Sequence[dict[str, Any]] = (),
+) -> dict[str, Any]:
     companies = view["companies"]
     colours = {sym: c["color"] for sym, c in companies.items()}
     hexes = [_hex(h, colours) for h in view["map"]["hexes"]]
@@ -230,9 +375,23 @@ def context(view: dict[str, Any], seat: int | None, names: dict[int, str]) -> di
         for p in view["players"]
     ]
     rnd = view["round"]
+    width = 2 * MARGIN + W / 2 * (max_x + 2)
+    height = 2 * MARGIN + 1.5 * R * max_y + 2 * R
     return {
-        "width": _f(2 * MARGIN + W / 2 * (max_x + 2)),
-        "height": _f(2 * MARGIN + 1.5 * R * max_y + 2 * R),
+        "width": _f(width),
+        "height": _f(height),
+        "viewbox": _in_play_box(view, width, height),
+        "targets": panels.map_targets(view, actions, by_coord),
+        "routes": panels.routes(view, _pointer(view, by_coord)),
+        "market": panels.market(view),
+        "charters": [
+            {**c, "colour": TOKEN_COLOURS.get(companies[c["sym"]]["color"], UNKNOWN_COLOUR)[0]}
+            for c in panels.charters(view, name)
+        ],
+        "depot": panels.depot(view),
+        "privates": panels.privates(view, name),
+        "auction": panels.auction(view, name),
+        "now": panels.now(view, name),
         "outline": outline(),
         "hexes": hexes,
         "named": [h for h in hexes if h["name"]],

@@ -38,13 +38,21 @@ def encode(action: dict[str, Any]) -> str:
     return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
-def decode(value: str | None) -> dict[str, Any] | None:
+def decode(value: str | None, posted: Any = None) -> dict[str, Any] | None:
     """A posted action, or None when it is not a JSON object (the service
-    then refuses it with a clear message, as the API does)."""
+    then refuses it with a clear message, as the API does).  A field
+    `num.<key>` (a number input: a bid, a price) sets the action's <key>,
+    as an int when it reads as one; the engine checks it like any other."""
     if not value:
         return None
     try:
         action = json.loads(value)
     except ValueError:
         return None
-    return action if isinstance(action, dict) else None
+    if not isinstance(action, dict):
+        return None
+    for name in getattr(posted, "keys", lambda: ())():
+        if name.startswith("num.") and len(name) > 4:
+            said = str(posted.get(name, "")).strip()
+            action[name[4:]] = int(said) if said.lstrip("-").isdigit() and len(said) < 12 else said
+    return action

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import get_language
 
 import boards
 from games.engines import base
@@ -67,6 +68,9 @@ def context(page: GamePage) -> dict[str, Any]:
     engine = base.get(game.title)
     who = names(page.seats)
     legal = [] if page.replaying else legal_moves(game, viewer)
+    # A title whose board offers the moves itself (18Cuba's map and
+    # auction) gets no generic list beside it.
+    controls = board_controls(game, engine, detail, viewer, legal, who)
     return {
         "game": game,
         "detail": detail,
@@ -76,8 +80,9 @@ def context(page: GamePage) -> dict[str, Any]:
         "at": page.at,
         "replaying": page.replaying,
         "etag": etag(page),
-        "board": board(page, detail, who),
-        "groups": moves.groups(engine, legal),
+        "board": board(page, detail, who, legal),
+        "board_controls": controls,
+        "groups": [] if controls else moves.groups(engine, legal),
         "players": players(detail, who),
         "to_act_names": [who.get(seat, "?") for seat in detail["to_act"]],
         "my_deadline": my_deadline(detail, viewer),
@@ -154,14 +159,43 @@ def talk_choices(game: Game, viewer: viewers.Viewer, who: dict[int, str]) -> lis
     return [*choices, ("me", "myself (a note)")]
 
 
-def board(page: GamePage, detail: dict[str, Any], who: dict[int, str]):
+def board(page: GamePage, detail: dict[str, Any], who: dict[int, str], legal=()):
     game, viewer = page.game, page.viewer
 
     def draw():
         view = view_at(game, viewer, page.at) if page.replaying else detail["view"]
-        return boards.render(game.title, view, viewer.seat, who)
+        return boards.render(game.title, view, viewer.seat, who, actions=legal)
 
-    return _boards.get_or_compute((game.pk, game.seq, game.head_hash, viewer.seat, page.at), draw)
+    key = (game.pk, game.seq, game.head_hash, viewer.seat, page.at, len(legal))
+    return _boards.get_or_compute(key, draw)
+
+
+def board_controls(
+    game: Game,
+    engine: base.Engine,
+    detail: dict[str, Any],
+    viewer: viewers.Viewer,
+    legal: list[dict[str, Any]],
+    who: dict[int, str],
+) -> dict[str, Any] | None:
+    """The title's own controls for the viewer's legal moves (`boards.controls`),
+    each with the gloss the mail gives it; None: the generic list."""
+    if not legal or not boards.has_controls(game.title):
+        return None
+    state = store.load(game, engine).state
+    seats = narration.seat_names(who)
+    language = get_language()
+
+    def gloss(action: dict[str, Any]) -> str | None:
+        return engine.gloss(state, viewer.seat, action, seats, language=language)
+
+    def group(action: dict[str, Any]) -> str | None:
+        return engine.move_group(state, viewer.seat, action, language=language)
+
+    return boards.controls(
+        game.title, detail["view"], viewer.seat, who, legal, text=engine.text, gloss=gloss,
+        group=group,
+    )  # fmt: skip
 
 
 def view_at(game: Game, viewer: viewers.Viewer, seq: int) -> dict[str, Any]:

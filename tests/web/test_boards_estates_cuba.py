@@ -140,9 +140,14 @@ def test_the_18cuba_board_draws_the_map_and_the_holdings(moves, seat):
     for p in view["players"]:
         row = re.search(rf'data-seat="{p["seat"]}"[^>]*>.*?</tr>', html, re.S)
         assert row and f"<td>{p['cash']}</td>" in row.group(0)
+    # each company's charter once it has a president or a par price (the FC
+    # from the start), with its treasury; the rest are listed as not started
     for sym, c in view["companies"].items():
-        row = re.search(rf'data-company="{sym}"[^>]*>.*?</tr>', html, re.S)
-        assert row and f"<td>{c['treasury']}</td>" in row.group(0)
+        charter = re.search(rf'<article [^>]*data-company="{sym}"[^>]*>.*?</article>', html, re.S)
+        if c["director"] is None and c["par"] is None and c["kind"] != "fc":
+            assert charter is None and f'<abbr title="{c["name"]}">{sym}</abbr>' in html
+        else:
+            assert charter and f"<dt>Treasury</dt><dd>${c['treasury']}</dd>" in charter.group(0)
     assert f"Bank: {view['bank']}." in html
 
 

@@ -44,7 +44,7 @@ def live(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def move(request: HttpRequest, pk: int) -> HttpResponse:
     seq = int_or_none(request.POST.get("seq"))
-    action = moves.decode(request.POST.get("action"))
+    action = moves.decode(request.POST.get("action"), request.POST)
     text = request.POST.get("text", "").strip() or None
 
     def submit():
