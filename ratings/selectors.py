@@ -22,6 +22,11 @@ def rating_of(user, title: str) -> float:
     return skill.Skill().ordinal if value is None else value
 
 
+def count(title: str) -> int:
+    """How many players are rated in `title`."""
+    return Rating.objects.filter(title=title, user__is_active=True).count()
+
+
 def leaderboard(title: str, *, offset: int = 0, limit: int = 50) -> dict[str, Any]:
     """The title's rated players, best first (then by name), with their
     place counted over the whole board."""
@@ -30,11 +35,10 @@ def leaderboard(title: str, *, offset: int = 0, limit: int = 50) -> dict[str, An
         .order_by("-ordinal", "user__username")
         .values_list("user__username", "ordinal", "mu", "sigma", "games")[offset : offset + limit]
     )
-    total = Rating.objects.filter(title=title, user__is_active=True).count()
     return {
         "title": title,
         "title_name": title_name(title),
-        "count": total,
+        "count": count(title),
         "ratings": [
             {
                 "rank": offset + i + 1,
@@ -50,14 +54,15 @@ def leaderboard(title: str, *, offset: int = 0, limit: int = 50) -> dict[str, An
 
 
 def of_player(user) -> list[dict[str, Any]]:
-    """The player's ratings per title, each with its latest changes."""
+    """The player's ratings per title, each with its latest HISTORY changes,
+    newest first."""
     out = []
     for rating in Rating.objects.filter(user=user).order_by("title"):
         changes = (
             RatingChange.objects.filter(user=user, title=rating.title)
             .order_by("-event")
-            .values_list("event__game_id", "event__finished_at", "place", "share",
-                         "mu_before", "sigma_before", "mu_after", "sigma_after")[:HISTORY]
+            .values_list("event__game_id", "event__game__public", "event__finished_at", "place",
+                         "share", "mu_before", "sigma_before", "mu_after", "sigma_after")[:HISTORY]
         )  # fmt: skip
         out.append(
             {
@@ -65,16 +70,17 @@ def of_player(user) -> list[dict[str, Any]]:
                 "title_name": title_name(rating.title),
                 "rating": shown(rating.ordinal),
                 "games": rating.games,
+                # a private game's change is shown without the game and its time
                 "history": [
                     {
-                        "game": game,
-                        "finished_at": at.isoformat() if at else None,
+                        "game": game if public else None,
+                        "finished_at": at.isoformat() if at and public else None,
                         "place": place,
                         "share": round(share, 3),
                         "before": shown(skill.ordinal(mu0, s0)),
                         "after": shown(skill.ordinal(mu1, s1)),
                     }
-                    for game, at, place, share, mu0, s0, mu1, s1 in changes
+                    for game, public, at, place, share, mu0, s0, mu1, s1 in changes
                 ],
             }
         )
@@ -88,3 +94,18 @@ def for_players(title: str, user_ids: list[int]) -> dict[int, float]:
     )
     new = skill.Skill().ordinal
     return {user: shown(found.get(user, new)) for user in user_ids}
+
+
+def at_tables(pairs: list[tuple[str, int]]) -> dict[tuple[str, int], float]:
+    """Ratings of (title, user id) pairs in one read, a new player's where
+    none (the lobby's seated players, each in their table's title)."""
+    titles = {title for title, _ in pairs}
+    users = {user for _, user in pairs}
+    found = {
+        (title, user): ordinal
+        for title, user, ordinal in Rating.objects.filter(
+            title__in=titles, user_id__in=users
+        ).values_list("title", "user_id", "ordinal")
+    }
+    new = skill.Skill().ordinal
+    return {pair: shown(found.get(pair, new)) for pair in pairs}

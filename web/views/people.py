@@ -9,17 +9,40 @@ from django.views.decorators.http import require_GET
 
 from games.engines import base
 from games.selectors import listing, profile
+from ratings import selectors as ratings
 from web import dashboard
 from web.views.common import readable
 
 ARCHIVE_PAGE = 25
+LEADERBOARD_PAGE = 50
 STATUSES = ("finished", "active", "aborted")
 
 
 @require_GET
 def player(request: HttpRequest, username: str) -> HttpResponse:
     user = readable(lambda: profile.account(username))
-    return render(request, "web/profile.html", {"p": profile.profile(user)})
+    return render(
+        request,
+        "web/profile.html",
+        {"p": profile.profile(user), "ratings": ratings.of_player(user)},
+    )
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """A title's rated players, best first (the title chosen, else the first)."""
+    titles = dashboard.title_choices()
+    names = [t["name"] for t in titles]
+    title = request.GET.get("title", "")
+    title = title if title in names else (names[0] if names else "")
+    counted = Paginator(range(ratings.count(title)), LEADERBOARD_PAGE)
+    page = counted.get_page(request.GET.get("page"))
+    board = ratings.leaderboard(
+        title, offset=(page.number - 1) * LEADERBOARD_PAGE, limit=LEADERBOARD_PAGE
+    )
+    return render(request, "web/ratings.html", {
+        "board": board, "page": page, "title": title, "titles": titles,
+    })  # fmt: skip
 
 
 @require_GET
