@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from django.db import connection, transaction
 from django.utils import timezone
 
+from games.engines import base
+from games.fields import as_text
 from games.models import Game
 from games.stream import replay
 from ratings import ledger, skill
@@ -82,55 +84,103 @@ def do_rate_pending() -> int:
 
 def do_rebuild(all_facts: Iterable[ledger.Facts] | None = None) -> int:
     """Every rating again from nothing: the finished games' facts (from
-    their streams unless given), in the order they finished (then game id)."""
+    their streams unless given), in the order they finished (then game id).
+    The rating events are numbered 1, 2, ... in that order; every title's
+    lock is held meanwhile, so no live rating interleaves."""
     if all_facts is None:
         games = Game.objects.filter(status=Game.Status.FINISHED).order_by("pk")
         all_facts = [ledger.facts(game, from_scratch=True) for game in games.iterator()]
     ordered = sorted((f for f in all_facts if f.rated), key=ledger.Facts.order_key)
+    current: dict[tuple[str, int], skill.Skill] = {}
+    counts: dict[tuple[str, int], int] = {}
+    now = timezone.now()
+    events, changes = [], []
+    for number, facts in enumerate(ordered, start=1):
+        mine = {
+            int(u): current[(facts.title, int(u))]
+            for seat in facts.holders
+            for u, _ in seat
+            if (facts.title, int(u)) in current
+        }
+        moved, after = _computed(facts, mine)
+        for user, value in after.items():
+            current[(facts.title, user)] = value
+            counts[(facts.title, user)] = counts.get((facts.title, user), 0) + 1
+        events.append((number, facts.game_id, facts.title, facts.finish_seq, facts.finished_at,
+                       as_text(facts.places), as_text(facts.holders), now))  # fmt: skip
+        changes.extend(
+            (number, user, facts.title, seat, place, share, b.mu, b.sigma, a.mu, a.sigma)
+            for user, seat, place, share, b, a in moved
+        )
+    ratings = [
+        (user, title, v.mu, v.sigma, v.ordinal, counts[(title, user)], now)
+        for (title, user), v in current.items()
+    ]
     with transaction.atomic():
+        for title in sorted({*base.available(), *(f.title for f in ordered)}):
+            _lock(title)
         RatingChange.objects.all().delete()
         RatingEvent.objects.all().delete()
         Rating.objects.all().delete()
-        current: dict[tuple[str, int], skill.Skill] = {}
-        counts: dict[tuple[str, int], int] = {}
-        now = timezone.now()
-        for start in range(0, len(ordered), BATCH):
-            batch = ordered[start : start + BATCH]
-            events, change_lists = [], []
-            for facts in batch:
-                mine = {
-                    int(u): current[(facts.title, int(u))]
-                    for seat in facts.holders
-                    for u, _ in seat
-                    if (facts.title, int(u)) in current
-                }
-                event, changes, after = _rated(facts, mine)
-                for user, value in after.items():
-                    current[(facts.title, user)] = value
-                    counts[(facts.title, user)] = counts.get((facts.title, user), 0) + 1
-                events.append(event)
-                change_lists.append(changes)
-            RatingEvent.objects.bulk_create(events)
-            for event, changes in zip(events, change_lists, strict=True):
-                for change in changes:
-                    change.event = event
-            RatingChange.objects.bulk_create([c for cs in change_lists for c in cs])
-        Rating.objects.bulk_create(
-            [
-                Rating(
-                    user_id=user,
-                    title=title,
-                    mu=value.mu,
-                    sigma=value.sigma,
-                    ordinal=value.ordinal,
-                    games=counts[(title, user)],
-                    updated_at=now,
-                )
-                for (title, user), value in current.items()
-            ],
-            batch_size=BATCH,
-        )
+        _insert(RatingEvent, EVENT_COLUMNS, events)
+        _insert(RatingChange, CHANGE_COLUMNS, changes)
+        _insert(Rating, RATING_COLUMNS, ratings)
+        _restart_ids(RatingEvent, len(events))
     return len(ordered)
+
+
+EVENT_COLUMNS = ("id", "game_id", "title", "finish_seq", "finished_at", "places", "holders",
+                 "created_at")  # fmt: skip
+CHANGE_COLUMNS = ("event_id", "user_id", "title", "seat", "place", "share", "mu_before",
+                  "sigma_before", "mu_after", "sigma_after")  # fmt: skip
+RATING_COLUMNS = ("user_id", "title", "mu", "sigma", "ordinal", "games", "updated_at")
+
+
+def _insert(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    """Many rows at once: PostgreSQL's COPY (the ORM's bulk insert spent
+    most of a rebuild building and converting instances), else bulk_create."""
+    if connection.vendor != "postgresql":
+        made = [model(**dict(zip(columns, row, strict=True))) for row in rows]
+        model.objects.bulk_create(made, batch_size=BATCH)
+        return
+    names = ", ".join(connection.ops.quote_name(column) for column in columns)
+    table = connection.ops.quote_name(model._meta.db_table)
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy,
+    ):
+        for row in rows:
+            copy.write_row(row)
+
+
+def _restart_ids(model, last: int) -> None:
+    """The next rating event after a rebuild numbers on from its last."""
+    if connection.vendor != "postgresql":
+        return
+    table = model._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT setval(pg_get_serial_sequence(%s, 'id'), %s, %s)",
+            [table, max(last, 1), last > 0],
+        )
+
+
+def _computed(
+    facts: ledger.Facts, current: dict[int, skill.Skill]
+) -> tuple[list[tuple], dict[int, skill.Skill]]:
+    """Per holder (user, seat, place, share, before, after), and the new
+    skills, from the players' `current` skills (absent: a new player)."""
+    seats = [
+        [(current.get(int(user), skill.Skill()), float(share)) for user, share in holders]
+        for holders in facts.holders
+    ]
+    new = skill.update(seats, facts.places)
+    moved, after = [], {}
+    for s, holders in enumerate(facts.holders):
+        for (user, share), (before, _), now in zip(holders, seats[s], new[s], strict=True):
+            moved.append((int(user), s, facts.places[s], float(share), before, now))
+            after[int(user)] = now
+    return moved, after
 
 
 def _rated(
@@ -138,32 +188,25 @@ def _rated(
 ) -> tuple[RatingEvent, list[RatingChange], dict[int, skill.Skill]]:
     """The rating event of `facts` (not saved), its changes, and the new
     skills, from the players' `current` skills (absent: a new player)."""
-    seats = [
-        [(current.get(int(user), skill.Skill()), float(share)) for user, share in holders]
-        for holders in facts.holders
-    ]
-    new = skill.update(seats, facts.places)
+    moved, after = _computed(facts, current)
     event = RatingEvent(
         game_id=facts.game_id, title=facts.title, finish_seq=facts.finish_seq,
         finished_at=facts.finished_at, places=facts.places, holders=facts.holders,
     )  # fmt: skip
-    changes, after = [], {}
-    for s, holders in enumerate(facts.holders):
-        for (user, share), (before, _), now in zip(holders, seats[s], new[s], strict=True):
-            changes.append(
-                RatingChange(
-                    user_id=int(user),
-                    title=facts.title,
-                    seat=s,
-                    place=facts.places[s],
-                    share=float(share),
-                    mu_before=before.mu,
-                    sigma_before=before.sigma,
-                    mu_after=now.mu,
-                    sigma_after=now.sigma,
-                )
-            )
-            after[int(user)] = now
+    changes = [
+        RatingChange(
+            user_id=user,
+            title=facts.title,
+            seat=seat,
+            place=place,
+            share=share,
+            mu_before=b.mu,
+            sigma_before=b.sigma,
+            mu_after=a.mu,
+            sigma_after=a.sigma,
+        )
+        for user, seat, place, share, b, a in moved
+    ]
     return event, changes, after
 
 
