@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import threading
+from functools import partial
+
 import pytest
 from django.core.management import call_command
+from django.db import connection
 
 from accounts import bots
 from games.models import Event, Game
 from games.services.abort import do_abort
 from games.services.replacement import do_replace_seat
+from games.services.undo import check_undo
 from ratings import ledger, skill
 from ratings.models import Rating, RatingChange, RatingEvent
+from tests.support.threads import run_together
 
 # Real commits: a game is rated once the move that finished it has committed.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -172,3 +178,51 @@ def test_the_rebuild_gives_the_ratings_the_games_gave_as_they_finished(
     rebuilt = {r.user_id: (r.mu, r.sigma, r.games) for r in Rating.objects.all()}
     assert rebuilt == live
     assert RatingEvent.objects.count() == 3
+
+
+@pytest.mark.postgres
+def test_two_games_finishing_at_once_rate_one_after_the_other(
+    make_game, finish, alice, bob, carol
+):
+    """alice ends two games at the same instant: without the title's lock both
+    ratings would start from her rating before either, and one game's change
+    would be lost."""
+    games = [
+        make_game(players=[alice, bob], options={"rounds": 1}),
+        make_game(players=[alice, carol], options={"rounds": 1}, seed=2),
+    ]
+    for game in games:
+        finish(game, turns=3)  # one pass to go: the second seat's
+    begin = threading.Barrier(2)
+    errors: list[str] = []
+
+    def last_move(game) -> None:
+        try:
+            begin.wait()
+            finish(Game.objects.get(pk=game.pk))
+        except Exception as exc:  # recorded so the assertion shows it
+            errors.append(repr(exc))
+        finally:
+            connection.close()
+
+    run_together(*(partial(last_move, game) for game in games))
+    assert not errors
+    first, second = RatingChange.objects.filter(user=alice).order_by("event_id")
+    assert (second.mu_before, second.sigma_before) == (first.mu_after, first.sigma_after)
+    assert Rating.objects.get(user=alice).games == 2
+    call_command("rate_games", "--verify")
+
+
+def test_an_undo_that_reopens_a_rated_game_is_reported_until_a_rebuild(
+    make_game, finish, alice, bob, mo, capsys
+):
+    game = make_game(players=[alice, bob], options={"rounds": 1})
+    finish(game)
+    game.refresh_from_db()
+    check_undo(game, mo, to_seq=game.seq - 1, reason="a wrong last move")
+    with pytest.raises(SystemExit):
+        call_command("rate_games", "--verify")
+    assert f"game {game.pk}: has a rating event, but is not finished" in capsys.readouterr().out
+    call_command("rate_games")
+    assert not RatingEvent.objects.exists() and not Rating.objects.exists()
+    call_command("rate_games", "--verify")
