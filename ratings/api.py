@@ -99,7 +99,7 @@ class LeaderboardView(APIView):
     @extend_schema(
         summary="A title's leaderboard: rated players, best rating first",
         description="The rating is mu - 3 sigma of openskill's Plackett-Luce model "
-        "(docs/ratings.md); equal ratings are ordered by username.",
+        "(docs/ratings.md); equal ratings put the older account first.",
         parameters=[
             OpenApiParameter("page", {"type": "integer", "minimum": 1}),
             OpenApiParameter(

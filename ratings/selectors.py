@@ -23,22 +23,27 @@ def rating_of(user, title: str) -> float:
 
 
 def count(title: str) -> int:
-    """How many players are rated in `title`."""
-    return Rating.objects.filter(title=title, user__is_active=True).count()
+    """How many players are rated in `title` (the board's index alone)."""
+    return Rating.objects.filter(title=title).count()
 
 
-def leaderboard(title: str, *, offset: int = 0, limit: int = 50) -> dict[str, Any]:
-    """The title's rated players, best first (then by name), with their
-    place counted over the whole board."""
+def leaderboard(
+    title: str, *, offset: int = 0, limit: int = 50, total: int | None = None
+) -> dict[str, Any]:
+    """The title's rated players, best first (equal ratings: the older
+    account first, which the board's index gives without a sort), with
+    their place counted over the whole board; `total` if the caller counted
+    them already.  Every rated account is listed, a closed one too: its
+    rating is what its games gave."""
     rows = (
-        Rating.objects.filter(title=title, user__is_active=True)
-        .order_by("-ordinal", "user__username")
+        Rating.objects.filter(title=title)
+        .order_by("-ordinal", "user_id")
         .values_list("user__username", "ordinal", "mu", "sigma", "games")[offset : offset + limit]
     )
     return {
         "title": title,
         "title_name": title_name(title),
-        "count": count(title),
+        "count": count(title) if total is None else total,
         "ratings": [
             {
                 "rank": offset + i + 1,

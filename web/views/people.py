@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from games.engines import base
@@ -35,13 +36,15 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     names = [t["name"] for t in titles]
     title = request.GET.get("title", "")
     title = title if title in names else (names[0] if names else "")
-    counted = Paginator(range(ratings.count(title)), LEADERBOARD_PAGE)
-    page = counted.get_page(request.GET.get("page"))
+    total = ratings.count(title)
+    page = Paginator(range(total), LEADERBOARD_PAGE).get_page(request.GET.get("page"))
     board = ratings.leaderboard(
-        title, offset=(page.number - 1) * LEADERBOARD_PAGE, limit=LEADERBOARD_PAGE
+        title, offset=(page.number - 1) * LEADERBOARD_PAGE, limit=LEADERBOARD_PAGE, total=total
     )
+    # the profiles' path before the username, reversed once for all rows
+    players = reverse("web:player", args=["~"]).removesuffix("~/")
     return render(request, "web/ratings.html", {
-        "board": board, "page": page, "title": title, "titles": titles,
+        "board": board, "page": page, "title": title, "titles": titles, "players": players,
     })  # fmt: skip
 
 
