@@ -107,6 +107,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "games",
+    "ratings",  # ratings per title, derived from the finished games' streams
     "notifications",
     "boards",  # the boards in SVG, for the pages and the mails alike
     "django_htmx",

@@ -11,6 +11,7 @@ from accounts import api as accounts_api
 from config.docs import OfflineRedocView
 from notifications import views as notification_views
 from ops import health, metrics
+from ratings import api as ratings_api
 from web.forms import LiftingSetPasswordForm, OutboxPasswordResetForm
 from web.throttle import auth_throttled, password_throttled
 
@@ -38,6 +39,16 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/redoc/", OfflineRedocView.as_view(url_name="schema"), name="redoc"),
+    path(
+        "api/titles/<str:title>/ratings/",
+        ratings_api.LeaderboardView.as_view(),
+        name="title-ratings",
+    ),
+    path(
+        "api/users/<str:username>/ratings/",
+        ratings_api.PlayerRatingsView.as_view(),
+        name="user-ratings",
+    ),
     path("api/", include("games.api.urls")),
     # The web pages: Django's own auth views (the standard names and fields
     # that clients and browser tests rely on), then the game pages.  The

@@ -84,6 +84,13 @@ class Suspended(ServiceError):
     status = 403
 
 
+class RequirementsNotMet(Forbidden):
+    """The table asks for a rating or a reliability the player does not have
+    (the detail says which, and what they have)."""
+
+    code = "requirements_not_met"
+
+
 class Conflict(ServiceError):
     """The request is well formed but the thing it names is not in a state for it."""
 

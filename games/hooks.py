@@ -20,6 +20,9 @@
   (an invitation, the table full and its game started, the table expired),
   inside the transaction of the act that causes it: whatever the listener
   writes (the outbox's row) commits or rolls back with the act.
+- seat_requirement: `listener(table, user)`, before a person takes a seat at
+  a table with `requirements`; raises errors.RequirementsNotMet to refuse
+  (the `ratings` app, which knows ratings and reliability, listens).
 
 Other apps (notifications' outbox, clocks, metrics) register in their
 AppConfig.ready().  A listener must be quick and must not call back into the
@@ -103,6 +106,7 @@ reminder = Hook()
 replay = Hook()
 timeout_failure = Hook()
 table_notice = Hook()
+seat_requirement = Hook()
 
 on_rows, rows_for = rows.register, rows.collect
 on_append, appended = append.register, append.fire
@@ -111,3 +115,4 @@ on_reminder, reminder_due = reminder.register, reminder.fire
 on_replay, replayed = replay.register, replay.fire
 on_timeout_failure, timeout_failed = timeout_failure.register, timeout_failure.fire
 on_table_notice, table_noticed = table_notice.register, table_notice.fire
+on_seat_requirement, seat_requirements = seat_requirement.register, seat_requirement.fire

@@ -73,6 +73,9 @@ class Game(models.Model):
     # the events' own seals say, for lists and pages: verify_games holds the
     # two together, so clearing it hides nothing.
     imported_unverified = models.BooleanField(default=False)
+    # Whether the result counts towards the players' ratings (the `ratings`
+    # app), chosen at the table; the created event records it when false.
+    rated = models.BooleanField(default=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -462,6 +465,11 @@ class Table(models.Model):
     # so that everyone who sits down knows it before the game starts.
     press = models.CharField(max_length=8, choices=Press.choices, default=Press.FULL)
     reveal_private = models.BooleanField(default=True)
+    # Whether its game's result will count towards ratings.
+    rated = models.BooleanField(default=True)
+    # Who may take a seat: {"min_rating": ordinal, "max_timeouts_per_100":
+    # number} (games.services.requirements); empty: anyone.
+    requirements = JSONTextField(default=dict, blank=True)
     min_seats = models.PositiveSmallIntegerField()
     max_seats = models.PositiveSmallIntegerField()
     # How many seats are taken: kept with every seat taken or given up, under

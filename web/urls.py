@@ -42,6 +42,7 @@ urlpatterns = [
     path("invitations/<str:token>/", tables.invitation, name="invitation"),
     path("games/archive/", people.archive, name="archive"),
     path("players/<str:username>/", people.player, name="player"),
+    path("ratings/", people.leaderboard, name="ratings"),
     path("games/<game:pk>/", game.game, name="game"),
     path("games/<game:pk>/live/", game.live, name="live"),
     path("games/<game:pk>/stream/", push.stream, name="stream"),

@@ -134,6 +134,13 @@ TABLE = {
         "open": {"type": "boolean"},
         "seat_order": {"type": "string", "enum": ["random", "joined", "host"]},
         "spectator_delay": {"type": "integer"},
+        "rated": {"type": "boolean", "description": "the game's result counts towards ratings"},
+        "requirements": {
+            "type": "object",
+            "description": "who may take a seat (docs/ratings.md); empty: anyone",
+            "properties": {"min_rating": {"type": "number"},
+                           "max_timeouts_per_100": {"type": "number"}},
+        },
         "status": {"type": "string", "enum": ["waiting", "started", "expired", "closed"]},
         "game": {"type": "integer", "nullable": True,
                  "description": "the game's id once the table started"},

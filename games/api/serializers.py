@@ -278,6 +278,13 @@ class CreateTableIn(serializers.Serializer):
         required=False, default=True,
         help_text="private messages shown to the players once the game has ended",
     )  # fmt: skip
+    rated = serializers.BooleanField(
+        required=False, default=True, help_text="the result counts towards the ratings",
+    )  # fmt: skip
+    requirements = serializers.DictField(
+        required=False, default=dict,
+        help_text="who may take a seat: {min_rating, max_timeouts_per_100} (docs/ratings.md)",
+    )  # fmt: skip
 
 
 class TablesQuery(serializers.Serializer):

@@ -6,10 +6,13 @@ Reliability is read from the streams, not kept beside them:
 - moves made: the player's own actions (a bot's or the timer's are not theirs);
 - timeouts per 100 moves: the timeouts of the seats they hold, per 100 of
   their moves;
-- median time to move: over their latest MEDIAN_OVER moves, from the event
-  before each move to the move, less any time in it that the player was on
+- median time to move: over their latest MEDIAN_OVER moves, from the latest
+  event before each move that could change who is to act (not talk, notes or
+  clock acts) to the move, less any time in it that the player was on
   vacation or the server was down (games.models.Vacation, Outage): the clocks
-  stood still then, and so does this measure.
+  stood still then, and so does this measure; and less the time a moderator
+  gave that seat meanwhile (a `clock` event `extend` for the seat or for
+  every seat): time granted is not time the player is blamed for.
 
 Counts include private games (they are numbers, not games); the games listed
 are the public ones only.  A seat handed to another player counts for whoever
@@ -31,6 +34,13 @@ from games.errors import NotFound
 from games.models import Event, Game, Outage, Seat, Vacation
 
 MEDIAN_OVER = 500
+# Events that do not change who is to act, so a wait does not start at them.
+NOT_A_TURN = (
+    Event.Kind.MESSAGE,
+    Event.Kind.NOTE,
+    Event.Kind.CLOCK,
+    Event.Kind.TAKEBACK_REQUEST,
+)
 CURRENT_LISTED = 20
 
 
@@ -110,22 +120,58 @@ def reliability(user) -> dict[str, Any]:
 
 
 def _median_to_move(user, moves) -> float | None:
-    # .order_by(): an event's default order names its game's, which would join it.
-    previous = Event.objects.filter(game=OuterRef("game"), seq=OuterRef("seq") - 1).order_by()
+    # The wait starts at the latest event before the move that could change
+    # who is to act: talk, notes and clock acts do not restart it.
+    previous = (
+        Event.objects.filter(game=OuterRef("game"), seq__lt=OuterRef("seq"))
+        .exclude(kind__in=NOT_A_TURN)
+        .order_by("-seq")
+    )
     latest = list(
         moves.order_by("-id")
         .annotate(before=Subquery(previous.values("created_at")[:1]))
-        .values_list("created_at", "before")[:MEDIAN_OVER]
+        .values_list("created_at", "before", "game_id", "seat")[:MEDIAN_OVER]
     )
     if not latest:
         return None
-    start = min(before or at for at, before in latest)
+    start = min(before or at for at, before, _, _ in latest)
     stood_still = [
         *Vacation.objects.filter(user=user, ends_at__gt=start).values_list("starts_at", "ends_at"),
         *Outage.objects.filter(ended_at__gt=start).values_list("started_at", "ended_at"),
     ]
-    waits = [_counted(before, at, stood_still) for at, before in latest if before is not None]
+    granted = _extensions({game for _, _, game, _ in latest}, start)
+    waits = [
+        max(_counted(before, at, stood_still) - _granted(granted, game, seat, before, at), 0.0)
+        for at, before, game, seat in latest
+        if before is not None
+    ]
     return round(median(waits), 1) if waits else None
+
+
+def _extensions(games: set[int], start: datetime.datetime) -> dict[int, list[tuple]]:
+    """The moderators' extensions in those games since `start`, per game:
+    (when, seat or None for every seat, seconds)."""
+    found: dict[int, list[tuple]] = {}
+    clocks = Event.objects.filter(
+        game_id__in=games, kind=Event.Kind.CLOCK, created_at__gt=start
+    ).order_by()
+    for game, at, payload in clocks.values_list("game_id", "created_at", "payload"):
+        if isinstance(payload, str):
+            payload = json.loads(payload)
+        if payload.get("clock") == "extend" and type(payload.get("seconds")) is int:
+            found.setdefault(game, []).append((at, payload.get("seat"), payload["seconds"]))
+    return found
+
+
+def _granted(granted, game: int, seat, begin, end) -> float:
+    """Seconds a moderator added to `seat`'s clock between `begin` and `end`."""
+    return float(
+        sum(
+            seconds
+            for at, whose, seconds in granted.get(game, ())
+            if begin < at <= end and whose in (None, seat)
+        )
+    )
 
 
 def _counted(

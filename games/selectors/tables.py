@@ -168,6 +168,8 @@ def summary(table: Table, user=None) -> dict[str, Any]:
         "spectator_delay": table.spectator_delay,
         "press": table.press,
         "reveal_private": table.reveal_private,
+        "rated": table.rated,
+        "requirements": table.requirements or {},
         "status": table.status,
         "game": table.game_id,
         "created_at": table.created_at.isoformat(),

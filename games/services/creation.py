@@ -29,6 +29,7 @@ def check_create_game(
     clock: dict[str, Any] | None,
     press: str = Press.FULL,
     reveal_private: bool = True,
+    rated: bool = True,
 ) -> Game:
     """A person's request to start a game with players they name: they must
     sit at it, every other person named must have accepted an invitation
@@ -47,7 +48,7 @@ def check_create_game(
         return do_create_game(
             title=title, players=players, options=options, creator=creator, public=public,
             spectator_delay=spectator_delay, clock=clock, press=press,
-            reveal_private=reveal_private,
+            reveal_private=reveal_private, rated=rated,
         )  # fmt: skip
 
 
@@ -64,10 +65,12 @@ def do_create_game(
     clock: dict[str, Any] | None = None,
     press: str = Press.FULL,
     reveal_private: bool = True,
+    rated: bool = True,
 ) -> Game:
     """Create and start a game; `players` are users in seat order, or bots
     wanted (accounts.bots.Wanted) for the seats bots play.  `press` and
-    `reveal_private` are the table's talk (games.services.talk)."""
+    `reveal_private` are the table's talk (games.services.talk); `rated`
+    whether the result counts towards ratings (the `ratings` app)."""
     try:
         engine = base.get(title)
     except KeyError:
@@ -93,6 +96,8 @@ def do_create_game(
         raise InvalidRequest(gettext_noop("press must be full, public or none"))
     if not isinstance(reveal_private, bool):
         raise InvalidRequest(gettext_noop("reveal_private must be true or false"))
+    if not isinstance(rated, bool):
+        raise InvalidRequest(gettext_noop("rated must be true or false"))
     resolved = engine.resolve_options(options)
     clock_config = clock_options.parse(clock)
     seed = secrets.randbits(63) if seed is None else seed
@@ -112,6 +117,7 @@ def do_create_game(
             bot_seats=bot_seats(players),
             press=press,
             reveal_private=reveal_private,
+            rated=rated,
         )
         Seat.objects.bulk_create(
             Seat(game=game, index=i, user=user) for i, user in enumerate(players)
@@ -129,6 +135,10 @@ def do_create_game(
             "commitment": commitment.commit(setup, salt),
             "setup": setup,
         }
+        if not rated:
+            # Recorded only when false, so the events of rated games are as
+            # they always were; the ratings read it from here (ratings.ledger).
+            payload["rated"] = False
         store.append(
             game,
             expected_seq=0,

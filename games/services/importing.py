@@ -255,6 +255,7 @@ def _write(checked: exchange.Checked, users: dict, actor, source: str) -> Game:
         spectator_delay=origin["spectator_delay"], clock=origin["clock"], paused=checked.paused,
         press=first.payload.get("press", Press.FULL),
         reveal_private=first.payload.get("reveal_private", True),
+        rated=first.payload.get("rated", True) is not False,
         locked=checked.locked, created_by=users.get(first.actor_id),
         imported_unverified=bool(checked.unverified), **checked.derived,
     )  # fmt: skip

@@ -82,6 +82,8 @@ def check_create_table(
     spectator_delay: int = 0,
     press: str = Press.FULL,
     reveal_private: bool = True,
+    rated: bool = True,
+    requirements: dict[str, Any] | None = None,
     source: str = Event.Source.API,
 ) -> Table:
     """A person opens a table and takes its first seat.  They may sit at no
@@ -107,6 +109,9 @@ def check_create_table(
         raise InvalidRequest(gettext_noop("press must be full, public or none"))
     if not isinstance(reveal_private, bool):
         raise InvalidRequest(gettext_noop("reveal_private must be true or false"))
+    if not isinstance(rated, bool):
+        raise InvalidRequest(gettext_noop("rated must be true or false"))
+    requirements = checked_requirements(requirements)
     with transaction.atomic():
         if not getattr(host, "is_moderator", False):
             require_room_for_a_game(host)
@@ -114,7 +119,8 @@ def check_create_table(
         return do_create_table(
             host, title=title, least=least, most=most, options=resolved, clock=clock,
             public=public, open=open, seat_order=seat_order, spectator_delay=spectator_delay,
-            press=press, reveal_private=reveal_private, source=source,
+            press=press, reveal_private=reveal_private, source=source, rated=rated,
+            requirements=requirements,
         )  # fmt: skip
 
 
@@ -135,6 +141,8 @@ def do_create_table(
     source: str = Event.Source.API,
     rematch_of: Game | None = None,
     planned_order: list[str] | None = None,
+    rated: bool = True,
+    requirements: dict[str, Any] | None = None,
 ) -> Table:
     """Open the table with `host` in its first seat and a link to hand
     out; a table of one seat starts at once."""
@@ -144,13 +152,43 @@ def do_create_table(
         spectator_delay=spectator_delay, seat_order=seat_order, min_seats=least,
         max_seats=most, seated=1, host=host, expires_at=_expiry_from(now),
         rematch_of=rematch_of, planned_order=planned_order or [], press=press,
-        reveal_private=reveal_private,
+        reveal_private=reveal_private, rated=rated, requirements=requirements or {},
     )  # fmt: skip
     TableSeat.objects.create(table=table, user=host)
     InviteLink.objects.create(table=table, nonce=invite_tokens.new_nonce())
     if table.seated >= table.max_seats:
         do_start_table(table, actor=host, source=source)
     return table
+
+
+REQUIREMENTS = {
+    # the least rating (ordinal) in the table's title, and the most
+    # timeouts per 100 moves: what the `ratings` app checks on joining
+    "min_rating": (-100.0, 100.0),
+    "max_timeouts_per_100": (0.0, 100.0),
+}
+
+
+def checked_requirements(requirements: object) -> dict[str, float]:
+    """A table's `requirements`, checked: an object of known names with
+    numbers in range."""
+    if requirements in (None, {}):
+        return {}
+    if not isinstance(requirements, dict) or not set(requirements) <= set(REQUIREMENTS):
+        raise InvalidRequest(
+            gettext_noop("requirements must be an object with some of: %(names)s"),
+            names=", ".join(REQUIREMENTS),
+        )
+    checked = {}
+    for name, value in requirements.items():
+        least, most = REQUIREMENTS[name]
+        if type(value) not in (int, float) or not least <= value <= most:
+            raise InvalidRequest(
+                gettext_noop("%(name)s must be a number from %(least)s to %(most)s"),
+                name=name, least=least, most=most,
+            )  # fmt: skip
+        checked[name] = float(value)
+    return checked
 
 
 def _engine(title: object) -> base.Engine:
@@ -236,6 +274,8 @@ def do_join_table(
         raise Conflict(gettext_noop("you already have a seat at this table"))
     if table.seated >= table.max_seats:
         raise Conflict(gettext_noop("the table is full"))
+    if table.requirements:
+        hooks.seat_requirements(table, user)
     require_room_for_a_table(user)
     now = timezone.now()
     TableSeat.objects.create(table=table, user=user)
@@ -363,6 +403,7 @@ def do_start_table(
         title=table.title, players=players, options=table.options, creator=table.host,
         source=source, public=table.public, spectator_delay=table.spectator_delay,
         clock=table.clock, press=table.press, reveal_private=table.reveal_private,
+        rated=table.rated,
     )  # fmt: skip
     table.status, table.game, table.ended_at = Table.Status.STARTED, game, timezone.now()
     table.save(update_fields=["status", "game", "ended_at"])

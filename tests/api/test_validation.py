@@ -149,6 +149,8 @@ READS = {
     "blocks": ("/api/blocks/", "alice"),
     "user": ("/api/users/bob/", None),
     "seats": ("/api/seats/", None),
+    "leaderboard": ("/api/titles/duel/ratings/", None),
+    "user ratings": ("/api/users/bob/ratings/", None),
 }
 # Every deleting endpoint (they read no body), and who may use it.
 DELETES = {
@@ -530,9 +532,10 @@ def test_every_endpoint_of_the_schema_meets_bad_input(world):
         for method, path in covered
     }
     covered |= {
-        ("get", re.sub(IDS, "{id}", path).replace("/bob/", "/{username}/"))
+        ("get", re.sub(IDS, "{id}", path).replace("/bob/", "/{username}/")
+         .replace("/titles/duel/", "/titles/{title}/"))
         for path, _ in READS.values()
-    }
+    }  # fmt: skip
     covered |= {
         ("delete", re.sub(IDS, "{id}", path.replace("{token}", "{id}"))
          .replace("/mutes/1/", "/mutes/{seat}/").replace("/sid/", "/{username}/"))

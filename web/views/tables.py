@@ -40,6 +40,7 @@ from games.services.tables import (
     check_remove_from_table,
     check_start_table,
 )
+from ratings import selectors as ratings
 from web import dashboard
 from web.views.common import attempt, int_or_none, readable
 
@@ -53,9 +54,26 @@ def lobby(request: HttpRequest) -> HttpResponse:
     found = tables.with_seats(tables.lobby(request.user, title=title or None))
     page = Paginator(found, LOBBY_PAGE).get_page(request.GET.get("page"))
     return render(request, "web/lobby.html", {
-        "page": page, "rows": [tables.summary(table) for table in page], "title": title,
+        "page": page, "rows": with_ratings(page), "title": title,
         "titles": dashboard.title_choices(), "offers": tables.seat_offers(request.user),
     })  # fmt: skip
+
+
+def with_ratings(page) -> list[dict[str, Any]]:
+    """The lobby's rows, each seated player with their rating in the
+    table's title (bots have none)."""
+    pairs = [(t.title, seat.user_id) for t in page for seat in t.seats.all() if seat.user_id]
+    known = ratings.at_tables(pairs)
+    rows = []
+    for table in page:
+        row = tables.summary(table)
+        row["rated_players"] = [
+            {"name": tables.entry_name(seat),
+             "rating": known.get((table.title, seat.user_id)) if seat.user_id else None}
+            for seat in table.seats.all()
+        ]  # fmt: skip
+        rows.append(row)
+    return rows
 
 
 @login_required
@@ -110,7 +128,7 @@ def open_from_form(user, form) -> Table:
             seat_order=form.get("seat_order", "random"),
             spectator_delay=int_or_none(form.get("spectator_delay")) or 0,
             press=form.get("press", "full"), reveal_private="reveal_private" in form,
-            source="web",
+            rated="rated" in form, requirements=requirements_from(form), source="web",
         )  # fmt: skip
         if names and table.status == Table.Status.WAITING:
             check_invite(
@@ -119,6 +137,20 @@ def open_from_form(user, form) -> Table:
             )  # fmt: skip
             table.refresh_from_db()
     return table
+
+
+def requirements_from(form) -> dict[str, Any]:
+    """The table's requirements as typed: a blank field asks for nothing; a
+    value that is no number is passed on for the service to refuse."""
+    wanted: dict[str, Any] = {}
+    for name in ("min_rating", "max_timeouts_per_100"):
+        raw = form.get(name, "").strip()
+        if raw:
+            try:
+                wanted[name] = float(raw)
+            except ValueError:
+                wanted[name] = raw
+    return wanted
 
 
 def form_context(typed, user) -> dict[str, Any]:
