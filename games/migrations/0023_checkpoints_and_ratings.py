@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0022_checkpoints'),
-        ('games', '0022_game_and_table_rated_requirements'),
+        ("games", "0022_checkpoints"),
+        ("games", "0022_game_and_table_rated_requirements"),
     ]
 
-    operations = [
-    ]
+    operations = []
