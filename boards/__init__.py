@@ -38,6 +38,22 @@ def render(
     return render_to_string(template, {"board": board, "view": view, "seat": seat, "names": names})
 
 
+def clickable(
+    title: str,
+    view: dict[str, Any],
+    seat: int | None,
+    names: dict[int, str],
+    moves: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """What the board of `title` offers `seat` to click (`boards.controls`),
+    from the view and the seat's legal moves in words; empty for a title
+    whose board has no controls (its moves are the page's list)."""
+    module = _module(title)
+    if module is None or not hasattr(module, "controls") or seat is None or not moves:
+        return []
+    return module.controls(view, seat, names, moves)
+
+
 def _module(title: str):
     name = MODULES.get(title)
     if name is None:

@@ -66,7 +66,7 @@ def context(page: GamePage) -> dict[str, Any]:
     detail = shown.game_detail(game, viewer, page.seats)
     engine = base.get(game.title)
     who = names(page.seats)
-    legal = [] if page.replaying else legal_moves(game, viewer)
+    legal = [] if page.replaying else legal_moves(game, viewer, who)
     return {
         "game": game,
         "detail": detail,
@@ -77,7 +77,8 @@ def context(page: GamePage) -> dict[str, Any]:
         "replaying": page.replaying,
         "etag": etag(page),
         "board": board(page, detail, who),
-        "groups": moves.groups(engine, legal),
+        "groups": moves.groups(legal),
+        "controls": boards.clickable(game.title, detail["view"], viewer.seat, who, legal),
         "players": players(detail, who),
         "to_act_names": [who.get(seat, "?") for seat in detail["to_act"]],
         "my_deadline": my_deadline(detail, viewer),
@@ -171,10 +172,9 @@ def view_at(game: Game, viewer: viewers.Viewer, seq: int) -> dict[str, Any]:
     return engine.view(state, viewer.seat)
 
 
-def legal_moves(game: Game, viewer: viewers.Viewer) -> list[dict[str, Any]]:
-    if viewer.seat is None or game.status != Game.Status.ACTIVE:
-        return []
-    return [item["action"] for item in shown.legal_actions(game, viewer)["actions"]]
+def legal_moves(game: Game, viewer: viewers.Viewer, who: dict[int, str]) -> list[dict[str, Any]]:
+    """The viewer's legal moves with their words as the turn mail says them."""
+    return shown.legal_moves_in_words(game, viewer, narration.seat_names(who))
 
 
 def players(detail: dict[str, Any], who: dict[int, str]) -> list[dict[str, Any]]:

@@ -44,12 +44,17 @@ def live(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def move(request: HttpRequest, pk: int) -> HttpResponse:
     seq = int_or_none(request.POST.get("seq"))
-    action = moves.decode(request.POST.get("action"))
     text = request.POST.get("text", "").strip() or None
 
     def submit():
         if seq is None:
             raise InvalidRequest(gettext_noop("the form carried no seq; reload the page"))
+        try:
+            action = moves.decode(
+                request.POST.get("action"), request.POST.get("field"), request.POST.get("number")
+            )
+        except moves.BadNumber:
+            raise InvalidRequest(gettext_noop("give a whole number")) from None
         if action is None and text is None:
             raise InvalidRequest(gettext_noop("choose a move"))
         return check_submit_action_by_id(
