@@ -131,5 +131,8 @@ def _render(request: HttpRequest, template: str, page: pages.GamePage) -> HttpRe
     response = render(request, template, pages.context(page))
     response["ETag"] = pages.etag(page)
     response["Vary"] = "Cookie, HX-Request"
-    response["Cache-Control"] = "private, no-cache"
+    # no-store: Back and Forward must fetch the game again, never show a
+    # copy (the whole page or the htmx partial at the same address) older
+    # than the state the reader left.
+    response["Cache-Control"] = "private, no-store"
     return response

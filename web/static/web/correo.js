@@ -204,6 +204,28 @@
     }
   });
 
+  // A date and time the server wrote in UTC ({% when %}), said in the
+  // reader's own zone and language; the UTC one stays as its tooltip.
+  function localTimes() {
+    document.querySelectorAll("time[data-local]").forEach(function (el) {
+      if (el.dataset.localDone) return;
+      var at = new Date(el.getAttribute("datetime"));
+      if (isNaN(at.getTime())) return;
+      el.title = el.textContent;
+      el.textContent = at.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+      el.dataset.localDone = "1";
+    });
+  }
+  document.addEventListener("DOMContentLoaded", localTimes);
+  document.addEventListener("htmx:afterSwap", localTimes);
+
+  // Back or Forward to a game page kept in the browser's memory: fetch it
+  // again, so it never shows an older state than the one it left (htmx
+  // keeps no snapshots either: htmx-config in base.html).
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && document.getElementById("game")) window.location.reload();
+  });
+
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:afterSwap", tick);
   setInterval(tick, 1000);
