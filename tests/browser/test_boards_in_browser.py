@@ -51,6 +51,10 @@ def click_the_board(page: Page, done: set[str]) -> str:
             expect(button).to_have_attribute("aria-pressed", "true")
         send = form.locator(f"button[data-key='{key}']:visible").first
         expect(send).to_be_visible()
+        # Only the sends of the picks made show.
+        others = form.locator(f"button[data-key]:not([data-key='{key}'])")
+        for i in range(min(others.count(), 5)):
+            expect(others.nth(i)).to_be_hidden()
         # The preview says the move before it is sent.
         expect(form.locator(".picker-preview")).not_to_have_text(
             form.locator(".picker-preview").get_attribute("data-prompt")
