@@ -145,3 +145,15 @@ def test_the_board_is_played_from_the_keyboard(open_page, make_game, alice, bob)
     page.wait_for_function(
         "before => Number(document.querySelector('#game').dataset.seq) > before", arg=before
     )
+
+
+def test_the_welcome_pages_18cuba_preview_shows_the_whole_map(open_page):
+    page = open_page(None)
+    page.goto("/")
+    box = page.locator(".title-card[data-title='18cuba'] .map-scroll")
+    expect(box).to_be_visible()
+    # Nothing of the map hidden beyond its card: it scales, it does not scroll.
+    assert box.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+    card = page.locator(".title-card[data-title='18cuba']").bounding_box()
+    svg = box.locator("svg").bounding_box()
+    assert svg["x"] >= card["x"] and svg["x"] + svg["width"] <= card["x"] + card["width"] + 1
