@@ -20,8 +20,9 @@ migrate: install
 	mkdir -p var/mail
 	$(BIN)/python manage.py migrate --noinput
 
+# The links in mails name the port the server runs on, unless given.
 run: migrate
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	CORREO_BASE_URL=$${CORREO_BASE_URL:-http://127.0.0.1:$(PORT)} $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # The whole suite in parallel: one worker process more than there are cores,
 # because a good part of the suite waits (browsers, servers, real workers,

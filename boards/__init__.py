@@ -48,13 +48,14 @@ def render(
     return render_to_string(template, {"board": board, "view": view, "seat": seat, "names": names})
 
 
-def has_controls(title: str) -> bool:
-    """Whether the title's board offers the legal moves itself."""
+def has_own_moves(title: str) -> bool:
+    """Whether the title's board offers every legal move itself (18Cuba's
+    map and auction), in place of the page's list."""
     module = _module(title)
-    return module is not None and hasattr(module, "controls")
+    return module is not None and hasattr(module, "own_moves")
 
 
-def controls(
+def own_moves(
     title: str,
     view: dict[str, Any],
     seat: int | None,
@@ -66,9 +67,25 @@ def controls(
     the game page includes, rendered with the request so its forms carry
     the CSRF token), or None when the title has none."""
     module = _module(title)
-    if module is None or not hasattr(module, "controls"):
+    if module is None or not hasattr(module, "own_moves"):
         return None
-    return module.controls(view, seat, names, list(actions), **words)
+    return module.own_moves(view, seat, names, list(actions), **words)
+
+
+def clickable(
+    title: str,
+    view: dict[str, Any],
+    seat: int | None,
+    names: dict[int, str],
+    moves: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """What the board of `title` offers `seat` to click (`boards.controls`),
+    above the page's list of the same moves, from the view and the seat's
+    legal moves in words; empty for a title whose board has no controls."""
+    module = _module(title)
+    if module is None or not hasattr(module, "controls") or seat is None or not moves:
+        return []
+    return module.controls(view, seat, names, moves)
 
 
 def _module(title: str):

@@ -298,7 +298,7 @@ def _tile_preview(tile: str, rotation: int) -> dict[str, Any]:
     return _hex(hexdata, {})
 
 
-def controls(
+def own_moves(
     view: dict[str, Any],
     seat: int | None,
     names: dict[int, str],

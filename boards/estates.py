@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from boards.controls import button, cells, number, of_type, said
+
 # Geometry of the SVG, in viewBox units.
 LABEL_W = 34  # the street in front of the rows: row letter and mayor
 LOT_W = 36
@@ -196,3 +198,130 @@ def context(view: dict[str, Any], seat: int | None, names: dict[int, str]) -> di
         if view["recipient"] is None
         else names.get(view["recipient"], f"Seat {view['recipient'] + 1}"),
     }
+
+
+# -- the board as the control (boards.controls) ------------------------------
+
+ENDS = {"left": "left end", "right": "right end"}
+
+
+def controls(
+    view: dict[str, Any], seat: int | None, names: dict[int, str], moves: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The Estates' clickable board for `seat`: the pieces to put up for
+    auction where they lie (display ends, the supply), the auction with a
+    number input for the bid, the lots a won piece may go on, the rows for
+    the mayor, and the permits."""
+    if seat is None or not moves:
+        return []
+    areas: list[dict[str, Any]] = []
+    auctions = of_type(moves, "auction")
+    if auctions:
+        by_piece: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for m in auctions:
+            a = m["action"]
+            by_piece.setdefault((a["piece"], a.get("at", "")), []).append(m)
+        items = []
+        for (piece, at), listed in by_piece.items():
+            where = "the supply"
+            if at:
+                row, _, end = at.partition("-")
+                where = f"display {row.replace('row', 'row ')}, {ENDS.get(end, end)}"
+            items.append(
+                {
+                    "name": said(listed[0]),
+                    "detail": f"({piece if not at else 'floor'}, from {where})",
+                    "buttons": [
+                        button(
+                            m,
+                            "Auction it, paid from my stash"
+                            if m["action"].get("stash")
+                            else "Auction it",
+                        )
+                        for m in listed
+                    ],
+                }
+            )
+        areas.append(cells("estates-auction", "Put a piece up for auction", items))
+    bids = of_type(moves, "bid")
+    bid = number("estates-bid", "Bid in the auction", bids, "Your bid") if bids else None
+    if bid:
+        bid["send"] = "Bid"
+        areas.append(bid)
+    answers = of_type(moves, "pass", "give", "keep", "discard")
+    if bids and not bid:
+        answers = [*bids, *answers]
+    if answers:
+        auction = _auction(view, names)
+        detail = f"{auction['piece']}, highest bid {auction['high']}" if auction else ""
+        items = [
+            {
+                "name": "The auction",
+                "detail": detail,
+                "buttons": [button(m, _answer(m)) for m in answers],
+            }
+        ]
+        areas.append(cells("estates-answer", "The auction: your answer", items))
+    places = of_type(moves, "place")
+    mayors = of_type(moves, "mayor")
+    if places or mayors:
+        for row in view["board"]:
+            here = [m for m in places if m["action"]["lot"].startswith(row["row"])]
+            there = [m for m in mayors if m["action"]["row"] == row["row"]]
+            if not here and not there:
+                continue
+            items = []
+            if there:
+                items.append(
+                    {"name": "The street", "detail": "the mayor's place",
+                     "buttons": [button(m, f"The mayor here: {said(m)}") for m in there]}
+                )  # fmt: skip
+            for lot in row["lots"]:
+                placed = [
+                    button(m, f"Place on {lot['lot']}: {said(m)}")
+                    for m in here
+                    if m["action"]["lot"] == lot["lot"]
+                ]
+                if not lot["in_play"] and not placed:
+                    continue  # past the row's length: only a permit reaches it
+                floors = len(lot["floors"])
+                items.append(
+                    {
+                        "name": lot["lot"],
+                        "detail": (
+                            f"{floors} floor{'s' if floors != 1 else ''}" if floors else "empty"
+                        )
+                        + (", roofed" if lot["roof"] is not None else "")
+                        + (", one floor only" if lot["single"] else ""),
+                        "buttons": placed,
+                    }
+                )
+            permits = " ".join(_permit_text(p) for p in row["permits"])
+            areas.append(
+                cells(
+                    f"estates-row-{row['row']}",
+                    f"Row {row['row']}: {row['requirement']} lots needed"
+                    + (f", permits {permits}" if permits else ""),
+                    items,
+                )
+            )
+    rest = [
+        button(m)
+        for m in moves
+        if m["action"]["type"]
+        not in ("auction", "bid", "pass", "give", "keep", "discard", "place", "mayor")
+    ]
+    if rest:
+        areas.append(
+            cells(
+                "estates-more", "Permits and more", [{"name": "", "detail": "", "buttons": rest}]
+            )
+        )
+    return areas
+
+
+def _answer(move: dict[str, Any]) -> str:
+    """An answer in an auction: what it is, then the mail's gloss."""
+    a = move["action"]
+    what = f"Bid {a['amount']}" if a["type"] == "bid" else a["type"].capitalize()
+    return f"{what}: {move['gloss']}" if move.get("gloss") else what

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from boards.controls import button as controls_button
+from boards.controls import cells as controls_cells
+from boards.controls import of_type as controls_of_type
+from boards.controls import picker as controls_picker
 from games.engines import base
 from games.engines.havana.data import ALL_COST_FIELDS, CARD_BY_CODE, CUBES, card_sort_key
 
@@ -217,3 +221,139 @@ def _summary(view: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         f"Bag: {view['bag_size']} cubes. Pile: {view['pile_size']} buildings."
     )
     return ". ".join(parts)
+
+
+# -- the board as the control (boards.controls) ------------------------------
+
+
+def controls(
+    view: dict[str, Any], seat: int | None, names: dict[int, str], moves: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Havana's clickable board for `seat`: the hand to pick two cards from
+    (or one to play on a face-up card), the face-up cards with what each
+    does now, the buildings for sale with their cost beside the seat's
+    goods, and the targets of the thieves, the tax and Mama."""
+    if seat is None or not moves:
+        return []
+    me = next(s for s in view["seats"] if s["seat"] == seat)
+    hand = sorted(me["hand"], key=card_sort_key)
+    areas: list[dict[str, Any]] = []
+    choose = controls_of_type(moves, "choose")
+    if choose:
+        areas.append(
+            controls_picker(
+                "havana-choose", "Your hand: pick two action cards", "choose",
+                [{"heading": "Your hand", "slot": "", "picks": _card_picks(hand)}],
+                choose, lambda a: list(a["cards"]),
+                prompt="Pick two cards: their numbers, the smaller first, make your "
+                "number for the turn order.",
+            )
+        )  # fmt: skip
+    replace = controls_of_type(moves, "replace")
+    if replace:
+        areas.append(
+            controls_picker(
+                "havana-replace", "Play a card from your hand on one of your face-up cards",
+                "replace",
+                [
+                    {"heading": "A card from your hand", "slot": "card",
+                     "picks": _card_picks(hand)},
+                    {"heading": "The face-up card it covers", "slot": "cover",
+                     "picks": _card_picks(me["cards"])},
+                ],
+                replace, lambda a: [a["card"], a["cover"]],
+                prompt="Pick a card from your hand, then the face-up card it covers.",
+            )
+        )  # fmt: skip
+    used: set[int] = set()
+    cards = []
+    for code in me["cards"]:
+        label = card_label(code)
+        buttons = []
+        for i, move in enumerate(moves):
+            gloss = move.get("gloss") or ""
+            if i not in used and gloss.startswith((label, f"skip {label}")):
+                used.add(i)
+                buttons.append(controls_button(move, _move_text(move, names)))
+        if buttons:
+            cards.append({"name": label, "detail": "", "buttons": buttons})
+    if cards:
+        areas.append(controls_cells("havana-cards", "Your face-up cards: use or skip", cards))
+    buy_or_box = [i for i, m in enumerate(moves) if m["action"]["type"] in ("buy", "conserve")]
+    if buy_or_box:
+        used.update(buy_or_box)
+        areas.append(
+            controls_cells(
+                "havana-buildings", "Buildings for sale (the ends of each row)",
+                _for_sale(view, [moves[i] for i in buy_or_box]),
+                note=f"You have {_goods(me)}.",
+            )
+        )  # fmt: skip
+    rest = [
+        controls_button(m, _move_text(m, names))
+        for i, m in enumerate(moves)
+        if i not in used and m["action"]["type"] not in ("choose", "replace")
+    ]
+    if rest:
+        items = [{"name": "", "detail": "", "buttons": rest}]
+        areas.append(controls_cells("havana-more", "Targets and the end of your turn", items))
+    return areas
+
+
+def _card_picks(codes: list[str]) -> list[dict[str, Any]]:
+    return [{"pick": c, "name": card_label(c), "detail": "", "live": True} for c in codes]
+
+
+def _goods(s: dict[str, Any]) -> str:
+    cubes = [f"{s['cubes'][c]} {c}" for c in CUBES if s["cubes"].get(c)]
+    return ", ".join([f"{s['pesos']} pesos", f"{s['workers']} workers", *cubes])
+
+
+def _for_sale(view: dict[str, Any], moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    items = []
+    for number, row in enumerate(view["rows"], start=1):
+        for bid in dict.fromkeys((row[0], row[-1]) if row else ()):
+            b = view["buildings"][str(bid)]
+            cost = {f: b["cost"][f] for f in ALL_COST_FIELDS if f in b["cost"]}
+            buttons = []
+            for move in moves:
+                action = move["action"]
+                if action.get("building") != bid:
+                    continue
+                if action["type"] == "buy":
+                    pay = cost_text(action.get("pay") or {}) or "nothing"
+                    text = f"Buy B{bid}, paying {pay}" + (
+                        f": {move['gloss']}" if move.get("gloss") else ""
+                    )
+                else:
+                    text = f"Conserve B{bid}: {move.get('gloss') or move['line']}"
+                buttons.append(controls_button(move, text))
+            items.append(
+                {
+                    "name": f"B{bid} (row {number})",
+                    "detail": f"{b['vp']} VP, costs {cost_text(cost)}"
+                    + (", needs the Architect" if b["architect"] else ""),
+                    "buttons": buttons,
+                }
+            )
+    return items
+
+
+def _move_text(move: dict[str, Any], names: dict[int, str]) -> str:
+    """A target move's button: who and what it takes, then the mail's gloss."""
+    action = move["action"]
+    gloss = move.get("gloss")
+    kind = action["type"]
+    if kind == "mama":
+        return "Mama: take " + ", ".join(action["cubes"])
+    if kind == "steal_cubes":
+        victim = _name(names, action["victim"])
+        return f"Steal {', '.join(action['cubes'])} from {victim}" + (
+            f" ({gloss})" if gloss else ""
+        )
+    if kind == "tax":
+        taken = [f"{c} from {_name(names, int(s))}" for s, c in action.get("take", {}).items()]
+        return "Tax: " + (", ".join(taken) or "nobody") + (f" ({gloss})" if gloss else "")
+    if kind == "end":
+        return "End my turn"
+    return gloss or move["line"]

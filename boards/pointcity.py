@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from boards.controls import button, cells, of_type, picker, said
 from games.engines.pointcity.data import RESOURCES, STOCK_KINDS
 
 SIZE = 4
@@ -226,3 +227,97 @@ def _summary(view: dict[str, Any], spaces: list[dict[str, Any]]) -> str:
         + "; ".join(space["text"] for space in spaces)
         + f". Pile: {pile['count']} cards{shown}."
     )
+
+
+# -- the board as the control (boards.controls) ------------------------------
+
+
+def controls(
+    view: dict[str, Any], seat: int | None, names: dict[int, str], moves: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Point City's clickable board for `seat`: the market to take two
+    adjacent cards from (a building side is built, its cost paid), each
+    choice sent with its cost and the points it brings in the mail's words;
+    the cards that may be flipped, the pile and the civic tokens."""
+    if seat is None or not moves:
+        return []
+    areas: list[dict[str, Any]] = []
+    # A build can be paid more ways than one: each way is its own send.
+    takes = [
+        {**m, "gloss": f"{said(m)}, paying {' '.join(m['action']['pay'])}"}
+        if m["action"].get("pay")
+        else m
+        for m in of_type(moves, "take")
+    ]
+    if takes:
+        live = {s for m in takes for s in m["action"]["spaces"]}
+        picks = [
+            {
+                "pick": space["space"],
+                "name": space["space"],
+                "detail": _space_words(space),
+                "live": space["space"] in live,
+            }
+            for space in view["market"]
+        ]
+        areas.append(
+            picker(
+                "pointcity-market", "The market: take two adjacent cards", "take",
+                [{"heading": "The market", "slot": "", "picks": picks}],
+                takes, lambda a: list(a["spaces"]),
+                prompt="Pick two adjacent spaces: a building is built, a resource card kept.",
+                grid=SIZE,
+            )
+        )  # fmt: skip
+    flips = of_type(moves, "flip")
+    if flips:
+        items = [
+            {
+                "name": m["action"]["space"],
+                "detail": "",
+                "buttons": [button(m, f"Flip: {said(m)}")],
+            }
+            for m in flips
+        ]
+        areas.append(cells("pointcity-flip", "Flip a card to its building side", items))
+    draws = of_type(moves, "draw")
+    if draws:
+        pile = view["pile"]
+        items = [
+            {
+                "name": "The pile",
+                "detail": f"{pile['count']} card{'s' if pile['count'] != 1 else ''}",
+                "buttons": [button(m, f"Draw: {said(m)}") for m in draws],
+            }
+        ]
+        areas.append(cells("pointcity-pile", "Draw from the pile", items))
+    civics = of_type(moves, "civic")
+    if civics:
+        items = [
+            {
+                "name": f"Token #{m['action']['token']}",
+                "detail": next(
+                    (t["text"] for t in view["display"] if t["id"] == m["action"]["token"]), ""
+                ),
+                "buttons": [button(m, f"Take it: {said(m)}")],
+            }
+            for m in civics
+        ]
+        areas.append(cells("pointcity-civic", "Civic tokens on display", items))
+    rest = [
+        button(m) for m in moves if m["action"]["type"] not in ("take", "flip", "draw", "civic")
+    ]
+    if rest:
+        areas.append(
+            cells("pointcity-more", "Also", [{"name": "", "detail": "", "buttons": rest}])
+        )
+    return areas
+
+
+def _space_words(space: dict[str, Any]) -> str:
+    if space.get("empty"):
+        return "empty"
+    if space["side"] == "resource":
+        return _kind_text(space["resource"], space["symbols"])
+    cost = ", ".join(f"{space['cost'][r]} {r}" for r in RESOURCES if r in space["cost"])
+    return f"{space['name']}: {space['points']} pts, costs {cost or 'nothing'}"

@@ -402,6 +402,9 @@ INBOUND_EMAIL_SECRET = env.str("INBOUND_EMAIL_SECRET", default="")
 # Play by email (notifications/): links in mails, limits of inbound mail and
 # of automatic answers, outbox delivery retries and the sweep.
 CORREO_BASE_URL = env.str("CORREO_BASE_URL", default="http://127.0.0.1:8000")
+# Unset, the default above is a guess: a start-up warning says so
+# (notifications/checks.py); `make run` sets it from PORT.
+CORREO_BASE_URL_GIVEN = bool(env.str("CORREO_BASE_URL", default=""))
 # Turn mails carry the seat's board as an inline PNG (resvg); off: words only.
 NOTIFICATIONS_BOARD_IMAGE = env.bool("NOTIFICATIONS_BOARD_IMAGE", default=True)
 NOTIFICATIONS_INBOUND_MAX_BYTES = env.int("NOTIFICATIONS_INBOUND_MAX_BYTES", default=2_000_000)

@@ -11,7 +11,14 @@ class NotificationsConfig(AppConfig):
 
         from accounts import signals
         from games import hooks
-        from notifications import anymail_inbound, metrics, outbox, tasks, webhooks
+        from notifications import (
+            anymail_inbound,
+            checks,  # noqa: F401  (registers the start-up checks)
+            metrics,
+            outbox,
+            tasks,
+            webhooks,
+        )
 
         hooks.on_rows(outbox.rows_for_event)
         outbox.deliver_with(tasks.queue_after_commit)

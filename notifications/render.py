@@ -205,19 +205,9 @@ def move_facts(
     engine: base.Engine, state, seat: int, action: dict[str, Any], names: list[str]
 ) -> dict[str, Any]:
     """A legal move as a mail lists it: the line to reply with, a few words
-    where the line alone is cryptic, and the heading it is listed under."""
-    language = get_language()
-    gloss = (
-        engine.gloss(state, seat, action, names, language=language)
-        if hasattr(engine, "gloss")
-        else None
-    )
-    group = (
-        engine.move_group(state, seat, action, language=language)
-        if hasattr(engine, "move_group")
-        else None
-    )
-    return {"line": engine.text(action), "gloss": gloss, "group": group}
+    where the line alone is cryptic, and the heading it is listed under (the
+    game page says the same: `narration.move_words`)."""
+    return narration.move_words(engine, state, seat, action, names)
 
 
 def grouped(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:

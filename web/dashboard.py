@@ -110,6 +110,12 @@ def _title(name: str) -> str:
         return name
 
 
+def words(name: str) -> str:
+    """An option's or a choice's name in words: `map_part` is "Map part",
+    `neue-heimat` is "Neue heimat"; the form still sends the name."""
+    return name.replace("_", " ").replace("-", " ").capitalize()
+
+
 def title_choices() -> list[dict[str, Any]]:
     return [
         {
@@ -118,7 +124,13 @@ def title_choices() -> list[dict[str, Any]]:
             "min_players": engine.MIN_PLAYERS,
             "max_players": engine.MAX_PLAYERS,
             "options": [
-                {"key": key, **spec, "choices": spec.get("choices")}
+                {
+                    "key": key,
+                    **spec,
+                    "label": words(key),
+                    "choices": spec.get("choices"),
+                    "choice_words": [(c, words(str(c))) for c in spec.get("choices") or []],
+                }
                 for key, spec in engine.OPTIONS.items()
             ],
         }

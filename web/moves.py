@@ -1,9 +1,14 @@
-"""The legal moves as a page offers them: buttons, or a short form.
+"""The legal moves as a page offers them: buttons, a short list, or a number.
 
-A move kind with few choices is a row of buttons (one click each); one with
-many (a bid, a payment, a track lay) is one small form with a list of its
-choices, each labelled with its mail command, so its cost shows before it is
-sent.  Every choice posts the engine's action unchanged.
+Each move is said as the turn mail says it (`narration.move_words`): its
+gloss first where the title has one ("Siesta + Refreshment: number 01"),
+then the line a mail reply would carry (`choose 0 1`), so the page and the
+mail say the same thing.  A move kind with few choices is a row of buttons
+(one click each); one with many is one small form with a list of its
+choices; one whose choices differ only in a whole number that runs without
+gaps (a bid from 1 to 12) is a number input bounded by that range.  Every
+choice posts the engine's action unchanged (a number is put into the
+action's field before it goes to the service, which judges it as any move).
 """
 
 from __future__ import annotations
@@ -11,38 +16,60 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.engines import base
+from boards.controls import number_range
 
 BUTTONS_AT_MOST = 6
 
 
-def groups(engine: base.Engine, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The actions grouped by type, in the order the engine lists them."""
+def words(move: dict[str, Any]) -> str:
+    """A move as the page lists it: the gloss, then the mail's line."""
+    return f"{move['gloss']} ({move['line']})" if move.get("gloss") else move["line"]
+
+
+def groups(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The moves (`shown.legal_moves_in_words`) grouped by type, in the order
+    the engine lists them."""
     by_type: dict[str, list[dict[str, Any]]] = {}
-    for action in actions:
-        by_type.setdefault(str(action.get("type", "move")), []).append(
-            {"value": encode(action), "text": engine.text(action)}
+    for move in moves:
+        by_type.setdefault(str(move["action"].get("type", "move")), []).append(move)
+    out = []
+    for kind, listed in by_type.items():
+        number = number_range([m["action"] for m in listed])
+        out.append(
+            {
+                "type": kind,
+                "label": kind.replace("_", " "),
+                "choices": [
+                    {"value": encode(m["action"]), "text": words(m), "gloss": m.get("gloss")}
+                    for m in listed
+                ],
+                "as_form": len(listed) > BUTTONS_AT_MOST,
+                "number": number,
+            }
         )
-    return [
-        {
-            "type": kind,
-            "label": kind.replace("_", " "),
-            "choices": choices,
-            "as_form": len(choices) > BUTTONS_AT_MOST,
-        }
-        for kind, choices in by_type.items()
-    ]
+    return out
 
 
 def encode(action: dict[str, Any]) -> str:
     return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
-def decode(value: str | None, posted: Any = None) -> dict[str, Any] | None:
+class BadNumber(ValueError):
+    """A number field that holds no whole number."""
+
+
+def decode(
+    value: str | None,
+    field: str | None = None,
+    number: str | None = None,
+    posted: Any = None,
+) -> dict[str, Any] | None:
     """A posted action, or None when it is not a JSON object (the service
-    then refuses it with a clear message, as the API does).  A field
-    `num.<key>` (a number input: a bid, a price) sets the action's <key>,
-    as an int when it reads as one; the engine checks it like any other."""
+    then refuses it with a clear message, as the API does).  With `field`,
+    the posted `number` goes into that field (the move list's number input);
+    a number that is not a whole number raises BadNumber.  A posted field
+    `num.<key>` (18Cuba's board: a bid, a price) sets the action's <key>, as
+    an int when it reads as one.  The engine checks the result like any move."""
     if not value:
         return None
     try:
@@ -55,4 +82,9 @@ def decode(value: str | None, posted: Any = None) -> dict[str, Any] | None:
         if name.startswith("num.") and len(name) > 4:
             said = str(posted.get(name, "")).strip()
             action[name[4:]] = int(said) if said.lstrip("-").isdigit() and len(said) < 12 else said
+    if field:
+        try:
+            action[field] = int(str(number).strip())
+        except ValueError:
+            raise BadNumber(field) from None
     return action

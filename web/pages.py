@@ -67,10 +67,12 @@ def context(page: GamePage) -> dict[str, Any]:
     detail = shown.game_detail(game, viewer, page.seats)
     engine = base.get(game.title)
     who = names(page.seats)
-    legal = [] if page.replaying else legal_moves(game, viewer)
-    # A title whose board offers the moves itself (18Cuba's map and
-    # auction) gets no generic list beside it.
-    controls = board_controls(game, engine, detail, viewer, legal, who)
+    legal = [] if page.replaying else legal_moves(game, viewer, who)
+    actions = [move["action"] for move in legal]
+    # A title whose board offers every move itself (18Cuba's map and
+    # auction) gets no list beside it; the others' boards offer clicks
+    # above the list.
+    own = board_controls(game, engine, detail, viewer, actions, who)
     return {
         "game": game,
         "detail": detail,
@@ -80,9 +82,12 @@ def context(page: GamePage) -> dict[str, Any]:
         "at": page.at,
         "replaying": page.replaying,
         "etag": etag(page),
-        "board": board(page, detail, who, legal),
-        "board_controls": controls,
-        "groups": [] if controls else moves.groups(engine, legal),
+        "board": board(page, detail, who, actions),
+        "board_controls": own,
+        "groups": [] if own else moves.groups(legal),
+        "controls": []
+        if own
+        else boards.clickable(game.title, detail["view"], viewer.seat, who, legal),
         "players": players(detail, who),
         "to_act_names": [who.get(seat, "?") for seat in detail["to_act"]],
         "my_deadline": my_deadline(detail, viewer),
@@ -178,9 +183,9 @@ def board_controls(
     legal: list[dict[str, Any]],
     who: dict[int, str],
 ) -> dict[str, Any] | None:
-    """The title's own controls for the viewer's legal moves (`boards.controls`),
+    """The title's own controls for the viewer's legal moves (`boards.own_moves`),
     each with the gloss the mail gives it; None: the generic list."""
-    if not legal or not boards.has_controls(game.title):
+    if not legal or not boards.has_own_moves(game.title):
         return None
     state = store.load(game, engine).state
     seats = narration.seat_names(who)
@@ -192,7 +197,7 @@ def board_controls(
     def group(action: dict[str, Any]) -> str | None:
         return engine.move_group(state, viewer.seat, action, language=language)
 
-    return boards.controls(
+    return boards.own_moves(
         game.title, detail["view"], viewer.seat, who, legal, text=engine.text, gloss=gloss,
         group=group,
     )  # fmt: skip
@@ -205,10 +210,9 @@ def view_at(game: Game, viewer: viewers.Viewer, seq: int) -> dict[str, Any]:
     return engine.view(state, viewer.seat)
 
 
-def legal_moves(game: Game, viewer: viewers.Viewer) -> list[dict[str, Any]]:
-    if viewer.seat is None or game.status != Game.Status.ACTIVE:
-        return []
-    return [item["action"] for item in shown.legal_actions(game, viewer)["actions"]]
+def legal_moves(game: Game, viewer: viewers.Viewer, who: dict[int, str]) -> list[dict[str, Any]]:
+    """The viewer's legal moves with their words as the turn mail says them."""
+    return shown.legal_moves_in_words(game, viewer, narration.seat_names(who))
 
 
 def players(detail: dict[str, Any], who: dict[int, str]) -> list[dict[str, Any]]:

@@ -40,6 +40,28 @@ def seat_names(names: Mapping[int, str]) -> list[str]:
     return [names.get(seat, _("seat %(seat)s") % {"seat": seat}) for seat in range(max(names) + 1)]
 
 
+def move_words(
+    engine: base.Engine, state: Any, seat: int, action: Mapping[str, Any], names: Sequence[str]
+) -> dict[str, Any]:
+    """A legal move of `seat` in words, the same for the turn mail and the
+    game page: the line to reply with, a few words where the line alone is
+    cryptic (the title's gloss, or None) and the heading it is listed under
+    (or None).  Only for the seat's own legal moves, which the seat may see
+    whole; said in the active language."""
+    language = get_language()
+    gloss = (
+        engine.gloss(state, seat, action, names, language=language)
+        if hasattr(engine, "gloss")
+        else None
+    )
+    group = (
+        engine.move_group(state, seat, action, language=language)
+        if hasattr(engine, "move_group")
+        else None
+    )
+    return {"line": engine.text(action), "gloss": gloss, "group": group}
+
+
 def event_line(engine: base.Engine, event: Mapping[str, Any], names: Sequence[str]) -> str:
     """`event` as `games.selectors.visibility.event_for` gives it to the viewer."""
     payload, kind, seat = event["payload"], event["kind"], event["seat"]

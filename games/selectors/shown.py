@@ -13,7 +13,7 @@ from django.utils.translation import gettext_noop
 from games.engines import base
 from games.errors import NotASeat
 from games.models import Event, Game, Seat
-from games.selectors import provisional
+from games.selectors import narration, provisional
 from games.selectors.verify_record import shown_hash
 from games.selectors.viewers import Viewer, reveals_all, seats_of
 from games.stream import replay, store
@@ -187,3 +187,19 @@ def legal_actions(game: Game, viewer: Viewer) -> dict[str, Any]:
                 for a in engine.legal_actions(state, viewer.seat)
             ]
     return {"seq": game.seq, "seat": viewer.seat, "actions": actions}
+
+
+def legal_moves_in_words(game: Game, viewer: Viewer, names: list[str]) -> list[dict[str, Any]]:
+    """The viewer's legal moves now, each with its words as the turn mail
+    says them (`narration.move_words`: line, gloss, heading): the game
+    page's moves.  Empty for a spectator or when the seat is not to act."""
+    if viewer.seat is None or game.status != Game.Status.ACTIVE:
+        return []
+    engine = base.get(game.title)
+    state = store.load(game, engine).state
+    if viewer.seat not in engine.to_act(state):
+        return []
+    return [
+        {"action": a, **narration.move_words(engine, state, viewer.seat, a, names)}
+        for a in engine.legal_actions(state, viewer.seat)
+    ]

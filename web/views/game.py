@@ -44,12 +44,18 @@ def live(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def move(request: HttpRequest, pk: int) -> HttpResponse:
     seq = int_or_none(request.POST.get("seq"))
-    action = moves.decode(request.POST.get("action"), request.POST)
     text = request.POST.get("text", "").strip() or None
 
     def submit():
         if seq is None:
             raise InvalidRequest(gettext_noop("the form carried no seq; reload the page"))
+        try:
+            action = moves.decode(
+                request.POST.get("action"), request.POST.get("field"), request.POST.get("number"),
+                posted=request.POST,
+            )  # fmt: skip
+        except moves.BadNumber:
+            raise InvalidRequest(gettext_noop("give a whole number")) from None
         if action is None and text is None:
             raise InvalidRequest(gettext_noop("choose a move"))
         return check_submit_action_by_id(
@@ -126,5 +132,8 @@ def _render(request: HttpRequest, template: str, page: pages.GamePage) -> HttpRe
     response = render(request, template, pages.context(page))
     response["ETag"] = pages.etag(page)
     response["Vary"] = "Cookie, HX-Request"
-    response["Cache-Control"] = "private, no-cache"
+    # no-store: Back and Forward must fetch the game again, never show a
+    # copy (the whole page or the htmx partial at the same address) older
+    # than the state the reader left.
+    response["Cache-Control"] = "private, no-store"
     return response

@@ -97,6 +97,60 @@
     }
   });
 
+  // The board's pickers (boards/_controls.html): a move made of several
+  // picks.  A pick button toggles (aria-pressed); in a slotted group it
+  // replaces the group's earlier pick, else the oldest pick goes when one
+  // too many is pressed.  The send buttons whose key is the pressed picks,
+  // in the order drawn, are shown: each says the move in the mail's words.
+  function pressed(form) {
+    return Array.prototype.filter.call(form.querySelectorAll("button[data-pick]"), function (b) {
+      return b.getAttribute("aria-pressed") === "true";
+    });
+  }
+  function showSends(form) {
+    var picks = pressed(form);
+    var key = picks.map(function (b) { return b.dataset.pick; }).join(" ");
+    var need = Number(form.dataset.need) || 1;
+    var shown = 0;
+    form.querySelectorAll("button[data-key]").forEach(function (send) {
+      send.hidden = picks.length !== need || send.dataset.key !== key;
+      if (!send.hidden) shown += 1;
+    });
+    var preview = form.querySelector(".picker-preview");
+    if (!preview) return;
+    if (picks.length < need) {
+      preview.textContent = picks.length ? "Picked: " + picks.map(function (b) {
+        return b.querySelector(".cell-name").textContent.trim();
+      }).join(", ") + ". " + preview.dataset.prompt : preview.dataset.prompt;
+    } else if (!shown) {
+      preview.textContent = "That is not a legal move: pick again.";
+    } else {
+      var sends = form.querySelectorAll("button[data-key]:not([hidden])");
+      preview.textContent = shown === 1 ? sends[0].textContent.trim().replace(/^Send: /, "")
+        : shown + " ways to pay: choose one below.";
+    }
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("form.picker button[data-pick]");
+    if (!button) return;
+    var form = button.closest("form.picker");
+    var on = button.getAttribute("aria-pressed") !== "true";
+    if (button.dataset.slot) {
+      form.querySelectorAll('button[data-slot="' + button.dataset.slot + '"]').forEach(function (b) {
+        b.setAttribute("aria-pressed", "false");
+      });
+    }
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    form._order = (form._order || []).filter(function (b) {
+      return b !== button && b.getAttribute("aria-pressed") === "true";
+    }).concat(on ? [button] : []);
+    var need = Number(form.dataset.need) || 1;
+    while (!button.dataset.slot && form._order.length > need) {
+      form._order.shift().setAttribute("aria-pressed", "false");
+    }
+    showSends(form);
+  });
+
   // Server push: the game's stream says only "the game is at seq S" (for a
   // spectator who sees it late, their own seq); the page then fetches its own
   // view as its poll would.  While the stream is open the 5-second polls are
@@ -148,6 +202,28 @@
       // Let the answer to my move land first; then only a seq beyond it counts.
       setTimeout(function () { var seq = waiting; waiting = 0; if (seq) announce(seq); }, 0);
     }
+  });
+
+  // A date and time the server wrote in UTC ({% when %}), said in the
+  // reader's own zone and language; the UTC one stays as its tooltip.
+  function localTimes() {
+    document.querySelectorAll("time[data-local]").forEach(function (el) {
+      if (el.dataset.localDone) return;
+      var at = new Date(el.getAttribute("datetime"));
+      if (isNaN(at.getTime())) return;
+      el.title = el.textContent;
+      el.textContent = at.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+      el.dataset.localDone = "1";
+    });
+  }
+  document.addEventListener("DOMContentLoaded", localTimes);
+  document.addEventListener("htmx:afterSwap", localTimes);
+
+  // Back or Forward to a game page kept in the browser's memory: fetch it
+  // again, so it never shows an older state than the one it left (htmx
+  // keeps no snapshots either: htmx-config in base.html).
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && document.getElementById("game")) window.location.reload();
   });
 
   document.addEventListener("DOMContentLoaded", tick);
