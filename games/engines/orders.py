@@ -210,6 +210,8 @@ def _default_legal(engine: Any, state: State, seat: int, order: Order) -> Order:
 def _default_decide(
     engine: Any, state: State, seat: int, order: Order, previous: Action | None
 ) -> Decision:
+    if seat not in engine.to_act(state):
+        return wait()
     return fire(engine.timeout_action(state, seat), done=False)
 
 

@@ -165,11 +165,14 @@ def _fire_next(game_id: int) -> Event | None:
     if game is None or game.status != Game.Status.ACTIVE or game.locked or not game.to_act:
         return None
     standing = selected.standing(game)
-    due = [seat for seat in sorted(game.to_act) if standing.get(seat)]
-    if not due:
+    if not standing:
         return None
     engine = engine_for(game)
     state = store.load(game, engine).state
+    _lapse_the_rest(game, engine, state, standing)
+    due = [seat for seat in sorted(game.to_act) if standing.get(seat)]
+    if not due:
+        return None
     holders = {s.index: s for s in Seat.objects.filter(game=game, index__in=due)}
     previous = _Previous(game)
     for seat in due:
@@ -196,6 +199,21 @@ def _fire_next(game_id: int) -> Event | None:
             except (StaleSeq, NotYourTurn, GameNotActive, GameLocked):
                 return None  # the game moved first: its own commit decides again
     return None
+
+
+def _lapse_the_rest(game: Game, engine, state, standing) -> None:
+    """Orders of the seats not to act lapse as soon as the game has left
+    the round they name, not only when their seat next acts."""
+    for seat, items in standing.items():
+        if seat in (game.to_act or []):
+            continue
+        for item in items:
+            try:
+                decision = programmes.decide(engine, state, seat, item.order, None)
+            except IllegalAction:
+                continue  # a programme that can say nothing while the seat waits
+            if decision.verdict == programmes.LAPSE:
+                _spend(game, item, OrderEvent.Kind.LAPSED, decision.reason, engine)
 
 
 def _fire(game: Game, seat: int, item: selected.Standing, decision, user) -> Event:

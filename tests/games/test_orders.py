@@ -149,20 +149,29 @@ def test_a_play_order_after_a_named_move_fires_only_after_that_move(make_game, a
 
 
 @committed
-def test_havana_cards_order_chooses_next_round_and_is_dropped_when_a_card_is_gone(
-    make_game, alice, bob
-):
+def test_havana_cards_order_chooses_the_two_cards_in_its_round(make_game, alice, bob):
     game = make_game("havana", players=[alice, bob], seed=4)
-    hand = state_of(game)["seats"][0]["hand"]
+    hand = state_of(game)["seats"][1]["hand"]
+    orders.check_write_order(game, bob, order={"kind": "cards", "cards": hand[:2]}, source="api")
+    fired = events(game, Event.Source.ORDER)  # bob chooses now (a simultaneous choice)
+    assert len(fired) == 1 and fired[0].seat == 1
+    assert sorted(fired[0].payload["action"]["cards"]) == sorted(hand[:2])
+    assert fired[0].payload["public"] == {"type": "choose"}  # face down for the others
+
+
+@committed
+def test_havana_cards_order_for_a_card_no_longer_held_is_dropped(make_game, alice, bob):
+    game = make_game("havana", players=[alice, bob], seed=4)
+    hand = state_of(game)["seats"][1]["hand"]
+    engine = engine_for(game)
+    # bob chooses this round by hand, then orders next round's pair with a card he showed
+    move(game, bob, next(a for a in engine.legal_actions(state_of(game), 1)
+                     if set(a["cards"]) == set(hand[:2])))  # fmt: skip
     written = orders.check_write_order(
-        game, alice, order={"kind": "cards", "cards": hand[:2]}, source="api"
+        game, bob, order={"kind": "cards", "cards": [hand[2], hand[3]]}, source="api"
     )
-    assert written["order"]["round"] == 1  # alice chooses now: this round's choice
-    fired = events(game, Event.Source.ORDER)
-    assert len(fired) == 1 and fired[0].seat == 0
-    assert sorted(state_of(game)["seats"][0]["cards"]) == sorted(hand[:2]) or (
-        0 not in to_act(game)  # the choice is face down until both chose
-    )
+    assert written["order"]["round"] == 2
+    assert owner_view(game, 1)["orders"] and not events(game, Event.Source.ORDER)
 
 
 # --- undo and takeback ------------------------------------------------------------------
@@ -251,3 +260,99 @@ def test_orders_are_recorded_outside_the_games_stream(make_game, alice, bob):
     orders.check_cancel_order(game, waiting, number=None)
     assert Game.objects.get(pk=game.pk).seq == seq
     assert OrderEvent.objects.filter(game=game).count() == 2
+
+
+# --- per title, in whole rounds -------------------------------------------------------
+
+
+def play_randomly_until(game: Game, stop, players, limit=400):
+    """Random legal moves (18Cuba's own random player) by whoever is to act,
+    through the service, until `stop(state)` holds."""
+    import random
+
+    from games.engines.cuba.play import randomgame
+
+    rng = random.Random(7)
+    engine = engine_for(game)
+    for _ in range(limit):
+        state = state_of(game)
+        if stop(state):
+            return state
+        seat = to_act(game)[0]
+        legal = engine.legal_actions(state, seat)
+        move(game, players[seat], randomgame.choose(rng, legal))
+    raise AssertionError("never reached")
+
+
+@committed
+def test_cuba_stock_pass_orders_pass_for_three_players_while_one_plays_by_hand(
+    make_game, alice, bob, carol, charlie
+):
+    players = [alice, bob, carol, charlie]
+    game = make_game("18cuba", players=players, seed=5)
+    play_randomly_until(game, lambda s: s["round"]["kind"] == "concessions", players)
+    for user in (bob, carol, charlie):
+        orders.check_write_order(game, user, order={"kind": "stock_pass"}, source="api")
+    start = Game.objects.get(pk=game.pk).seq
+    state = play_randomly_until(
+        game, lambda s: s["round"]["kind"] != "concessions" and s["round"]["number"] > 1, players
+    )
+    in_round = [e for e in events(game) if e.seq > start and e.kind == Event.Kind.ACTION]
+    by_order = [e for e in in_round if e.source == Event.Source.ORDER]
+    assert by_order and {e.seat for e in by_order} == {1, 2, 3}
+    assert all(e.payload["action"] == {"type": "pass"} for e in by_order)
+    # within the stock round, nobody with an order was waited on
+    during = [e for e in in_round if by_order[0].seq <= e.seq <= by_order[-1].seq]
+    assert [e for e in during if e.seat in (1, 2, 3) and e.source != Event.Source.ORDER] == []
+    # the orders lapsed with the stock round they named
+    assert state["round"]["number"] > 1
+    for seat in (1, 2, 3):
+        assert owner_view(game, seat)["orders"] == []
+        assert [n["kind"] for n in owner_view(game, seat)["notes"]] == ["lapsed"]
+    from games.audit.verification import game_problems
+
+    assert list(game_problems(Game.objects.get(pk=game.pk))) == []
+
+
+@committed
+def test_estates_bid_order_bids_up_to_its_limit_then_passes(make_game, alice, bob):
+    game = make_game("estates", players=[alice, bob], seed=2)
+    state = state_of(game)
+    auctioneer = to_act(game)[0]
+    players = [alice, bob]
+    bidder = players[1 - auctioneer]
+    orders.check_write_order(game, bidder, order={"kind": "bid", "amount": 3}, source="api")
+    opening = next(a for a in engine_for(game).legal_actions(state, auctioneer)
+               if a["type"] == "auction")  # fmt: skip
+    move(game, players[auctioneer], opening)
+    fired = events(game, Event.Source.ORDER)
+    assert [e.payload["action"] for e in fired] == [{"type": "bid", "amount": 1}]
+    assert fired[0].seat == 1 - auctioneer
+
+
+@committed
+def test_a_takeback_of_an_orders_move_restores_the_order_and_gives_the_turn_back(
+    make_game, alice, bob
+):
+    from games.services.takeback import check_answer_takeback, check_request_takeback
+
+    game = make_game("estates", players=[alice, bob], seed=2)
+    first = to_act(game)[0]
+    players = [alice, bob]
+    waiting = players[1 - first]
+    orders.check_write_order(
+        game, waiting, order={"kind": "play", "action": {"type": "pass"}}, source="api"
+    )
+    move(game, players[first])
+    fired = events(game, Event.Source.ORDER)
+    assert len(fired) == 1
+    game.refresh_from_db()
+    check_request_takeback(game, waiting, expected_seq=game.seq)
+    game.refresh_from_db()
+    check_answer_takeback(game, players[first], answer="approve", expected_seq=game.seq)
+    assert to_act(game) == [1 - first]
+    assert [o["id"] for o in owner_view(game, 1 - first)["orders"]] == [1]
+    assert len(events(game, Event.Source.ORDER)) == 1
+    # the seat plays by hand now; its restored order waits for its next turn
+    move(game, waiting, {"type": "bid", "amount": 1})
+    assert events(game)[-1].source == Event.Source.API
