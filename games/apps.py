@@ -16,6 +16,7 @@ class GamesConfig(AppConfig):
         )
         from games.clocks import deadlines  # noqa: F401 - registers its append listener
         from games.engines import base
+        from games.services import orders  # noqa: F401 - registers the orders' listeners
 
         metrics.install()
         _publish_checkpoints_as_games_end()

@@ -169,6 +169,8 @@ class Event(models.Model):
         MODERATOR = "moderator"
         SYSTEM = "system"
         BOT = "bot"
+        # A seat's standing order fired (games.services.orders).
+        ORDER = "order"
         # Every message, whoever sent it and by which door (its payload says
         # that): a sealed message's public part must not tell the sender.
         TALK = "talk"
@@ -637,3 +639,52 @@ class SeatOffer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} seat {self.seat} offered"
+
+
+class OrderEvent(models.Model):
+    """One entry of a seat's private record of standing orders: an order
+    written, cancelled, fired, dropped or lapsed (games.services.orders).
+
+    Kept out of the game's event stream on purpose: every viewer of the
+    stream sees its seqs and counts, and an order must leave no trace there
+    (docs/orders.md).  Like the stream, it is append-only: the standing
+    orders are a fold over it (games.selectors.orders).  `order` is the id of
+    the `written` entry an entry is about; `at` the game's seq when it
+    happened (for `fired`, the seq of the move it made), which is how an undo
+    rewinding past a firing restores the order."""
+
+    class Kind(models.TextChoices):
+        WRITTEN = "written"
+        CANCELLED = "cancelled"
+        FIRED = "fired"
+        DROPPED = "dropped"
+        LAPSED = "lapsed"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    order = models.BigIntegerField(null=True, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    at = models.PositiveIntegerField()
+    payload = JSONTextField(default=dict)
+    created_at = models.DateTimeField()
+    # Unique per entry: a firing's is its move's (game, seq), so the entry
+    # written with the move (games.hooks rows) is written once at most.
+    key = models.CharField(max_length=80, unique=True)
+
+    objects = ImmutableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "id"]
+        indexes = [models.Index(fields=["game", "seat"], name="orderevent_game_seat_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.seat} order {self.kind}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("order entries are immutable: append another")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)

@@ -376,3 +376,18 @@ class RematchIn(serializers.Serializer):
 
 class OfferSeatIn(SeatReasonIn):
     pass
+
+
+class OrderIn(serializers.Serializer):
+    order = serializers.DictField(
+        help_text='the standing order: {"kind": K, ...}; the kinds a seat may write, with '
+        "their fields, are under `programmes` in GET .../orders/.  A `play` order gives "
+        'its move as "action" (an object) or "text" (a line, as a mail reply says it)',
+    )
+
+
+class OrderCancelQuery(serializers.Serializer):
+    id = serializers.IntegerField(
+        min_value=1, max_value=2**31 - 1, required=False, default=None,
+        help_text="the order to cancel; without it, every standing order of yours",
+    )  # fmt: skip

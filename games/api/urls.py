@@ -2,7 +2,7 @@ import functools
 
 from django.urls import path
 
-from games.api import checkpoints, errors, moderation, tables, talk, views
+from games.api import checkpoints, errors, moderation, orders, tables, talk, views
 from ops.keys import LARGEST_ID
 
 
@@ -57,6 +57,7 @@ urlpatterns = [
         bounded(talk.HideMessageView),
         name="game-message-hide",
     ),
+    path("games/<int:pk>/orders/", game_view(orders.OrdersView), name="game-orders"),
     path("games/<int:pk>/mutes/", game_view(talk.MutesView), name="game-mutes"),
     path("games/<int:pk>/mutes/<int:seat>/", bounded(talk.MuteView), name="game-mute"),
     path("games/<int:pk>/undo/", game_view(views.UndoView), name="game-undo"),

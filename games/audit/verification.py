@@ -33,8 +33,11 @@ from games.models import Event, Game, LegacySeal, Seat, Snapshot
 from games.stream import chain, replay, spectators
 from games.stream.derived import derived_fields
 
-# A bot's move is by the bot's account, which holds the seat (accounts.bots).
-PLAYER_SOURCES = (Event.Source.API, Event.Source.EMAIL, Event.Source.WEB, Event.Source.BOT)
+# A bot's move is by the bot's account, which holds the seat (accounts.bots);
+# a standing order's by the seat's player who wrote it (games.services.orders).
+PLAYER_SOURCES = (
+    Event.Source.API, Event.Source.EMAIL, Event.Source.WEB, Event.Source.BOT, Event.Source.ORDER,
+)  # fmt: skip
 MACHINE_SOURCES = (Event.Source.TIMER, Event.Source.SYSTEM)
 CHUNK = 200
 # A Row's columns before its payload, which is read as text (stored()).

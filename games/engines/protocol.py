@@ -70,6 +70,12 @@ class Engine(Protocol):
         """
         ...
 
+    @property
+    def standing_orders(self) -> dict[str, Any]:
+        """The programmes a seat may leave standing orders with, by kind: each
+        pure functions `legal`, `describe` and `decide` (games/engines/orders.py)."""
+        ...
+
     def public_action(self, state: State, seat: int, action: Action) -> Action | None:
         """The form of `action` other seats may see while the game runs.
 

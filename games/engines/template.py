@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import i18n
+from . import i18n, orders
 from .errors import IllegalAction
 from .jsondata import canonical_json, clone, same_json
 from .protocol import Action, State
@@ -46,6 +46,17 @@ class EngineBase:
     # The title's catalogue (``i18n.Words``), for the template's refusals
     # above to be said in a mail's language; None: English only.
     WORDS: Any = None
+
+    # Standing orders (games/engines/orders.py): the title's own programmed
+    # actions beside the generic `play`, and how it names its rounds (None:
+    # an order cannot name a round).
+    PROGRAMMES: tuple[Any, ...] = ()
+    ORDER_PHASES: Any = None
+
+    @property
+    def standing_orders(self) -> dict[str, Any]:
+        """The programmes a seat may leave orders with, by kind."""
+        return orders.programmes(self)
 
     def refusal(self, message: str) -> IllegalAction:
         """One of the template's own refusals, translatable when the title

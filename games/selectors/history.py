@@ -9,7 +9,7 @@ from django.utils.translation import gettext_noop
 
 from games.errors import Forbidden
 from games.models import Event, Game
-from games.selectors import talk, visibility
+from games.selectors import orders, talk, visibility
 from games.selectors.verify_record import verification_of
 from games.selectors.viewers import Viewer, reveals_all
 from games.stream import chain, replay, store
@@ -60,4 +60,7 @@ def audit(game: Game, viewer: Viewer) -> dict[str, Any]:
             for event in rows
         ],
         "verify": verification_of(game, reveal=True),
+        # Every seat's standing orders, each entry as written (they are no
+        # part of the stream: games.selectors.orders).
+        "orders": orders.audit(game),
     }

@@ -81,10 +81,13 @@ def do_submit_action(
     source: str,
     kind: str,
     extra: dict[str, Any] | None = None,
+    exact: bool = False,
 ) -> Event:
     """Validate and append one action of `seat`: a player's move, or the
     timer's (`kind` timeout) when the seat's clock ran out.  `extra` goes
     into the payload beside the action (a bot's record of its choice).
+    `exact`: append right after `expected_seq` or not at all (a standing
+    order, decided on the game as it stood there).
 
     A player's move that names an older seq than the game's is applied when
     the seat's legal moves are the same now as at that seq: in a simultaneous
@@ -98,10 +101,10 @@ def do_submit_action(
         if attempt or expected_seq != game.seq:
             game.refresh_from_db()  # the row may be older than what the client saw
         try:
-            return _submit(game, seat, actor=actor, action=action, text=text,
-                           seen=expected_seq, source=source, kind=kind, extra=extra)  # fmt: skip
+            return _submit(game, seat, actor=actor, action=action, text=text, seen=expected_seq,
+                           source=source, kind=kind, extra=extra, exact=exact)  # fmt: skip
         except _LostRace as lost:
-            if kind != Event.Kind.ACTION or attempt == STALE_RETRIES - 1:
+            if kind != Event.Kind.ACTION or exact or attempt == STALE_RETRIES - 1:
                 raise StaleSeq(expected_seq, lost.current) from None
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -111,11 +114,11 @@ class _LostRace(StaleSeq):
     is judged again against the game as it is now."""
 
 
-def _submit(game, seat, *, actor, action, text, seen, source, kind, extra) -> Event:
+def _submit(game, seat, *, actor, action, text, seen, source, kind, extra, exact) -> Event:
     require_active(game)
     require_unlocked(game)
     engine = engine_for(game)
-    at = _acting_seq(game, engine, seat, seen, kind)
+    at = _acting_seq(game, engine, seat, seen, kind, exact)
     loaded = store.load(game, engine)
     if seat not in engine.to_act(loaded.state):
         raise NotYourTurn(gettext_noop("it is not your turn"))
@@ -146,14 +149,14 @@ def _submit(game, seat, *, actor, action, text, seen, source, kind, extra) -> Ev
     return event
 
 
-def _acting_seq(game: Game, engine: Engine, seat: int, seen: int, kind: str) -> int:
+def _acting_seq(game: Game, engine: Engine, seat: int, seen: int, kind: str, exact: bool) -> int:
     """The seq a move that was chosen at `seen` is appended after: the
     game's when only talk came since (current_seq), or when the seat's legal
     moves are the same now as then."""
     try:
         return current_seq(game, seen)
     except StaleSeq:
-        if kind != Event.Kind.ACTION or not 0 < seen < game.seq:
+        if kind != Event.Kind.ACTION or exact or not 0 < seen < game.seq:
             raise
         then, now = (_moves_at(game, engine, seat, seq) for seq in (seen, game.seq))
         if then != now:

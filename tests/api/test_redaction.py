@@ -49,6 +49,7 @@ import functools
 import json
 import random
 import re
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -60,6 +61,7 @@ from accounts.models import User
 from games.engines import base
 from games.engines.base import canonical_json, clone
 from games.models import Event, Game
+from games.selectors import orders as order_records
 from games.selectors import shown, verify_record, visibility
 from games.stream import spectators, store
 from tests.conftest import make_user
@@ -467,6 +469,9 @@ class RedactionWalk:
         self.views_checked = 0
         self.views_varied = 0
         self.http_checks = 0
+        # Standing orders planted along the way: tag -> the seat that wrote it.
+        self.order_tags: dict[str, int] = {}
+        self.orders_planted = 0
 
     def problem(self, message: str) -> None:
         if len(self.problems) < MAX_PROBLEMS:
@@ -511,8 +516,53 @@ class RedactionWalk:
                 break
             if self.round() % 2 == 0:
                 self.check_over_http(received)
+            if self.step % 3 == 1:
+                self.plant_orders()
             self.move()
         return self.problems
+
+    def plant_orders(self) -> None:
+        """A seat in turn leaves standing orders that never fire (one is
+        dropped when the seat comes to act, one waits for a round that never
+        comes, where the title names rounds), each holding a tag of its own,
+        and cancels the older one.  Nothing any other requester receives may
+        change meanwhile, not a byte of the detail, the log, the page or
+        the ETag; and the owner is shown them."""
+        owner = (self.step // 3) % self.players
+        other = [v for v in self.viewers() if v != owner][self.step % self.players]
+        before = self.receives_now(other)
+        tags = [f"ord{secrets.token_hex(8)}" for _ in range(2)]
+        orders = [{"kind": "play", "action": {"type": tags[0]}, "after": {"type": tags[0]}}]
+        phases = getattr(self.engine, "ORDER_PHASES", None)
+        if phases is not None:
+            far = phases.words((99, 0, 0)[: len(phases.key(self.state))])
+            orders.append({"kind": "play", "action": {"type": tags[1]}, "phase": far})
+        url = f"/api/games/{self.id}/orders/"
+        for order, tag in zip(orders, tags, strict=False):
+            posted = self.clients[owner].post(url, {"order": order}, format="json")
+            assert posted.status_code == 201, posted.json()
+            self.order_tags[tag] = owner
+            self.orders_planted += 1
+        mine = self.clients[owner].get(url).json()
+        if mine["orders"] and tags[1] not in json.dumps(mine["orders"][0]):
+            cancelled = self.clients[owner].delete(f"{url}?id={mine['orders'][0]['id']}")
+            assert cancelled.status_code == 200, cancelled.json()
+        shown_to_owner = json.dumps(self.clients[owner].get(url).json())
+        if phases is not None and tags[1] not in shown_to_owner:
+            self.problem(f"{who(owner)} is not shown their own standing order")
+        after = self.receives_now(other)
+        for name, body in before.items():
+            if after[name] != body:
+                self.problem(f"{who(other)} receives another {name} once orders were written")
+
+    def receives_now(self, viewer: Viewer) -> dict[str, Any]:
+        """What `viewer` receives of the game, byte for byte, with its ETag."""
+        detail = self.clients[viewer].get(f"/api/games/{self.id}/")
+        return {
+            "detail": detail.content, "etag": detail.headers.get("ETag"),
+            "events": self.clients[viewer].get(f"/api/games/{self.id}/events/?limit=500").content,
+            "page": self.page(viewer),
+        }  # fmt: skip
 
     def page(self, viewer: Viewer) -> str:
         """The game page as the requester's browser gets it, less the
@@ -656,6 +706,11 @@ class RedactionWalk:
                 self.problem(f"{who(viewer)} receives the salt in {name}")
             if self.secret_seed in text:
                 self.problem(f"{who(viewer)} receives the secret seed in {name}")
+            for tag, owner in self.order_tags.items():
+                if viewer != owner and tag in text:
+                    self.problem(
+                        f"{who(viewer)} receives a standing order of seat {owner} in {name}"
+                    )
             for order in self.hidden.secret_orders(self.setup, state):
                 if len(order) >= 5 and json.dumps(order, separators=(",", ":")) in text:
                     self.problem(f"{who(viewer)} receives a shuffled order of the setup in {name}")
@@ -842,6 +897,7 @@ def test_no_requester_ever_receives_another_seats_hidden_values(
             walk.views_checked,
         )
     assert walk.http_checks >= walk.step // 2 - len(walk.viewers())
+    assert walk.orders_planted >= walk.step // 3, "standing orders were planted along the way"
 
 
 # --- a checker that cannot fail would prove nothing: planted leaks ---------------
@@ -995,6 +1051,11 @@ LEAKS = {
         "duel", 2, 2,
         leak_in_detail(lambda game, state: {"etag": game.salt}),
         "receives the salt in detail",
+    ),
+    "another seat's standing orders in the game detail": (
+        "duel", 2, 2,
+        leak_in_detail(lambda game, state: {"orders": order_records.audit(game)}),
+        "receives another detail once orders were written",
     ),
     "an unredacted event log": (
         "duel", 2, 2, unredacted_events, "receives ['setup'] in events",

@@ -25,7 +25,7 @@ def test_the_schema_documents_every_endpoint_of_the_contract(client):
         "/api/tables/", "/api/tables/{id}/", "/api/tables/{id}/join/", "/api/tables/{id}/leave/",
         "/api/tables/{id}/start/", "/api/tables/{id}/remove/", "/api/tables/{id}/invite/",
         "/api/invitations/", "/api/invitations/{id}/accept/", "/api/invitations/{id}/decline/",
-        "/api/games/{id}/rematch/", "/api/blocks/",
+        "/api/games/{id}/rematch/", "/api/blocks/", "/api/games/{id}/orders/",
     ]:  # fmt: skip
         assert path in paths, path
     assert client.get("/api/docs/").status_code == 200

@@ -28,7 +28,7 @@ from .. import i18n
 from ..base import Action, EngineBase, IllegalAction, Result, State
 from ..i18n import N_
 from ..verbs import Moves
-from . import scoring, setup
+from . import orders, scoring, setup
 from .data.variants import variant
 from .refusals import WORDS, refuse
 from .rounds import flow, opening, operating, stock  # noqa: F401 (each registers its rounds)
@@ -90,6 +90,8 @@ class CubaEngine(EngineBase):
     WORDS = WORDS
     SAYS = describe  # the board in words (EngineBase.describe)
     MOVES = MOVES  # each verb's line, narration, gloss and heading, declared by its step
+    PROGRAMMES = orders.PROGRAMMES  # its standing orders (games/engines/orders.py)
+    ORDER_PHASES = orders.PHASES
     GAME_OVER = N_("the game is over")
     NOT_YOUR_TURN = N_("it is not your turn")
     NOT_AN_ACTION = N_('an action is an object with a "type", e.g. {{"type": "pass"}}')

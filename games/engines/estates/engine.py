@@ -13,7 +13,7 @@ from typing import Any
 from .. import i18n
 from ..base import EngineBase, Result
 from ..i18n import N_
-from . import describe, leaving, scoring, turn, view
+from . import describe, leaving, orders, scoring, turn, view
 from .data import EDITIONS
 from .errors import IllegalAction, refuse
 from .moves import MOVES
@@ -59,6 +59,8 @@ class EstatesEngine(EngineBase):
     WORDS = i18n.Words("estates")
     SAYS = describe  # the board in words (EngineBase.describe)
     MOVES = MOVES  # each verb's line, narration and gloss (EngineBase)
+    PROGRAMMES = orders.PROGRAMMES  # its standing orders (games/engines/orders.py)
+    ORDER_PHASES = orders.PHASES
     GAME_OVER = N_("the game is over")
     NOT_YOUR_TURN = N_("it is not your turn")
     NOT_AN_ACTION = N_('an action is an object with a "type"')

@@ -8,7 +8,7 @@ from typing import Any
 from .. import i18n
 from ..base import EngineBase, IllegalAction, Result, State
 from ..i18n import N_
-from . import data, rounds, scoring, setup, view
+from . import data, orders, rounds, scoring, setup, view
 from . import describe as words
 from .moves import MOVES
 from .order import number
@@ -60,6 +60,8 @@ class HavanaEngine(EngineBase):
     WORDS = i18n.Words("havana")
     SAYS = words  # the board in words (EngineBase.describe)
     MOVES = MOVES  # each verb's line, narration, gloss and group (EngineBase)
+    PROGRAMMES = orders.PROGRAMMES  # its standing orders (games/engines/orders.py)
+    ORDER_PHASES = orders.PHASES
     GAME_OVER = N_("the game is over")
     NOT_YOUR_TURN = N_("it is not your turn to act")
     NOT_AN_ACTION = N_("an action must be an object with a 'type'")

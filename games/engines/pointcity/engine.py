@@ -7,6 +7,7 @@ from typing import Any
 from .. import i18n
 from ..base import Action, EngineBase, IllegalAction, Result, State
 from ..i18n import N_
+from ..orders import DEFAULT
 from . import describe, scoring, turn, view
 from .data import TOKENS
 from .market import BUILDING, INDEX, PAIR_SET, flippable
@@ -121,6 +122,7 @@ class PointCity(EngineBase):
     WORDS = WORDS
     SAYS = describe  # the board in words (EngineBase.describe)
     MOVES = MOVES  # each verb's line, narration, gloss and group (EngineBase)
+    PROGRAMMES = (DEFAULT,)  # its standing orders: take the default move
     GAME_OVER = N_("the game is over")
     NOT_YOUR_TURN = N_("it is not your turn")
     NOT_AN_ACTION = N_('an action is an object with a "type", e.g. {{"type": "draw"}}')
