@@ -111,7 +111,7 @@ def check_create_table(
         raise InvalidRequest(gettext_noop("reveal_private must be true or false"))
     if not isinstance(rated, bool):
         raise InvalidRequest(gettext_noop("rated must be true or false"))
-    requirements = checked_requirements(requirements)
+    requirements = _checked_requirements(requirements)
     with transaction.atomic():
         if not getattr(host, "is_moderator", False):
             require_room_for_a_game(host)
@@ -169,7 +169,7 @@ REQUIREMENTS = {
 }
 
 
-def checked_requirements(requirements: object) -> dict[str, float]:
+def _checked_requirements(requirements: object) -> dict[str, float]:
     """A table's `requirements`, checked: an object of known names with
     numbers in range."""
     if requirements in (None, {}):

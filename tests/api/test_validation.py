@@ -86,6 +86,9 @@ WRITES = {
     "lock": ("post", "/api/games/{game}/lock/", "mo", lambda w: {"reason": "a dispute"}),
     "unlock": ("post", "/api/games/{locked}/unlock/", "mo", lambda w: {"reason": "settled"}),
     "report": ("post", "/api/games/{game}/report/", "alice", lambda w: {"reason": "rude"}),
+    "order": ("post", "/api/games/{game}/orders/", "bob",
+              lambda w: {"order": {"kind": "play", "after": {"type": "never"},
+                                   "action": {"type": "commit", "card": w.bobs_card}}}),
     "message": ("post", "/api/games/{game}/messages/", "alice",
                 lambda w: {"to": "table", "text": "well played"}),
     "report-message": ("post", "/api/games/{game}/messages/{said}/report/", "bob",
@@ -133,6 +136,8 @@ READS = {
     "actions": ("/api/games/{game}/actions/", "bob"),
     "events": ("/api/games/{game}/events/", "alice"),
     "messages": ("/api/games/{game}/messages/", "alice"),
+    "orders": ("/api/games/{game}/orders/", "bob"),
+    "checkpoints": ("/api/checkpoints/", "alice"),
     "mutes": ("/api/games/{game}/mutes/", "alice"),
     "audit": ("/api/games/{game}/audit/", "mo"),
     "takeback": ("/api/games/{game}/takeback/", "alice"),
@@ -158,6 +163,7 @@ DELETES = {
     "revoke": ("/api/auth/tokens/{token}/", "alice"),
     "unmute": ("/api/games/{game}/mutes/1/", "alice"),
     "unblock": ("/api/blocks/sid/", "alice"),
+    "cancel orders": ("/api/games/{game}/orders/", "bob"),
 }
 # Not here: POST /api/inbound/email/ takes a raw mail, not JSON; its bad input
 # is for the tests of the mail doors.
