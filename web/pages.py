@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.utils.translation import get_language
 
 import boards
 from games.engines import base
@@ -72,7 +71,7 @@ def context(page: GamePage) -> dict[str, Any]:
     # A title whose board offers every move itself (18Cuba's map and
     # auction) gets no list beside it; the others' boards offer clicks
     # above the list.
-    own = board_controls(game, engine, detail, viewer, actions, who)
+    own = board_controls(game, detail, viewer, legal, who)
     return {
         "game": game,
         "detail": detail,
@@ -177,29 +176,28 @@ def board(page: GamePage, detail: dict[str, Any], who: dict[int, str], legal=())
 
 def board_controls(
     game: Game,
-    engine: base.Engine,
     detail: dict[str, Any],
     viewer: viewers.Viewer,
     legal: list[dict[str, Any]],
     who: dict[int, str],
 ) -> dict[str, Any] | None:
     """The title's own controls for the viewer's legal moves (`boards.own_moves`),
-    each with the gloss the mail gives it; None: the generic list."""
+    each with the words the mail gives it, as `legal_moves` already said
+    them (no second load of the state, no second gloss); None: the generic
+    list."""
     if not legal or not boards.has_own_moves(game.title):
         return None
-    state = store.load(game, engine).state
-    seats = narration.seat_names(who)
-    language = get_language()
+    said = {moves.encode(move["action"]): move for move in legal}
 
     def gloss(action: dict[str, Any]) -> str | None:
-        return engine.gloss(state, viewer.seat, action, seats, language=language)
+        return said.get(moves.encode(action), {}).get("gloss")
 
     def group(action: dict[str, Any]) -> str | None:
-        return engine.move_group(state, viewer.seat, action, language=language)
+        return said.get(moves.encode(action), {}).get("group")
 
     return boards.own_moves(
-        game.title, detail["view"], viewer.seat, who, legal, text=engine.text, gloss=gloss,
-        group=group,
+        game.title, detail["view"], viewer.seat, who, [move["action"] for move in legal],
+        text=base.get(game.title).text, gloss=gloss, group=group,
     )  # fmt: skip
 
 
