@@ -190,33 +190,11 @@ def assign_fault(state: State, seat: int, card: Any, company: Any) -> str | None
     they direct in an OR), after the concession has been exchanged for a minor
     (the benefit is on the back of the card), once per card.
     """
-    info = CONCESSION_BY_CARD.get(card) if isinstance(card, str) else None
-    if info is None or info.assign_to is None:
-        return reason(
-            N_("{card} has no ability to put into a company: only M2, M3, M5 and M6 do"), card=card
-        )
-    private = state["privates"][card]
+    fault = _card_fault(state, seat, card)
+    if fault is not None:
+        return fault
+    info = CONCESSION_BY_CARD[card]
     account = cash.player(seat)
-    if private["owner"] != account:
-        return reason(N_("you do not own {card}"), card=card)
-    if private["out"]:
-        return reason(N_("{card} is out of the game"), card=card)
-    if private["company"] is not None:
-        return reason(
-            N_("{card}'s ability is in {company} already"), card=card, company=private["company"]
-        )
-    if private["minor"] is None:
-        return reason(
-            N_("exchange {card} for a minor first: its ability is on the back of the card"),
-            card=card,
-        )
-    if acting_player(state) != account:
-        return reason(
-            N_(
-                "an ability is used in your own turn (in an operating round, "
-                "the turn of a company you direct)"
-            )
-        )
     target = BY_SYM.get(company) if isinstance(company, str) else None
     if target is None or target.kind != info.assign_to:
         return reason(
@@ -249,12 +227,46 @@ def assign_fault(state: State, seat: int, card: Any, company: Any) -> str | None
     return None
 
 
+def _card_fault(state: State, seat: int, card: Any) -> str | None:
+    """The part of `assign_fault` that does not depend on the company."""
+    info = CONCESSION_BY_CARD.get(card) if isinstance(card, str) else None
+    if info is None or info.assign_to is None:
+        return reason(
+            N_("{card} has no ability to put into a company: only M2, M3, M5 and M6 do"), card=card
+        )
+    private = state["privates"][card]
+    account = cash.player(seat)
+    if private["owner"] != account:
+        return reason(N_("you do not own {card}"), card=card)
+    if private["out"]:
+        return reason(N_("{card} is out of the game"), card=card)
+    if private["company"] is not None:
+        return reason(
+            N_("{card}'s ability is in {company} already"), card=card, company=private["company"]
+        )
+    if private["minor"] is None:
+        return reason(
+            N_("exchange {card} for a minor first: its ability is on the back of the card"),
+            card=card,
+        )
+    if acting_player(state) != account:
+        return reason(
+            N_(
+                "an ability is used in your own turn (in an operating round, "
+                "the turn of a company you direct)"
+            )
+        )
+    return None
+
+
 def assignable(state: State, seat: int) -> list[tuple[str, str]]:
-    """Every (card, company) `seat` may assign now."""
+    """Every (card, company) `seat` may assign now.  Asked at every step
+    (whether the ability step is open), so the card's own faults are asked
+    once per card, not once per company."""
     return [
         (info.card, sym)
         for info in CONCESSIONS
-        if info.assign_to is not None
+        if info.assign_to is not None and _card_fault(state, seat, info.card) is None
         for sym in sorted(state["companies"])
         if assign_fault(state, seat, info.card, sym) is None
     ]
