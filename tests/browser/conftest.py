@@ -19,6 +19,7 @@ from tests.conftest import IN_CI
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PASSWORD = "correct horse 42"  # tests.conftest.make_user's
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -106,6 +107,18 @@ def log_in(page, username: str, password: str = PASSWORD) -> None:
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+@pytest.fixture(scope="session")
+def docs_screenshots(screenshots) -> Path:
+    """Where the screenshots the docs show are written: docs/screenshots/
+    with UPDATE_SCREENSHOTS=1, else var/screenshots/ beside the others, so
+    that a test run leaves the checkout as it found it (a PNG differs by a
+    few bytes every time it is taken)."""
+    if os.environ.get("UPDATE_SCREENSHOTS") != "1":
+        return screenshots
+    DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return DOCS_SCREENSHOTS
 
 
 def meet_in_the_lobby(host, guest, title: str, host_name: str) -> str:

@@ -2,13 +2,11 @@
 each title by clicking the board's controls only (cards, market spaces,
 lots, the bid box), never the move list; each move type named below is made
 that way.  Screenshots of each board at desktop and phone width go to
-docs/screenshots/, and each game page passes axe (axe-core, bundled in the
-axe-playwright-python package: nothing fetched) with no serious or critical
-violation."""
+docs/screenshots/ with UPDATE_SCREENSHOTS=1 (else var/screenshots/), and
+each game page passes axe (axe-core, bundled in the axe-playwright-python
+package: nothing fetched) with no serious or critical violation."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -18,7 +16,6 @@ from tests.browser.conftest import PHONE
 
 pytestmark = pytest.mark.browser
 
-DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 # The move types each title's test must make by clicking the board, and how
 # many moves it may take to get there.
@@ -87,7 +84,9 @@ def serious(page: Page) -> list[str]:
 
 
 @pytest.mark.parametrize("title", sorted(WANTED))
-def test_each_move_type_is_made_by_clicking_the_board(open_page, make_game, alice, bob, title):
+def test_each_move_type_is_made_by_clicking_the_board(
+    open_page, make_game, docs_screenshots, alice, bob, title
+):
     wanted, limit = WANTED[title]
     game = make_game(title, players=[alice, bob], seed=3)
     pages = {0: open_page(alice), 1: open_page(bob)}
@@ -101,8 +100,7 @@ def test_each_move_type_is_made_by_clicking_the_board(open_page, make_game, alic
         page = pages[seat]
         page.goto(f"/games/{game.pk}/")
         if not shot and len(done) >= 1:
-            DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=DOCS_SHOTS / f"{title}-board-desktop.png", full_page=True)
+            page.screenshot(path=docs_screenshots / f"{title}-board-desktop.png", full_page=True)
             assert serious(page) == [], f"axe on {title}'s game page"
             shot = True
         done.add(click_the_board(page, done))
@@ -110,7 +108,9 @@ def test_each_move_type_is_made_by_clicking_the_board(open_page, make_game, alic
 
 
 @pytest.mark.parametrize("title", sorted(WANTED))
-def test_the_board_is_played_with_a_thumb_on_a_phone(open_page, make_game, alice, bob, title):
+def test_the_board_is_played_with_a_thumb_on_a_phone(
+    open_page, make_game, docs_screenshots, alice, bob, title
+):
     game = make_game(title, players=[alice, bob], seed=3)
     players = [alice, bob]
     phone = open_page(players[min(game.to_act)], viewport=PHONE)
@@ -123,7 +123,7 @@ def test_the_board_is_played_with_a_thumb_on_a_phone(open_page, make_game, alice
     for i in range(min(buttons.count(), 30)):
         box = buttons.nth(i).bounding_box()
         assert box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    phone.screenshot(path=DOCS_SHOTS / f"{title}-board-phone.png", full_page=True)
+    phone.screenshot(path=docs_screenshots / f"{title}-board-phone.png", full_page=True)
     click_the_board(phone, set())
     assert serious(phone) == [], f"axe on {title}'s game page on a phone"
 

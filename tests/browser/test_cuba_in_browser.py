@@ -3,12 +3,11 @@ game from the commissioners' auction into the second set of operating
 rounds, every move made from the page's own controls (a bid typed into
 its number input, a tile chosen by clicking its hex on the map and then
 the tile as it would lie), with screenshots at desktop and phone width
-kept in docs/screenshots/."""
+(docs/screenshots/ with UPDATE_SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -23,7 +22,6 @@ from tests.browser.conftest import PHONE
 pytestmark = pytest.mark.browser
 
 ENGINE = base.get("18cuba")
-DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # Enough moves to reach the second set of ORs with the bots' choices
 # (about 60 in this deal); a game stuck short of it fails the test.
 MOVE_LIMIT = 160
@@ -93,7 +91,7 @@ def click_move(page: Page, action: dict) -> None:
 
 
 def test_an_18cuba_game_is_played_by_clicking_the_board_into_the_second_set_of_ors(
-    open_page, make_game, alice, bob
+    open_page, make_game, docs_screenshots, alice, bob
 ):
     game = make_game("18cuba", players=[alice, bob], seed=7, options={"difficulty": "easy"})
     users = {seat.index: seat.user for seat in viewers.seats_of(game)}
@@ -101,7 +99,6 @@ def test_an_18cuba_game_is_played_by_clicking_the_board_into_the_second_set_of_o
     path = f"/games/{game.pk}/"
     rng = random.Random(3)
     shot = set()
-    DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for n in range(MOVE_LIMIT):
         state, seat = position(game)
         r = state["round"]
@@ -118,26 +115,26 @@ def test_an_18cuba_game_is_played_by_clicking_the_board_into_the_second_set_of_o
         if "bid" in kinds and "auction" not in shot:
             shot.add("auction")
             expect(page.locator(".cuba-auction")).to_contain_text("May still bid")
-            page.screenshot(path=DOCS_SCREENSHOTS / "18cuba-auction-desktop.png", full_page=True)
+            page.screenshot(path=docs_screenshots / "18cuba-auction-desktop.png", full_page=True)
         if action["type"] == "lay" and "lay" not in shot:
             shot.add("lay")
             page.evaluate("document.getElementById('cuba-map').scrollIntoView()")
             page.locator(f'#cuba-map a.hex-target[data-hex="{action["hex"]}"]').click()
             expect(page.locator(f"#cuba-hex-{action['hex']} .tile-preview").first).to_be_visible()
-            page.screenshot(path=DOCS_SCREENSHOTS / "18cuba-lay-desktop.png")
+            page.screenshot(path=docs_screenshots / "18cuba-lay-desktop.png")
             phone = open_page(users[seat], viewport=PHONE)
             phone.goto(path)
-            phone.screenshot(path=DOCS_SCREENSHOTS / "18cuba-phone.png")
+            phone.screenshot(path=docs_screenshots / "18cuba-phone.png")
             width = phone.evaluate("document.documentElement.scrollWidth")
             assert width <= PHONE["width"], f"the page scrolls sideways ({width}px)"
             phone.evaluate("document.getElementById('cuba-map').scrollIntoView()")
             phone.locator(f'#cuba-map a.hex-target[data-hex="{action["hex"]}"]').click()
             expect(phone.locator(f"#cuba-hex-{action['hex']}")).to_be_visible()
-            phone.screenshot(path=DOCS_SCREENSHOTS / "18cuba-lay-phone.png")
+            phone.screenshot(path=docs_screenshots / "18cuba-lay-phone.png")
         if "payout" in kinds and "routes" not in shot and page.locator(".route").count():
             shot.add("routes")
             expect(page.locator(".cuba-routes")).to_contain_text("income")
-            page.screenshot(path=DOCS_SCREENSHOTS / "18cuba-routes-desktop.png", full_page=True)
+            page.screenshot(path=docs_screenshots / "18cuba-routes-desktop.png", full_page=True)
         click_move(page, action)
     else:
         pytest.fail(f"not in the second set of ORs after {MOVE_LIMIT} moves")

@@ -284,6 +284,7 @@ def play_randomly_until(game: Game, stop, players, limit=400):
     raise AssertionError("never reached")
 
 
+@pytest.mark.slow  # a four-player 18Cuba game through the service into its second stock round
 @committed
 def test_cuba_stock_pass_orders_pass_for_three_players_while_one_plays_by_hand(
     make_game, alice, bob, carol, charlie

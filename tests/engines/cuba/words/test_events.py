@@ -168,6 +168,7 @@ def test_the_log_holds_only_the_latest_moves_events_and_the_view_shows_them():
     assert "run" not in kinds(after)
 
 
+@pytest.mark.slow  # random whole games, seconds each
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_every_event_of_random_games_has_its_words(language):
     """Random whole games: every event recorded is said, in both languages,
