@@ -2,7 +2,18 @@ from django.urls import path, register_converter
 
 from ops.keys import LARGEST_ID
 from web.throttle import auth_throttled, creation_throttled
-from web.views import account, game, home, moderation, people, push, tables, talk, verify
+from web.views import (
+    account,
+    game,
+    home,
+    moderation,
+    orders,
+    people,
+    push,
+    tables,
+    talk,
+    verify,
+)
 
 
 class GameId:
@@ -54,6 +65,8 @@ urlpatterns = [
     path("games/<game:pk>/rematch/", game.rematch, name="rematch"),
     path("games/<game:pk>/report/", game.report, name="report"),
     path("games/<game:pk>/verify/", verify.verify, name="verify"),
+    path("games/<game:pk>/orders/", orders.orders, name="orders"),
+    path("games/<game:pk>/orders/cancel/", orders.cancel, name="orders-cancel"),
     path("games/<game:pk>/moderate/", moderation.moderate, name="moderate"),
     path("games/<game:pk>/undo/", moderation.undo, name="undo"),
     path("games/<game:pk>/clock/", moderation.clock, name="clock"),
