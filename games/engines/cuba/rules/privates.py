@@ -193,8 +193,14 @@ def assign_fault(state: State, seat: int, card: Any, company: Any) -> str | None
     fault = _card_fault(state, seat, card)
     if fault is not None:
         return fault
-    info = CONCESSION_BY_CARD[card]
+    return _company_fault(state, seat, CONCESSION_BY_CARD[card], company)
+
+
+def _company_fault(state: State, seat: int, info: Any, company: Any) -> str | None:
+    """The part of `assign_fault` that depends on the company, for a card
+    that has no fault of its own."""
     account = cash.player(seat)
+    card = info.card
     target = BY_SYM.get(company) if isinstance(company, str) else None
     if target is None or target.kind != info.assign_to:
         return reason(
@@ -268,7 +274,7 @@ def assignable(state: State, seat: int) -> list[tuple[str, str]]:
         for info in CONCESSIONS
         if info.assign_to is not None and _card_fault(state, seat, info.card) is None
         for sym in sorted(state["companies"])
-        if assign_fault(state, seat, info.card, sym) is None
+        if _company_fault(state, seat, info, sym) is None
     ]
 
 
