@@ -50,8 +50,7 @@ class OrdersView(APIView):
         )
         game.refresh_from_db()
         seat = selected.owner_seat(game, request.user)
-        standing = selected.standing(game, seat).get(seat, [])
-        written["standing"] = any(item.number == written["id"] for item in standing)
+        written["standing"] = selected.stands(game, seat, written["id"])
         return Response(written, status=status.HTTP_201_CREATED)
 
     @extend_schema(

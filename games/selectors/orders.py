@@ -124,16 +124,27 @@ def for_owner(game: Game, engine, seat: int) -> dict[str, Any]:
             }
             for note in notes
         ],
-        "programmes": [
-            {
-                "kind": p.kind,
-                "summary": p.summary,
-                "fields": dict(p.fields),
-                "required": list(p.required),
-            }
-            for p in programmes.programmes(engine).values()
-        ],
+        "programmes": programme_list(engine),
     }
+
+
+def programme_list(engine) -> list[dict[str, Any]]:
+    """The kinds of order the title offers, with their fields (no database read)."""
+    return [
+        {
+            "kind": p.kind,
+            "summary": p.summary,
+            "fields": dict(p.fields),
+            "required": list(p.required),
+        }
+        for p in programmes.programmes(engine).values()
+    ]
+
+
+def stands(game: Game, seat: int, number: int) -> bool:
+    """Whether the seat's order `number` still stands: not once it fired or
+    was dropped at the moment it was written (it was the seat's turn)."""
+    return any(item.number == number for item in standing(game, seat).get(seat, []))
 
 
 def audit(game: Game) -> list[dict[str, Any]]:

@@ -40,7 +40,7 @@ def orders(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _write(request: HttpRequest, game, seat: int) -> None:
-    kinds = {p["kind"]: p for p in selected.for_owner(game, engine_for(game), seat)["programmes"]}
+    kinds = {p["kind"]: p for p in selected.programme_list(engine_for(game))}
     programme = kinds.get(request.POST.get("kind", ""))
     if programme is None:
         messages.error(request, "Choose one of the kinds of order this page offers.")
@@ -58,8 +58,7 @@ def _write(request: HttpRequest, game, seat: int) -> None:
     if written is None:
         return
     game.refresh_from_db()
-    standing = selected.standing(game, seat).get(seat, [])
-    if not any(item.number == written["id"] for item in standing):
+    if not selected.stands(game, seat, written["id"]):
         messages.info(request, f"It was your turn: order {written['id']} was tried at once.")
 
 
