@@ -19,6 +19,18 @@ def validated(serializer_class: type[serializers.Serializer], data) -> dict:
     return serializer.validated_data
 
 
+class Flag(serializers.BooleanField):
+    """A yes or no that, given, must say yes or no.  DRF reads an empty value
+    of a query or form field (`?all=`) as if the field were absent and takes
+    the default: a client that meant something by it would never learn it
+    was ignored."""
+
+    def get_value(self, dictionary):
+        if hasattr(dictionary, "getlist") and dictionary.get(self.field_name) == "":
+            return ""  # refused by to_internal_value: not a yes or no
+        return super().get_value(dictionary)
+
+
 class CreateGameIn(serializers.Serializer):
     title = serializers.CharField(max_length=32)
     players = serializers.ListField(
@@ -29,7 +41,7 @@ class CreateGameIn(serializers.Serializer):
     )
     options = serializers.DictField(required=False, default=dict)
     clock = serializers.DictField(required=False, allow_null=True, default=None)
-    public = serializers.BooleanField(required=False, default=True)
+    public = Flag(required=False, default=True)
     spectator_delay = serializers.IntegerField(
         required=False, default=0, min_value=0, max_value=1000
     )
@@ -37,7 +49,7 @@ class CreateGameIn(serializers.Serializer):
         choices=["full", "public", "none"], required=False, default="full",
         help_text="table talk: full (to the table and privately), public (table only), none",
     )  # fmt: skip
-    reveal_private = serializers.BooleanField(
+    reveal_private = Flag(
         required=False, default=True,
         help_text="show the private messages to the players once the game is over",
     )  # fmt: skip
@@ -76,8 +88,8 @@ class EventsQuery(serializers.Serializer):
 
 
 class GamesQuery(serializers.Serializer):
-    mine = serializers.BooleanField(required=False, default=False)
-    to_act = serializers.BooleanField(required=False, default=False)
+    mine = Flag(required=False, default=False)
+    to_act = Flag(required=False, default=False)
     player = serializers.CharField(max_length=150, required=False)
     title = serializers.CharField(max_length=32, required=False)
     status = serializers.ChoiceField(choices=["active", "finished", "aborted"], required=False)
@@ -171,11 +183,11 @@ class ImportIn(serializers.Serializer):
         child=serializers.CharField(max_length=150), required=False, default=dict,
         help_text="the export's account name: this server's account name",
     )  # fmt: skip
-    placeholders = serializers.BooleanField(
+    placeholders = Flag(
         required=False, default=False,
         help_text="create an inactive account for each account not in map",
     )  # fmt: skip
-    accept_unverified_seals = serializers.BooleanField(
+    accept_unverified_seals = Flag(
         required=False, default=False,
         help_text="import even events whose seals this server cannot check (another "
         "server's key, or none); the game is then marked imported_unverified",
@@ -258,8 +270,8 @@ class CreateTableIn(serializers.Serializer):
     )  # fmt: skip
     options = serializers.DictField(required=False, default=dict)
     clock = serializers.DictField(required=False, allow_null=True, default=None)
-    public = serializers.BooleanField(required=False, default=True, help_text="anyone may watch")
-    open = serializers.BooleanField(
+    public = Flag(required=False, default=True, help_text="anyone may watch")
+    open = Flag(
         required=False, default=True,
         help_text="listed in the lobby for anyone to join (else by link or invitation)",
     )  # fmt: skip
@@ -274,11 +286,11 @@ class CreateTableIn(serializers.Serializer):
         choices=["full", "public", "none"], required=False, default="full",
         help_text="table talk: to the table and to one seat (full), to the table only, or none",
     )  # fmt: skip
-    reveal_private = serializers.BooleanField(
+    reveal_private = Flag(
         required=False, default=True,
         help_text="private messages shown to the players once the game has ended",
     )  # fmt: skip
-    rated = serializers.BooleanField(
+    rated = Flag(
         required=False, default=True, help_text="the result counts towards the ratings",
     )  # fmt: skip
     requirements = serializers.DictField(
@@ -289,7 +301,7 @@ class CreateTableIn(serializers.Serializer):
 
 class TablesQuery(serializers.Serializer):
     title = serializers.CharField(max_length=32, required=False)
-    open = serializers.BooleanField(required=False, default=False)
+    open = Flag(required=False, default=False)
     page = serializers.IntegerField(min_value=1, required=False)
     page_size = serializers.IntegerField(min_value=1, required=False)
 
@@ -332,7 +344,7 @@ class InviteIn(serializers.Serializer):
 
 
 class LinkIn(serializers.Serializer):
-    single_use = serializers.BooleanField(required=False, default=False)
+    single_use = Flag(required=False, default=False)
     expires_in = serializers.IntegerField(
         required=False, min_value=60, max_value=90 * 86400,
         help_text="seconds; omitted: the link works as long as the table waits",
@@ -346,9 +358,7 @@ class RevokeIn(serializers.Serializer):
 
 
 class InvitationsQuery(serializers.Serializer):
-    all = serializers.BooleanField(
-        required=False, default=False, help_text="answered invitations too"
-    )
+    all = Flag(required=False, default=False, help_text="answered invitations too")
 
 
 class MessageIn(serializers.Serializer):

@@ -74,6 +74,12 @@ def test_the_lobby_is_paginated_and_readable_without_an_account(as_, alice, bob)
     assert as_(None).get("/api/tables/?page=9").status_code == 404
 
 
+def test_an_empty_yes_or_no_in_the_lobbys_query_is_refused_not_taken_as_no(as_):
+    for query in ["open=", "open=perhaps"]:
+        response = as_(None).get(f"/api/tables/?{query}")
+        assert response.status_code == 400 and response.json()["fields"]["open"], query
+
+
 def test_joining_fills_the_table_and_the_answer_names_the_game(as_, alice, bob, carol):
     table = open_table(as_(alice), seats=3)
     joined = as_(bob).post(f"/api/tables/{table['id']}/join/", {}, format="json").json()

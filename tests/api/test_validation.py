@@ -454,7 +454,8 @@ BAD_QUERIES = [
     ("games", "page_size=%00"), ("games", "page_size=0"), ("games", "page_size=1e999"),
     ("games", "mine=%00"), ("games", "to_act=%ED%A0%80"), ("games", "status=lost"),
     ("games", "status=%00"), ("games", "player=" + "x" * 200),
-    ("invitations", "all=maybe"),
+    ("invitations", "all=maybe"), ("invitations", "all="), ("games", "mine="),
+    ("games", "to_act="),
 ]  # fmt: skip
 
 
