@@ -6,8 +6,10 @@ not fit to read), rejects what it cannot trust (too large, not addressed to a
 valid signed reply address, not sent from that seat's player's address,
 automatic mail), then carries out the command lines through the service's
 `check_*` entry points (games.services) with source "email" and answers by
-mail with what was done, the state and the legal moves.  Nothing is applied
-from a message that fails authentication.
+mail with what was done, the state and the legal moves.  A reply to an
+invitation's address (notifications.addresses) answers that invitation,
+`join` or `decline`, through the same doors and the same checks.  Nothing is
+applied from a message that fails authentication.
 
 Each Message-ID is processed once: its record, the outcome, the events the
 commands append and the answer are written in one transaction, so a failure
@@ -38,13 +40,18 @@ from accounts.models import User
 from games.engines.base import IllegalAction
 from games.errors import ServiceError, StaleSeq
 from games.models import Event, Game, Seat
+from games.services.invitations import check_accept_invitation, check_decline_invitation
 from games.services.moves import check_submit_action
 from games.services.queue import check_report
 from games.services.seats import check_resign
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from games.services.talk import check_send_message
 from notifications import parse, tasks
-from notifications.addresses import is_reply_address, verify_reply_address
+from notifications.addresses import (
+    is_reply_address,
+    verify_invitation_address,
+    verify_reply_address,
+)
 from notifications.models import InboundMessage, Notification
 from ops.logging import game_id_var
 
@@ -57,6 +64,9 @@ RESIGN_WORDS = {"resign"}
 TAKEBACK_WORDS = {"undo-request", "undo request", "takeback", "take back"}
 ANSWER_WORDS = {"approve": "approve", "refuse": "refuse", "undo-approve": "approve",
                 "undo-refuse": "refuse"}  # fmt: skip
+# What a reply to an invitation may say, and what each word does.
+INVITATION_WORDS = {"join": "join", "accept": "join", "yes": "join", "decline": "decline",
+                    "no": "decline"}  # fmt: skip
 OUR_MESSAGE_ID = re.compile(r"<correo\.(\d+)\.[a-z_]+@([^>]+)>", re.IGNORECASE)
 
 # The database is out of reach (down, restarting, the connection dropped, a
@@ -95,6 +105,14 @@ class Rejected(Exception):
         super().__init__(message % params if params else message)
         self.reason, self.template, self.params, self.reply = reason, message, params, reply
         self.message = str(self)
+
+
+@dataclass(frozen=True)
+class Answering:
+    """A mail to an invitation's address, from the account it was sent to."""
+
+    invitation_id: int
+    user: User
 
 
 class AlreadyRecorded(Exception):
@@ -201,21 +219,41 @@ def _duplicate(letter: Letter) -> Outcome:
 def _process(letter: Letter, door: str, recipients: list[str]) -> Outcome:
     """Inside the one transaction: authenticate, act, record, answer."""
     try:
-        game, seat, user = authenticate(letter, recipients)
+        found = authenticate(letter, recipients)
     except Rejected as rejection:
         return _reject(letter, door, rejection)
+    if isinstance(found, Answering):
+        return _process_invitation(letter, door, found)
+    game, seat, user = found
     commands = parse.reply_lines(letter.text)
     results, show_help = execute(game, seat, user, commands, _replied_seq(letter.message, game))
     applied = any(r["ok"] and r.get("applied") for r in results)
-    detail = "\n".join(
-        f"{r['command']}: {'ok' if r['ok'] else 'refused'}: {r['message']}" for r in results
-    )[:5000]
     record = _record(
-        letter, door, game=game, user=user, detail=detail,
+        letter, door, game=game, user=user, detail=_detail(results),
         status=InboundMessage.Status.APPLIED if applied else InboundMessage.Status.ANSWERED,
     )  # fmt: skip
-    _answer(record, game, seat, user, results, show_help=show_help or not commands)
+    _answer(record, user, results, show_help=show_help or not commands, game=game, seat=seat)
     return Outcome(record.status, "", record.detail, record.pk, results)
+
+
+def _process_invitation(letter: Letter, door: str, answering: Answering) -> Outcome:
+    commands = parse.reply_lines(letter.text)
+    results, show_help = answer_invitation(answering, commands)
+    applied = any(r["ok"] and r.get("applied") for r in results)
+    record = _record(
+        letter, door, user=answering.user, detail=_detail(results),
+        status=InboundMessage.Status.APPLIED if applied else InboundMessage.Status.ANSWERED,
+    )  # fmt: skip
+    _answer(record, answering.user, results, show_help=show_help or not commands,
+            invitation=answering.invitation_id)  # fmt: skip
+    return Outcome(record.status, "", record.detail, record.pk, results)
+
+
+def _detail(results: list[dict]) -> str:
+    """What the ledger keeps of the results: one line each."""
+    return "\n".join(
+        f"{r['command']}: {'ok' if r['ok'] else 'refused'}: {r['message']}" for r in results
+    )[:5000]
 
 
 def _record(letter: Letter, door: str, **fields) -> InboundMessage:
@@ -280,7 +318,38 @@ def _is_automatic(message, sender: str) -> bool:
 def authenticate(letter: Letter, recipients: list[str]):
     """(game, seat, user) of a message whose address verifies and whose sender is
     that seat's player now (a seat handed to another player expires the
-    old player's addresses) and not suspended; raises Rejected otherwise."""
+    old player's addresses) and not suspended, or the `Answering` of a
+    message to an invitation's address from its account; raises Rejected
+    otherwise."""
+    ours = _addresses_of_ours(letter, recipients)
+    answering = next(filter(None, map(verify_invitation_address, ours)), None)
+    if answering is not None:
+        user = User.objects.filter(pk=answering.user_id, is_active=True).first()
+        if user is None:
+            raise Rejected("expired", gettext_noop(
+                "this reply address has expired: its account is closed"))  # fmt: skip
+        _check_sender(letter, user)
+        return Answering(answering.invitation_id, user)
+    token = next((t for t in map(verify_reply_address, ours) if t is not None), None)
+    if token is None:
+        raise Rejected("bad_signature", gettext_noop(
+            "the reply address is not valid (its signature does "
+            "not verify): reply to the mail Correo sent you"))  # fmt: skip
+    game_id_var.set(token.game_id)  # every log line from here on names the game
+    game = Game.objects.filter(pk=token.game_id).first()
+    seat = Seat.objects.filter(game_id=token.game_id, index=token.seat).first()
+    user = User.objects.filter(pk=token.user_id, is_active=True).first()
+    if game is None or seat is None or user is None or seat.user_id != user.pk:
+        raise Rejected("expired", gettext_noop(
+            "this reply address has expired: that seat is no longer held "
+            "by its player"))  # fmt: skip
+    _check_sender(letter, user)
+    return game, token.seat, user
+
+
+def _addresses_of_ours(letter: Letter, recipients: list[str]) -> list[str]:
+    """The reply addresses a mail fit to read was sent to; raises Rejected
+    for a mail that is not (unreadable, automatic, too large, not to us)."""
     message, sender = letter.message, letter.sender
     if letter.unreadable:
         raise Rejected("malformed", gettext_noop("the mail cannot be read: %(why)s; nothing was "
@@ -301,27 +370,18 @@ def authenticate(letter: Letter, recipients: list[str]):
         raise Rejected("no_reply_address", gettext_noop(
             "the mail was not sent to a game's reply address; "
             "reply to the mail Correo sent you for that game"))  # fmt: skip
-    token = next((t for t in map(verify_reply_address, ours) if t is not None), None)
-    if token is None:
-        raise Rejected("bad_signature", gettext_noop(
-            "the reply address is not valid (its signature does "
-            "not verify): reply to the mail Correo sent you"))  # fmt: skip
-    game_id_var.set(token.game_id)  # every log line from here on names the game
-    game = Game.objects.filter(pk=token.game_id).first()
-    seat = Seat.objects.filter(game_id=token.game_id, index=token.seat).first()
-    user = User.objects.filter(pk=token.user_id, is_active=True).first()
-    if game is None or seat is None or user is None or seat.user_id != user.pk:
-        raise Rejected("expired", gettext_noop(
-            "this reply address has expired: that seat is no longer held "
-            "by its player"))  # fmt: skip
+    return ours
+
+
+def _check_sender(letter: Letter, user: User) -> None:
+    """The account may send mail, and this mail came from its address."""
     if user.suspended:
         raise Rejected("suspended", gettext_noop(
             "your account is suspended: no mail is accepted from it"))  # fmt: skip
-    if not user.email or user.email.strip().lower() != sender:
+    if not user.email or user.email.strip().lower() != letter.sender:
         raise Rejected("wrong_sender", gettext_noop(
             "this mail was not sent from the address of the player "
             "of that seat; reply from the address of your Correo account"))  # fmt: skip
-    return game, token.seat, user
 
 
 def _replied_seq(message, game: Game) -> int | None:
@@ -410,6 +470,46 @@ def execute(
     return results, show_help
 
 
+def answer_invitation(answering: Answering, commands: list[str | parse.Said]):
+    """Carry out the lines of a reply to an invitation (join or decline, or
+    help), stopping at the first refusal."""
+    results: list[dict] = []
+    show_help = False
+    for item in commands[: parse.MAX_COMMANDS]:
+        command = _said_as_command(item) if isinstance(item, parse.Said) else item
+        word = " ".join(command.lower().split())
+        try:
+            if word in HELP_WORDS:
+                show_help = True
+                results.append(_ok(command, gettext_noop("the commands are listed below")))
+            elif INVITATION_WORDS.get(word) == "join":
+                table = check_accept_invitation(answering.invitation_id, answering.user,
+                                                source=Event.Source.EMAIL)  # fmt: skip
+                results.append(_joined(command, table))
+            elif INVITATION_WORDS.get(word) == "decline":
+                check_decline_invitation(answering.invitation_id, answering.user)
+                results.append(_ok(command, gettext_noop("you declined the invitation"),
+                                   applied=True))  # fmt: skip
+            else:
+                show_help = True
+                results.append({"command": command, "ok": False, **_message(gettext_noop(
+                    "an invitation is answered with one word: join or decline"))})  # fmt: skip
+                break
+        except ServiceError as error:
+            results.append({"command": command, "ok": False, **refusal(error)})
+            break
+    return results, show_help
+
+
+def _joined(command: str, table) -> dict:
+    if table.game_id is not None:
+        return _ok(command, gettext_noop("you took your seat; the table is full and game "
+                   "%(game)s has started"), applied=True, game=table.game_id)  # fmt: skip
+    return _ok(command, gettext_noop("you took your seat at the table (%(seated)s of "
+               "%(most)s seats taken)"), applied=True, seated=table.seated,
+               most=table.max_seats)  # fmt: skip
+
+
 def _said_as_command(said: parse.Said) -> str:
     """A message as the answer names it: its first words."""
     first = " ".join(said.text.split())
@@ -475,22 +575,28 @@ def _within_rate(address: str, kind: str, limit: int) -> bool:
     return sent.count() < limit
 
 
-def _answer(record, game, seat, user, results, *, show_help: bool) -> None:
+def _answer(record, user, results, *, show_help: bool, game=None, seat=None,
+            invitation: int | None = None) -> None:  # fmt: skip
+    """The answer to a mail that authenticated: about its game, or about the
+    invitation it answered."""
     address = user.email.strip().lower()
     ok = all(r["ok"] for r in results) and results
     if not ok and not _within_rate(address, Notification.Kind.REPLY,
                                    settings.NOTIFICATIONS_ERROR_REPLIES_PER_HOUR):  # fmt: skip
         return
-    game.refresh_from_db()
     context = {
         "results": results,
         "applied": any(r.get("applied") for r in results),
         "show_help": show_help,
         "in_reply_to": record.message_id,
     }
+    if invitation is not None:
+        context["invitation"] = invitation
+    if game is not None:
+        game.refresh_from_db()
     row = Notification.objects.create(
         key=f"reply:{record.pk}", kind=Notification.Kind.REPLY, user=user, to_email=address,
-        game=game, seq=game.seq, seat=seat, context=context,
+        game=game, seq=game.seq if game is not None else None, seat=seat, context=context,
     )  # fmt: skip
     tasks.queue_after_commit(row)
 

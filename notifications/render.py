@@ -41,7 +41,7 @@ from games.selectors import (
 )
 from games.stream import replay, store
 from notifications import board_image
-from notifications.addresses import reply_address, unsubscribe_token
+from notifications.addresses import invitation_address, reply_address, unsubscribe_token
 from notifications.models import Notification
 
 MAX_MOVES_LISTED = 300
@@ -63,6 +63,14 @@ HELP_TEXT = gettext_lazy(
 SAY_HELP = gettext_lazy(
     "  say <words>                             say that to the table\n"
     "  say:                                    the rest of your reply goes to the table"
+)
+
+# What a reply to an invitation may say (notifications.inbound.INVITATION_WORDS).
+INVITATION_HELP = gettext_lazy(
+    "Reply to this mail with one word on the first line of your reply:\n"
+    "  join       take your seat at the table\n"
+    "  decline    say no to the invitation\n"
+    "  help       this text"
 )
 
 
@@ -318,6 +326,10 @@ def context_for(n: Notification) -> dict[str, Any]:
         ctx["items"] = digest_items(n)
     if n.kind == Notification.Kind.REPLY:
         ctx["results"] = [{**r, "message": said(r)} for r in n.context.get("results", [])]
+        if (invitation := n.context.get("invitation")) and n.user_id:
+            # The answer about an invitation may be answered in turn.
+            ctx["reply_to"] = invitation_address(invitation, n.user_id)
+            ctx["help_text"] = INVITATION_HELP
     if n.kind == Notification.Kind.REJECTION:
         ctx["reason"] = said(n.context, "reason")
     if n.kind == Notification.Kind.PASSWORD_RESET:
@@ -352,6 +364,10 @@ def table_links(n: Notification) -> dict[str, Any]:
             links["answer_url"] = absolute(reverse("web:invitation", args=[token]))
         else:
             links["answer_url"] = links["table_url"]
+        if n.user_id and invitation is not None and invitation.user_id == n.user_id:
+            # An account's invitation is answered by reply too; one to an
+            # address has no account to answer for yet.
+            links["reply_to"] = invitation_address(invitation.pk, n.user_id)
     return links
 
 
@@ -454,8 +470,11 @@ def _build_message(n: Notification) -> EmailMultiAlternatives:
     subject = " ".join(render_to_string(f"{prefix}-subject.txt", ctx).split())
     if ctx.get("reply_to"):
         reply_subject = subject if subject.startswith("Re: ") else f"Re: {subject}"
-        for move in ctx["game"]["moves"]:
+        for move in ctx["game"]["moves"] if ctx.get("game") else ():
             move["mailto"] = mailto(ctx["reply_to"], reply_subject, move["line"])
+        if n.kind == Notification.Kind.INVITATION:
+            ctx["join_mailto"] = mailto(ctx["reply_to"], reply_subject, "join")
+            ctx["decline_mailto"] = mailto(ctx["reply_to"], reply_subject, "decline")
     picture = board_picture(n, ctx)
     if picture is not None:
         ctx["board_image"] = f"cid:{board_image.CONTENT_ID}"
