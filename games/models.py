@@ -76,6 +76,10 @@ class Game(models.Model):
     # Whether the result counts towards the players' ratings (the `ratings`
     # app), chosen at the table; the created event records it when false.
     rated = models.BooleanField(default=True)
+    # Whether Correo offers a seat in the lobby by itself when its player is
+    # suspended or runs out of timeouts (games.services.seat_offers), chosen
+    # at the table; otherwise only a moderator offers one.
+    offer_seats = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -469,6 +473,8 @@ class Table(models.Model):
     reveal_private = models.BooleanField(default=True)
     # Whether its game's result will count towards ratings.
     rated = models.BooleanField(default=True)
+    # Whether its game offers a lost player's seat by itself (Game.offer_seats).
+    offer_seats = models.BooleanField(default=False)
     # Who may take a seat: {"min_rating": ordinal, "max_timeouts_per_100":
     # number} (games.services.requirements); empty: anyone.
     requirements = JSONTextField(default=dict, blank=True)
@@ -620,8 +626,9 @@ class SeatOffer(models.Model):
     # Who held the seat when it was offered: the offer is for their seat only.
     holder = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                related_name="+")  # fmt: skip
+    # None: offered by Correo itself, as the table asked (Game.offer_seats).
     offered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                   related_name="+")  # fmt: skip
+                                   null=True, blank=True, related_name="+")  # fmt: skip
     reason = models.CharField(max_length=500)
     created_at = models.DateTimeField(auto_now_add=True)
     taken_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,

@@ -135,6 +135,8 @@ TABLE = {
         "seat_order": {"type": "string", "enum": ["random", "joined", "host"]},
         "spectator_delay": {"type": "integer"},
         "rated": {"type": "boolean", "description": "the game's result counts towards ratings"},
+        "offer_seats": {"type": "boolean",
+                        "description": "a lost player's seat is offered in the lobby by itself"},
         "requirements": {
             "type": "object",
             "description": "who may take a seat (docs/ratings.md); empty: anyone",

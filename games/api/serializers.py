@@ -293,6 +293,11 @@ class CreateTableIn(serializers.Serializer):
     rated = Flag(
         required=False, default=True, help_text="the result counts towards the ratings",
     )  # fmt: skip
+    offer_seats = Flag(
+        required=False, default=False,
+        help_text="a seat whose player is suspended or runs out of timeouts is offered in the "
+        "lobby by itself (a public game's only)",
+    )  # fmt: skip
     requirements = serializers.DictField(
         required=False, default=dict,
         help_text="who may take a seat: {min_rating, max_timeouts_per_100} (docs/ratings.md)",

@@ -24,7 +24,7 @@ from django.db import DatabaseError, transaction
 from games import hooks
 from games.errors import GameNotActive, StaleSeq
 from games.models import Event, Game, Seat
-from games.services import clocks
+from games.services import clocks, seat_offers
 from games.services.moves import do_submit_action
 from games.services.seats import do_resign
 from games.stream import store
@@ -93,12 +93,25 @@ def _expire(game: Game, seat: Seat) -> list[Event]:
     seat.timeouts += 1
     Seat.objects.filter(pk=seat.pk).update(timeouts=seat.timeouts)
     limit = clock.get("max_timeouts", 0)
-    if clock["on_timeout"] == "forfeit" or (limit and seat.timeouts >= limit):
+    forfeit = clock["on_timeout"] == "forfeit"
+    if forfeit or (limit and seat.timeouts >= limit and not _offered_instead(game, seat)):
         reason = f"seat {seat.index} ran out of time ({seat.timeouts} in a row)"
         return [do_resign(game, seat.index, actor=None, source="timer", reason=reason)]
     if clock["on_timeout"] == "moderator":
         return [_flag_for_moderators(game, seat)]
     return _play_out(game, seat.index, skip=clock["on_timeout"] == "skip")
+
+
+def _offered_instead(game: Game, seat: Seat) -> bool:
+    """Offer the seat in the lobby rather than resign it, where the table
+    asked for that and it is not offered already; it counts its timeouts
+    afresh and plays on by the clock's policy until someone takes it (if it
+    runs out again first, it resigns)."""
+    if seat_offers.do_offer_by_itself(game, seat, reason=seat_offers.OUT_OF_TIME) is None:
+        return False
+    seat.timeouts = 0
+    Seat.objects.filter(pk=seat.pk).update(timeouts=0)
+    return True
 
 
 def _play_out(game: Game, seat: int, *, skip: bool) -> list[Event]:

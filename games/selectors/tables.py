@@ -169,6 +169,7 @@ def summary(table: Table, user=None) -> dict[str, Any]:
         "press": table.press,
         "reveal_private": table.reveal_private,
         "rated": table.rated,
+        "offer_seats": table.offer_seats,
         "requirements": table.requirements or {},
         "status": table.status,
         "game": table.game_id,

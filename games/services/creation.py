@@ -66,6 +66,7 @@ def do_create_game(
     press: str = Press.FULL,
     reveal_private: bool = True,
     rated: bool = True,
+    offer_seats: bool = False,
 ) -> Game:
     """Create and start a game; `players` are users in seat order, or bots
     wanted (accounts.bots.Wanted) for the seats bots play.  `press` and
@@ -118,6 +119,7 @@ def do_create_game(
             press=press,
             reveal_private=reveal_private,
             rated=rated,
+            offer_seats=offer_seats,
         )
         Seat.objects.bulk_create(
             Seat(game=game, index=i, user=user) for i, user in enumerate(players)

@@ -54,7 +54,7 @@ def do_rematch(game: Game, host, players: list, *, order: str = "rotate") -> Tab
         clock=_clock_as_given(game.clock), public=game.public, open=False,
         seat_order=Table.SeatOrder.HOST, spectator_delay=game.spectator_delay,
         rematch_of=game, planned_order=names, press=game.press,
-        reveal_private=game.reveal_private, rated=game.rated,
+        reveal_private=game.reveal_private, rated=game.rated, offer_seats=game.offer_seats,
     )  # fmt: skip
     for player in players:
         if bots.is_bot(player):

@@ -11,7 +11,7 @@ game where an account kept apart from them plays, as at the tables.
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -25,6 +25,10 @@ from games.services.common import (
     required_reason,
 )
 from games.services.replacement import do_replace_seat
+
+# The reasons of the offers Correo makes by itself, in the lobby's words.
+NO_LONGER_PLAYS = "its player can no longer play"
+OUT_OF_TIME = "its player ran out of time"
 
 
 def check_offer_seat(game: Game, moderator, *, seat, reason) -> SeatOffer:
@@ -50,6 +54,42 @@ def do_offer_seat(game: Game, row: Seat, offered_by, *, reason: str) -> SeatOffe
     )
 
 
+def _offers_itself(game: Game) -> bool:
+    """Whether `game` offers a lost player's seat without a moderator."""
+    return game.offer_seats and game.public and game.status == Game.Status.ACTIVE
+
+
+def do_offer_by_itself(game: Game, row: Seat, *, reason: str) -> SeatOffer | None:
+    """Offer `row` as the table asked, in the caller's transaction, unless
+    the game does not offer seats by itself or the seat is offered already
+    (then None)."""
+    if not _offers_itself(game) or row.status != Seat.Status.ACTIVE:
+        return None
+    if _is_offered(game, row.index):
+        return None
+    try:
+        with transaction.atomic():
+            return do_offer_seat(game, row, None, reason=reason)
+    except IntegrityError:
+        return None  # a moderator offered it at the same instant: once is enough
+
+
+def _is_offered(game: Game, seat: int) -> bool:
+    return SeatOffer.objects.filter(game=game, seat=seat, closed_at=None).exists()
+
+
+def do_offer_seats_of(user) -> list[SeatOffer]:
+    """Offer `user`'s seats in every running game that offers seats by
+    itself (their account was suspended).  The reason names no suspension:
+    the lobby shows it to everyone."""
+    rows = Seat.objects.filter(
+        user=user, status=Seat.Status.ACTIVE, game__status=Game.Status.ACTIVE,
+        game__offer_seats=True, game__public=True,
+    ).select_related("game")  # fmt: skip
+    offered = (do_offer_by_itself(row.game, row, reason=NO_LONGER_PLAYS) for row in rows)
+    return [offer for offer in offered if offer is not None]
+
+
 def check_take_seat(offer_id: int, user, *, source: str = Event.Source.API) -> Event:
     """A person takes an offered seat over."""
     if getattr(user, "bot", "") or getattr(user, "suspended", False):
@@ -71,7 +111,8 @@ def check_take_seat(offer_id: int, user, *, source: str = Event.Source.API) -> E
 
 
 def do_take_seat(game: Game, offer: SeatOffer, user, *, source: str) -> Event:
-    reason = f"took over the seat offered by {offer.offered_by.username}: {offer.reason}"
+    by = offer.offered_by.username if offer.offered_by else "the table's rule"
+    reason = f"took over the seat offered by {by}: {offer.reason}"
     event = do_replace_seat(game, offer.seat, user, actor=user, reason=reason[:500], source=source)
     offer.taken_by, offer.closed_at = user, timezone.now()
     offer.save(update_fields=["taken_by", "closed_at"])

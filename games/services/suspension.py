@@ -5,7 +5,9 @@ refused (accounts.authentication, accounts.token_memory), its moves and mail are
 (`common.require_not_suspended`, notifications.inbound).  Its games go on
 without it: nothing pauses its clocks, so its seats time out by each game's
 policy, unless a moderator hands them to another player
-(`replacement.check_replace_seat`).  A vacation it cannot start either.
+(`replacement.check_replace_seat`), and a game whose table asked for it
+offers its seat in the lobby at once (`seat_offers.do_offer_seats_of`).  A
+vacation it cannot start either.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from accounts import token_memory
 from accounts.models import Suspension, User
 from games.errors import Conflict, InvalidRequest
 from games.models import Vacation
+from games.services import seat_offers
 from games.services.common import REASON_LENGTH, require_moderator, required_reason, text_field
 
 
@@ -40,6 +43,7 @@ def do_suspend(user: User, *, by, reason: str) -> Suspension:
         # time from now, not from the vacation's end.  Deadlines the vacation
         # moved when it began stay where they are.
         Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).update(ends_at=now)
+        seat_offers.do_offer_seats_of(user)
     # This process trusts none of the account's tokens it looked up before
     # now (a lookup racing the suspension included); the others within
     # CORREO_TOKEN_CACHE_SECONDS, as for a revoked token.

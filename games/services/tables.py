@@ -84,6 +84,7 @@ def check_create_table(
     reveal_private: bool = True,
     rated: bool = True,
     requirements: dict[str, Any] | None = None,
+    offer_seats: bool = False,
     source: str = Event.Source.API,
 ) -> Table:
     """A person opens a table and takes its first seat.  They may sit at no
@@ -111,6 +112,12 @@ def check_create_table(
         raise InvalidRequest(gettext_noop("reveal_private must be true or false"))
     if not isinstance(rated, bool):
         raise InvalidRequest(gettext_noop("rated must be true or false"))
+    if not isinstance(offer_seats, bool):
+        raise InvalidRequest(gettext_noop("offer_seats must be true or false"))
+    if offer_seats and not public:
+        raise InvalidRequest(gettext_noop(
+            "offer_seats needs a public game: an offered seat is listed in the lobby"
+        ))  # fmt: skip
     requirements = _checked_requirements(requirements)
     with transaction.atomic():
         if not getattr(host, "is_moderator", False):
@@ -120,7 +127,7 @@ def check_create_table(
             host, title=title, least=least, most=most, options=resolved, clock=clock,
             public=public, open=open, seat_order=seat_order, spectator_delay=spectator_delay,
             press=press, reveal_private=reveal_private, source=source, rated=rated,
-            requirements=requirements,
+            requirements=requirements, offer_seats=offer_seats,
         )  # fmt: skip
 
 
@@ -143,6 +150,7 @@ def do_create_table(
     planned_order: list[str] | None = None,
     rated: bool = True,
     requirements: dict[str, Any] | None = None,
+    offer_seats: bool = False,
 ) -> Table:
     """Open the table with `host` in its first seat and a link to hand
     out; a table of one seat starts at once."""
@@ -153,6 +161,7 @@ def do_create_table(
         max_seats=most, seated=1, host=host, expires_at=_expiry_from(now),
         rematch_of=rematch_of, planned_order=planned_order or [], press=press,
         reveal_private=reveal_private, rated=rated, requirements=requirements or {},
+        offer_seats=offer_seats,
     )  # fmt: skip
     TableSeat.objects.create(table=table, user=host)
     InviteLink.objects.create(table=table, nonce=invite_tokens.new_nonce())
@@ -403,7 +412,7 @@ def do_start_table(
         title=table.title, players=players, options=table.options, creator=table.host,
         source=source, public=table.public, spectator_delay=table.spectator_delay,
         clock=table.clock, press=table.press, reveal_private=table.reveal_private,
-        rated=table.rated,
+        rated=table.rated, offer_seats=table.offer_seats,
     )  # fmt: skip
     table.status, table.game, table.ended_at = Table.Status.STARTED, game, timezone.now()
     table.save(update_fields=["status", "game", "ended_at"])

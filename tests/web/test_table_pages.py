@@ -53,10 +53,12 @@ def test_opening_a_table_from_the_form(page_as, alice, bob):
     response = page_as(alice).post("/tables/new/", {
         "title": "duel", "min_seats": "2", "max_seats": "3", "seat_order": "joined",
         "duel-rounds": "2", "per_move": "72h", "on_timeout": "skip", "open": "on",
-        "public": "on", "invite": "bob",
+        "public": "on", "invite": "bob", "offer_seats": "on",
     })  # fmt: skip
     table = Table.objects.get()
     assert response.status_code == 302 and response.url == f"/tables/{table.pk}/"
+    assert table.offer_seats
+    assert "Lost seats</dt><dd>offered in the lobby" in text(page_as(alice).get(response.url))
     assert (table.min_seats, table.max_seats, table.options) == (2, 3, {"rounds": 2})
     assert table.clock == {"per_move": "72h", "on_timeout": "skip"}
     assert table.open and table.public and table.seat_order == "joined"
@@ -67,7 +69,7 @@ def test_the_form_keeps_what_was_typed_after_a_refusal(page_as, alice):
     typed = {
         "title": "havana", "min_seats": "2", "max_seats": "3", "seat_order": "host",
         "havana-ages": "", "per_move": "forever", "on_timeout": "forfeit",
-        "invite": "nobody-yet", "spectator_delay": "7", "public": "on",
+        "invite": "nobody-yet", "spectator_delay": "7", "public": "on", "offer_seats": "on",
     }  # fmt: skip
     response = page_as(alice).post("/tables/new/", typed)
     page = text(response)
@@ -81,6 +83,9 @@ def test_the_form_keeps_what_was_typed_after_a_refusal(page_as, alice):
     assert 'id="min_seats" name="min_seats" min="1" max="8" size="3" value="2"' in page
     assert 'id="open" name="open">' in page  # left unticked, as sent
     assert 'id="public" name="public" checked>' in page
+    assert (
+        'id="offer_seats" name="offer_seats" aria-describedby="offer_seats_help" checked>' in page
+    )
 
 
 def test_an_unknown_invitee_opens_nothing(page_as, alice):

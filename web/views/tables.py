@@ -128,7 +128,8 @@ def open_from_form(user, form) -> Table:
             seat_order=form.get("seat_order", "random"),
             spectator_delay=int_or_none(form.get("spectator_delay")) or 0,
             press=form.get("press", "full"), reveal_private="reveal_private" in form,
-            rated="rated" in form, requirements=requirements_from(form), source="web",
+            rated="rated" in form, requirements=requirements_from(form),
+            offer_seats="offer_seats" in form, source="web",
         )  # fmt: skip
         if names and table.status == Table.Status.WAITING:
             check_invite(
