@@ -38,14 +38,18 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games.engines.base import IllegalAction
-from games.errors import ServiceError, StaleSeq
+from games.errors import InvalidRequest, ServiceError, StaleSeq
 from games.models import Event, Game, Seat
+from games.selectors import orders as orders_selected
+from games.services.common import seat_of
 from games.services.invitations import check_accept_invitation, check_decline_invitation
 from games.services.moves import check_submit_action
+from games.services.orders import check_cancel_order, check_write_order
 from games.services.queue import check_report
 from games.services.seats import check_resign
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from games.services.talk import check_send_message
+from games.stream.derived import engine_for
 from notifications import parse, tasks
 from notifications.addresses import (
     is_reply_address,
@@ -396,17 +400,24 @@ def _replied_seq(message, game: Game) -> int | None:
 
 
 def execute(
-    game: Game, seat: int, user, commands: list[str | parse.Said], replied_seq: int | None
-):
+    game: Game, seat: int, user, commands: list[str | parse.Said | parse.Orders],
+    replied_seq: int | None,
+):  # fmt: skip
     """Carry out the command lines in order, stopping at the first refusal;
     what the reply says to the table is sent where it stands among them."""
     results: list[dict] = []
     show_help = False
     expected = replied_seq
     for item in commands[: parse.MAX_COMMANDS]:
-        command = _said_as_command(item) if isinstance(item, parse.Said) else item
+        command = _as_command(item)
         word = " ".join(command.lower().split())
         game.refresh_from_db()
+        if isinstance(item, parse.Orders):
+            left = leave_orders(game, user, item)
+            results.extend(left)
+            if not all(result["ok"] for result in left):
+                break
+            continue
         try:
             if isinstance(item, parse.Said):
                 # Talk changes no seat's moves: the seq the reply answers holds.
@@ -463,20 +474,20 @@ def execute(
             break
     if len(commands) > parse.MAX_COMMANDS and results and results[-1]["ok"]:
         extra = commands[parse.MAX_COMMANDS]
-        extra = _said_as_command(extra) if isinstance(extra, parse.Said) else extra
+        extra = _as_command(extra)
         results.append({"command": extra, "ok": False,
                         **_message(gettext_noop("at most %(count)s commands per mail"),
                                    count=parse.MAX_COMMANDS)})  # fmt: skip
     return results, show_help
 
 
-def answer_invitation(answering: Answering, commands: list[str | parse.Said]):
+def answer_invitation(answering: Answering, commands: list[str | parse.Said | parse.Orders]):
     """Carry out the lines of a reply to an invitation (join or decline, or
     help), stopping at the first refusal."""
     results: list[dict] = []
     show_help = False
     for item in commands[: parse.MAX_COMMANDS]:
-        command = _said_as_command(item) if isinstance(item, parse.Said) else item
+        command = _as_command(item)
         word = " ".join(command.lower().split())
         try:
             if word in HELP_WORDS:
@@ -501,6 +512,79 @@ def answer_invitation(answering: Answering, commands: list[str | parse.Said]):
     return results, show_help
 
 
+CANCEL_WORDS = {"cancel", "cancel all"}
+
+
+def leave_orders(game: Game, user, orders: parse.Orders) -> list[dict]:
+    """Write a reply's `orders:` lines as standing orders through the service
+    (as the page and the API do), in order, stopping at the first refusal:
+    `cancel` cancels every order of mine; a kind of order the title offers,
+    followed by its values (`auction_pass 60`, `dividend SC payout`); any
+    other line is a move (a `play` order), read as the game stands."""
+    results: list[dict] = []
+    for line in orders.lines:
+        command = f"orders: {line}"
+        try:
+            if " ".join(line.lower().split()) in CANCEL_WORDS:
+                cancelled = check_cancel_order(game, user, number=None)
+                results.append(_ok(command, gettext_noop(
+                    "cancelled your standing orders (%(count)s)"), applied=True,
+                    count=len(cancelled)))  # fmt: skip
+                continue
+            before = game.seq
+            written = check_write_order(game, user, order=_order_of(game, line), source="email")
+            said = _what_became_of(game, seat_of(game, user), written["id"], before)
+            results.append(_ok(command, said, applied=True, id=written["id"],
+                               says=written["says"]))  # fmt: skip
+        except (IllegalAction, ServiceError) as error:
+            results.append({"command": command, "ok": False, **refusal(error)})
+            break
+    return results
+
+
+def _what_became_of(game: Game, seat: int, number: int, before: int) -> str:
+    """What the answer says of an order just written: on the seat's own turn
+    it may have been played (or dropped) at once."""
+    game.refresh_from_db()
+    played = Event.objects.filter(
+        game=game, seq__gt=before, seat=seat, source=Event.Source.ORDER
+    ).exists()
+    stands = orders_selected.stands(game, seat, number)
+    if played and stands:
+        return gettext_noop("standing order %(id)s, played at once (it was your turn) and "
+                            "standing on: %(says)s")  # fmt: skip
+    if played:
+        return gettext_noop("order %(id)s played at once, it was your turn: %(says)s")
+    if stands:
+        return gettext_noop("standing order %(id)s: %(says)s")
+    return gettext_noop("order %(id)s was dropped at once (its note says why): %(says)s")
+
+
+def _order_of(game: Game, line: str) -> dict:
+    """The order a line names: a kind the title offers (not `play`) with its
+    values in the order of its fields, or else a move line."""
+    first, _, rest = line.partition(" ")
+    programmes = {p["kind"]: p for p in orders_selected.programme_list(engine_for(game))}
+    programme = programmes.get(first.lower())
+    if programme is None or programme["kind"] == "play":
+        return {"kind": "play", "text": line}
+    order: dict = {"kind": programme["kind"]}
+    values = [_word_value(word) for word in rest.split()]
+    names = list(programme["fields"])
+    if names and programme["fields"][names[0]] == "cards":
+        order[names[0]] = values  # the two cards, as their numbers
+        return order
+    if len(values) > len(names):
+        raise InvalidRequest(gettext_noop("%(kind)s takes at most these values: %(names)s"),
+                             kind=programme["kind"], names=" ".join(names) or "none")  # fmt: skip
+    order.update(zip(names, values, strict=False))
+    return order
+
+
+def _word_value(word: str):
+    return int(word) if re.fullmatch(r"-?\d{1,9}", word) else word
+
+
 def _joined(command: str, table) -> dict:
     if table.game_id is not None:
         return _ok(command, gettext_noop("you took your seat; the table is full and game "
@@ -510,10 +594,14 @@ def _joined(command: str, table) -> dict:
                most=table.max_seats)  # fmt: skip
 
 
-def _said_as_command(said: parse.Said) -> str:
-    """A message as the answer names it: its first words."""
-    first = " ".join(said.text.split())
-    return "say: " + (first if len(first) <= 60 else first[:59] + "…")
+def _as_command(item: str | parse.Said | parse.Orders) -> str:
+    """A line as the answer names it; a message by its first words."""
+    if isinstance(item, parse.Orders):
+        return "orders:"
+    if isinstance(item, parse.Said):
+        first = " ".join(item.text.split())
+        return "say: " + (first if len(first) <= 60 else first[:59] + "…")
+    return item
 
 
 def _ok(command: str, message: str, *, applied: bool = False, **params) -> dict:

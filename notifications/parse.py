@@ -284,18 +284,33 @@ class Said:
     text: str
 
 
+@dataclass(frozen=True)
+class Orders:
+    """Standing orders to leave, from a reply's `orders:` section
+    (games.services.orders): one per line, a move line as in the mail's
+    list, a kind of order the title offers with its values, or `cancel`."""
+
+    lines: tuple[str, ...]
+
+
 # "say: ..." takes the rest of the reply's own lines; "say ..." its own line.
 _SAY_BLOCK = re.compile(r"^say\s*:(.*)$", re.IGNORECASE)
 _SAY_LINE = re.compile(r"^say\s+(\S.*)$", re.IGNORECASE)
 MAX_SAID_LINES = 100
+# "orders:" makes the following own lines orders (a seat keeps at most 20).
+_ORDERS_BLOCK = re.compile(r"^orders\s*:(.*)$", re.IGNORECASE)
+MAX_ORDER_LINES = 20
 
 
-def reply_lines(text: str) -> list[str | Said]:
-    """The reply's commands in order, and what it says to the table: a line
-    `say <words>` is one message; a line `say:` makes the rest of the own
-    lines one message, kept as written (a "#" in it is not a comment)."""
-    items: list[str | Said] = []
+def reply_lines(text: str) -> list[str | Said | Orders]:
+    """The reply's commands in order, what it says to the table, and the
+    orders it leaves: a line `say <words>` is one message; a line `say:`
+    makes the rest of the own lines one message, kept as written (a "#" in
+    it is not a comment); a line `orders:` makes the lines after it (up to
+    a `say`) standing orders, after the commands."""
+    items: list[str | Said | Orders] = []
     block: list[str] | None = None
+    orders: list[str] | None = None
     commands = 0
     for line in _own_lines(text):
         if block is not None:
@@ -308,14 +323,23 @@ def reply_lines(text: str) -> list[str | Said]:
         if said := _SAY_LINE.match(line):
             items.append(Said(said.group(1).strip()))
             continue
+        if opened := _ORDERS_BLOCK.match(line):
+            orders = [] if orders is None else orders
+            line = opened.group(1)
         # A move line copied from our mail may carry its gloss after "#".
         command = line.split("#", 1)[0].strip()
         if not command:
+            continue
+        if orders is not None:
+            if len(orders) < MAX_ORDER_LINES:
+                orders.append(command[:MAX_LINE])
             continue
         items.append(command[:MAX_LINE])
         commands += 1
         if commands > MAX_COMMANDS:
             break
+    if orders:
+        items.append(Orders(tuple(orders)))
     if block is not None and "\n".join(block).strip():
         items.append(Said("\n".join(block).strip()))
     return items

@@ -64,6 +64,11 @@ SAY_HELP = gettext_lazy(
     "  say <words>                             say that to the table\n"
     "  say:                                    the rest of your reply goes to the table"
 )
+ORDERS_HELP = gettext_lazy(
+    "  orders:                                 the lines after it are standing orders, played\n"
+    "                                          when it is your turn: a move line, a kind of\n"
+    "                                          order with its values, or cancel (all of mine)"
+)
 
 # What a reply to an invitation may say (notifications.inbound.INVITATION_WORDS).
 INVITATION_HELP = gettext_lazy(
@@ -311,7 +316,7 @@ def context_for(n: Notification) -> dict[str, Any]:
         "n": n,
         "kind": n.kind,
         "extra": n.context,
-        "help_text": f"{HELP_TEXT}\n{SAY_HELP}",
+        "help_text": f"{HELP_TEXT}\n{SAY_HELP}\n{ORDERS_HELP}",
         "username": n.user.username if n.user_id else None,
         "unsubscribe_url": unsubscribe_url(n.user_id) if n.user_id else None,
         "settings_url": absolute(reverse("web:settings")),

@@ -96,3 +96,15 @@ def test_garbage_gives_commands_or_unreadable_and_nothing_else(raw):
     except parse.Unreadable:
         return
     assert isinstance(parse.command_lines(text), list)
+
+
+def test_an_orders_section_gathers_the_lines_after_it_behind_the_commands():
+    text = "pass\nOrders: default  # every turn\n\nbid 3\nsay hi\n\n> quoted\n"
+    assert parse.reply_lines(text) == [
+        "pass", parse.Said("hi"), parse.Orders(("default", "bid 3")),
+    ]  # fmt: skip
+    assert parse.reply_lines("orders:\n\n") == []  # an empty section leaves nothing
+    many = "orders:\n" + "\n".join(f"bid {n}" for n in range(30))
+    [orders] = parse.reply_lines(many)
+    assert len(orders.lines) == parse.MAX_ORDER_LINES
+    assert parse.command_lines("move\norders: default") == ["move"]

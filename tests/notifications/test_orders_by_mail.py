@@ -1,0 +1,124 @@
+"""Standing orders by mail: a reply's `orders:` section writes them through
+the same service as the page and the API, and the answer says what was
+written, to its writer alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Event, Game, OrderEvent
+from games.selectors import orders as selected
+from games.stream import store
+from games.stream.derived import engine_for
+from notifications import inbound, render
+from notifications.models import Notification
+from tests.notifications.conftest import reply_mail
+
+pytestmark = pytest.mark.django_db
+
+
+def seats(game: Game) -> tuple[int, int]:
+    """(the seat to act, the other one)."""
+    game.refresh_from_db()
+    first = sorted(game.to_act)[0]
+    return first, 1 - first
+
+
+def mail(user, game: Game, body: str) -> inbound.Outcome:
+    seat = game.seats.get(user=user).index
+    return inbound.receive(reply_mail(user, game, seat, body), door="test")
+
+
+def standing(game: Game, seat: int) -> list[dict]:
+    game.refresh_from_db()
+    return selected.for_owner(game, engine_for(game), seat)["orders"]
+
+
+def answer_to(user) -> str:
+    row = Notification.objects.filter(user=user, kind="reply").latest("pk")
+    return render.build_message(row).body
+
+
+def test_an_orders_section_leaves_an_order_that_stands(make_game, alice, bob):
+    game = make_game("pointcity", players=[alice, bob], seed=3)
+    _, waiting = seats(game)
+    player = [alice, bob][waiting]
+    outcome = mail(player, game, "orders:\ndefault\n\n> your turn")
+    assert outcome.status == "applied"
+    assert [(o["id"], o["order"]) for o in standing(game, waiting)] == [(1, {"kind": "default"})]
+    assert OrderEvent.objects.get().payload["via"] == "email"
+    body = answer_to(player)
+    assert "> orders: default" in body
+    assert "standing order 1: take the default move every turn" in body
+    game.refresh_from_db()
+    assert game.seq == 1  # nothing in the game's stream
+
+
+def test_an_order_written_on_ones_own_turn_is_played_at_once(make_game, alice, bob):
+    game = make_game("pointcity", players=[alice, bob], seed=3)
+    to_act, _ = seats(game)
+    player = [alice, bob][to_act]
+    mail(player, game, "orders: default")
+    [fired] = Event.objects.filter(game=game, source=Event.Source.ORDER)
+    assert (fired.seat, fired.actor) == (to_act, player)
+    assert "standing order 1, played at once (it was your turn) and standing on" in answer_to(
+        player
+    )
+
+
+def test_a_move_line_is_a_play_order_read_as_the_game_stands(make_game, alice, bob):
+    game = make_game("pointcity", players=[alice, bob], seed=3)
+    to_act, _ = seats(game)
+    player = [alice, bob][to_act]
+    engine = engine_for(game)
+    state = store.load(game, engine).state
+    action = engine.legal_actions(state, to_act)[-1]
+    mail(player, game, f"orders:\n{engine.text(action)}  # a gloss")
+    [fired] = Event.objects.filter(game=game, source=Event.Source.ORDER)
+    assert fired.payload["action"] == action
+
+
+def test_a_kind_with_values_and_cancel(make_game, alice, bob):
+    game = make_game("estates", players=[alice, bob], seed=2)
+    _, waiting = seats(game)
+    player = [alice, bob][waiting]
+    mail(player, game, "orders:\nbid 3")
+    assert [(o["order"]["kind"], o["order"]["amount"]) for o in standing(game, waiting)] == [
+        ("bid", 3)
+    ]
+    mail(player, game, "orders:\ncancel")
+    assert standing(game, waiting) == []
+    assert "cancelled your standing orders (1)" in answer_to(player)
+
+
+def test_a_refused_line_writes_nothing_after_it_and_says_why(make_game, alice, bob):
+    game = make_game("estates", players=[alice, bob], seed=2)
+    _, waiting = seats(game)
+    player = [alice, bob][waiting]
+    outcome = mail(player, game, "orders:\nbid 3 4\nbid 5")
+    assert outcome.status == "answered"
+    assert standing(game, waiting) == []
+    assert "bid takes at most these values: amount" in answer_to(player)
+    mail(player, game, "orders:\nfly to the moon")
+    assert standing(game, waiting) == [] and "NOT APPLIED" in answer_to(player)
+
+
+def test_nobody_else_hears_of_an_order_written_by_mail(make_game, alice, bob):
+    game = make_game("pointcity", players=[alice, bob], seed=3)
+    _, waiting = seats(game)
+    player, other = [alice, bob][waiting], [alice, bob][1 - waiting]
+    before = list(Notification.objects.filter(user=other).values_list("pk", flat=True))
+    mail(player, game, "orders:\ndefault")
+    after = list(Notification.objects.filter(user=other).values_list("pk", flat=True))
+    assert after == before
+
+
+def test_commands_come_first_and_a_refused_command_leaves_no_order(make_game, alice, bob):
+    game = make_game("estates", players=[alice, bob], seed=2)
+    _, waiting = seats(game)
+    player = [alice, bob][waiting]
+    mail(player, game, "orders:\nbid 3\nsay: hello")  # the order, then the words
+    assert len(standing(game, waiting)) == 1
+    assert Event.objects.filter(game=game, kind="message").count() == 1
+    mail(player, game, "not a move\norders:\nbid 4")
+    assert [o["order"]["amount"] for o in standing(game, waiting)] == [3]
