@@ -21,7 +21,7 @@ from django.utils.translation import gettext_noop
 
 from games.engines import orders as programmes
 from games.errors import NotFound
-from games.models import Game, OrderEvent
+from games.models import Game, OrderEvent, Seat
 from games.stream import replay, sql, store
 
 SPENDING = frozenset({OrderEvent.Kind.DROPPED, OrderEvent.Kind.LAPSED})
@@ -97,10 +97,18 @@ def next_number(game_id: int, seat: int) -> int:
 
 def for_owner(game: Game, engine, seat: int) -> dict[str, Any]:
     """What `GET .../orders/`, the page and the mail show the seat's player:
-    its standing orders in words, and its latest notes."""
-    mine = standing(game, seat).get(seat, [])
+    its standing orders in words, and its latest notes.  Only what the
+    seat's player now wrote: a seat handed on keeps its old player's orders
+    (dropped when the seat next acts) and their notes from the new one."""
+    holder = Seat.objects.filter(game=game, index=seat).values_list("user_id", flat=True).first()
+    mine = [item for item in standing(game, seat).get(seat, []) if item.actor_id == holder]
+    written = OrderEvent.objects.filter(
+        game_id=game.pk, seat=seat, kind=OrderEvent.Kind.WRITTEN, actor_id=holder
+    ).values_list("order", flat=True)
     notes = (
-        OrderEvent.objects.filter(game_id=game.pk, seat=seat, kind__in=SPENDING)
+        OrderEvent.objects.filter(
+            game_id=game.pk, seat=seat, kind__in=SPENDING, order__in=list(written)
+        )
         .order_by("-id")
         .values("order", "kind", "payload", "created_at")[:NOTES_SHOWN]
     )

@@ -113,7 +113,9 @@ def check_cancel_order(game: Game, user, *, number: Any) -> list[int]:
     the same answer whether it never existed, is spent or is another's."""
     require_not_suspended(user)
     seat = selected.owner_seat(game, user)
-    mine = {item.number for item in selected.standing(game, seat).get(seat, [])}
+    # Only orders this player wrote: a seat handed on keeps its old player's.
+    mine = {item.number for item in selected.standing(game, seat).get(seat, [])
+            if item.actor_id == user.pk}  # fmt: skip
     if number is None:
         chosen = sorted(mine)
     elif type(number) is int and number in mine:

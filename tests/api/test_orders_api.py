@@ -10,6 +10,7 @@ import secrets
 import pytest
 
 from games.models import Game, OrderEvent
+from games.services.replacement import check_replace_seat
 
 committed = pytest.mark.django_db(transaction=True)
 
@@ -57,6 +58,17 @@ def test_nobody_but_the_owner_is_shown_that_orders_exist(as_, game, alice, bob, 
     quiet = Game.objects.get(pk=game.pk)
     assert as_(eve).get(url(quiet)).json() == answers[0].json()
     assert as_(None).get(url(game)).status_code in (401, 403)
+
+
+def test_a_seat_handed_on_keeps_its_old_players_orders_from_the_new_one(as_, game, bob, eve, mo):
+    as_(bob).post(url(game), {"order": waiting_order("x")}, format="json")
+    check_replace_seat(game, mo, seat=1, username="eve", reason="bob left")
+    got = as_(eve).get(url(game)).json()
+    assert got["orders"] == [] and got["notes"] == []
+    # Nor can the new player learn by cancelling which numbers existed.
+    missing = as_(eve).delete(f"{url(game)}?id=999").json()
+    assert as_(eve).delete(f"{url(game)}?id=1").json() == missing
+    assert OrderEvent.objects.filter(kind="cancelled").count() == 0
 
 
 def test_moderators_see_every_order_in_the_audit(as_, game, bob, mo):
