@@ -39,7 +39,9 @@ from games.selectors import (
     viewers,
     visibility,
 )
+from games.selectors import orders as orders_selected
 from games.stream import replay, store
+from games.stream.derived import engine_for
 from notifications import board_image
 from notifications.addresses import invitation_address, reply_address, unsubscribe_token
 from notifications.models import Notification
@@ -327,6 +329,8 @@ def context_for(n: Notification) -> dict[str, Any]:
         )
         if n.seat is not None and n.user_id:
             ctx["reply_to"] = reply_address(n.game_id, n.seat, n.user_id)
+    if n.kind in ORDERS_SHOWN and ctx.get("game") and n.seat is not None and n.user_id:
+        ctx["my_orders"] = my_orders(n)
     if n.kind == Notification.Kind.DIGEST:
         ctx["items"] = digest_items(n)
     if n.kind == Notification.Kind.REPLY:
@@ -349,6 +353,21 @@ def context_for(n: Notification) -> dict[str, Any]:
         ctx["verify_url"] = absolute(reverse("web:verify-email", args=[token]))
         ctx["verify_days"] = verification.VERIFY_DAYS
     return ctx
+
+
+# The mails to a seat's own player about its turn list its standing orders.
+ORDERS_SHOWN = {Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER}
+
+
+def my_orders(n: Notification) -> list[dict[str, Any]]:
+    """The seat's standing orders in words, when the mail's reader holds the
+    seat now (a seat handed on keeps its old player's orders from them)."""
+    game = n.game
+    if not orders_selected.has_orders(game):
+        return []
+    if not Seat.objects.filter(game=game, index=n.seat, user_id=n.user_id).exists():
+        return []
+    return orders_selected.for_owner(game, engine_for(game), n.seat)["orders"]
 
 
 def table_links(n: Notification) -> dict[str, Any]:

@@ -8,9 +8,10 @@ import pytest
 
 from games.models import Event, Game, OrderEvent
 from games.selectors import orders as selected
+from games.services.replacement import check_replace_seat
 from games.stream import store
 from games.stream.derived import engine_for
-from notifications import inbound, render
+from notifications import inbound, outbox, render
 from notifications.models import Notification
 from tests.notifications.conftest import reply_mail
 
@@ -122,3 +123,26 @@ def test_commands_come_first_and_a_refused_command_leaves_no_order(make_game, al
     assert Event.objects.filter(game=game, kind="message").count() == 1
     mail(player, game, "not a move\norders:\nbid 4")
     assert [o["order"]["amount"] for o in standing(game, waiting)] == [3]
+
+
+def turn_mail(user, game: Game, seat: int):
+    game.refresh_from_db()
+    row = outbox.notify(user, game, Notification.Kind.YOUR_TURN, game.seq, {}, seat=seat,
+                        key=f"test:{game.pk}:{seat}:{user.pk}")  # fmt: skip
+    return render.build_message(row)
+
+
+def test_the_turn_mail_lists_my_standing_orders_to_me_alone(make_game, alice, bob, carol, mo):
+    game = make_game("estates", players=[alice, bob], seed=2)
+    to_act, waiting = seats(game)
+    player, other = [alice, bob][waiting], [alice, bob][to_act]
+    mail(player, game, "orders:\nbid 3")
+    mine = turn_mail(player, game, waiting)
+    assert "Your standing orders (only you see them)" in mine.body
+    assert "  1. " in mine.body and "bid" in mine.body.split("Your standing orders")[1]
+    assert "Your standing orders" in mine.alternatives[0].content
+    theirs = turn_mail(other, game, to_act)
+    assert "standing orders" not in theirs.body.lower()
+    # A seat handed on keeps its old player's orders from its new one.
+    check_replace_seat(game, mo, seat=waiting, username="carol", reason="left")
+    assert "standing orders" not in turn_mail(carol, game, waiting).body.lower()
