@@ -99,6 +99,21 @@ class Notice:
     context: dict[str, Any] | None = None
 
 
+@dataclass
+class OrderNote:
+    """A standing order dropped or lapsed (games.services.orders), for its
+    owner's ears alone: `kind` (dropped, lapsed), the order's `number` in
+    its seat, its words and the reason."""
+
+    game: Any
+    seat: int
+    owner_id: int | None
+    kind: str
+    number: int
+    says: str
+    reason: str
+
+
 rows = Hook()
 append = Hook()
 committed = Hook()
@@ -107,6 +122,7 @@ replay = Hook()
 timeout_failure = Hook()
 table_notice = Hook()
 seat_requirement = Hook()
+order_note = Hook()
 
 on_rows, rows_for = rows.register, rows.collect
 on_append, appended = append.register, append.fire
@@ -116,3 +132,4 @@ on_replay, replayed = replay.register, replay.fire
 on_timeout_failure, timeout_failed = timeout_failure.register, timeout_failure.fire
 on_table_notice, table_noticed = table_notice.register, table_notice.fire
 on_seat_requirement, seat_requirements = seat_requirement.register, seat_requirement.fire
+on_order_note, order_noted = order_note.register, order_note.fire

@@ -24,6 +24,7 @@ class NotificationsConfig(AppConfig):
         outbox.deliver_with(tasks.queue_after_commit)
         hooks.on_reminder(outbox.on_reminder)
         hooks.on_table_notice(outbox.on_table_notice)
+        hooks.on_order_note(outbox.on_order_note)
         anymail_inbound.connect()
         signals.password_changed.connect(outbox.password_changed, dispatch_uid="correo-mail-pw")
         signals.email_changed.connect(outbox.email_changed, dispatch_uid="correo-mail-email")

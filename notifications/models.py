@@ -35,6 +35,7 @@ class Notification(models.Model):
         TABLE_EXPIRED = "table_expired"  # nobody joined a waiting table in time
         VERIFY_EMAIL = "verify_email"  # the link that confirms the account's address
         TALK = "talk"  # a message at the table: held for the daily digest, never mailed alone
+        ORDER_DROPPED = "order_dropped"  # a standing order dropped or lapsed: to its owner
 
     class Status(models.TextChoices):
         PENDING = "pending"

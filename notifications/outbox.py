@@ -51,6 +51,7 @@ GAME_KINDS = {
     Notification.Kind.TAKEBACK,
     Notification.Kind.CLOCK,
     Notification.Kind.JOINED,
+    Notification.Kind.ORDER_DROPPED,
 }
 
 
@@ -231,6 +232,22 @@ def on_table_notice(notice: hooks.Notice) -> Notification | None:
     if not store.write_new(hooks.Row(row, unique="key", written=_written)):
         return Notification.objects.filter(key=row.key).first()
     return row
+
+
+def on_order_note(note: hooks.OrderNote) -> Notification | None:
+    """The games.hooks.on_order_note listener: the owner of a standing order
+    dropped or lapsed hears of it (as a game's mail, by their notify_mode),
+    and nobody else does: the order was theirs alone."""
+    from accounts.models import User
+
+    owner = User.objects.filter(pk=note.owner_id, is_active=True).first()
+    if owner is None:
+        return None
+    context = {"order": note.number, "says": note.says, "reason": note.reason,
+               "lapsed": note.kind == "lapsed"}  # fmt: skip
+    key = f"order:{note.game.pk}:{note.seat}:{note.number}:{note.kind}:{note.game.seq}"
+    return notify(owner, note.game, Notification.Kind.ORDER_DROPPED, note.game.seq, context,
+                  seat=note.seat, key=key)  # fmt: skip
 
 
 def wants_table_mail(user) -> bool:

@@ -405,6 +405,7 @@ EVENT_NAMES = {
     Notification.Kind.CLOCK: pgettext_lazy("digest event", "Clock"),
     Notification.Kind.JOINED: pgettext_lazy("digest event", "Joined"),
     Notification.Kind.TALK: pgettext_lazy("digest event", "Messages"),
+    Notification.Kind.ORDER_DROPPED: pgettext_lazy("digest event", "Standing order dropped"),
 }
 
 

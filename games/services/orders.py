@@ -236,7 +236,9 @@ def _spend(game: Game, item: selected.Standing, kind: str, reason: str, engine) 
     row = _entry(game, item.seat, kind, item.number, actor=None,
                  payload={"reason": reason, "says": says},
                  key=f"{kind[0]}:{game.pk}:{item.seat}:{item.number}:{game.seq}")  # fmt: skip
-    store.write_new(hooks.Row(row, "key"))
+    if store.write_new(hooks.Row(row, "key")):
+        hooks.order_noted(hooks.OrderNote(game, item.seat, item.actor_id, kind, item.number,
+                                          says, reason))  # fmt: skip
 
 
 class _Previous:

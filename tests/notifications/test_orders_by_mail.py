@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from games import hooks
 from games.models import Event, Game, OrderEvent
 from games.selectors import orders as selected
+from games.services.moves import check_submit_action
+from games.services.orders import check_write_order
 from games.services.replacement import check_replace_seat
 from games.stream import store
 from games.stream.derived import engine_for
@@ -146,3 +149,32 @@ def test_the_turn_mail_lists_my_standing_orders_to_me_alone(make_game, alice, bo
     # A seat handed on keeps its old player's orders from its new one.
     check_replace_seat(game, mo, seat=waiting, username="carol", reason="left")
     assert "standing orders" not in turn_mail(carol, game, waiting).body.lower()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_dropped_order_is_mailed_to_its_owner_alone(make_game, alice, bob):
+    game = make_game("estates", players=[alice, bob], seed=2)
+    to_act, waiting = seats(game)
+    owner, other = [alice, bob][waiting], [alice, bob][to_act]
+    # A move never legal in The Estates' bidding: the rules will refuse it.
+    never = {"kind": "play", "action": {"type": "place", "lot": "z9"}}
+    check_write_order(game, owner, order=never, source="api")
+    engine = engine_for(game)
+    first = engine.legal_actions(store.load(game, engine).state, to_act)[0]
+    check_submit_action(game, other, action=first, expected_seq=game.seq)
+    [row] = Notification.objects.filter(kind="order_dropped")
+    assert (row.user, row.seat) == (owner, waiting)
+    message = render.build_message(row)
+    assert "a standing order was dropped" in message.subject
+    assert (
+        "your standing order 1 (" in message.body and "was dropped and not played" in message.body
+    )
+    assert "Reason: " in message.body and "Reason: -" not in message.body
+
+
+def test_a_lapsed_order_is_told_as_lapsed(make_game, alice, bob):
+    game = make_game("estates", players=[alice, bob], seed=2)
+    note = hooks.OrderNote(game, 1, bob.pk, "lapsed", 4, "play pass in round 1", "round 1 is over")
+    message = render.build_message(outbox.on_order_note(note))
+    assert message.to == ["bob@example.org"] and "a standing order lapsed" in message.subject
+    assert "your standing order 4 (play pass in round 1) lapsed" in message.body
