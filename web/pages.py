@@ -16,6 +16,7 @@ import boards
 from games.engines import base
 from games.models import Event, Game, Press, Seat
 from games.selectors import history, narration, shown, talk, viewers
+from games.selectors import orders as orders_selected
 from games.selectors.takeback import latest_beside_talk
 from games.stream import store
 from games.stream.lru import LRU
@@ -96,7 +97,19 @@ def context(page: GamePage) -> dict[str, Any]:
         "provisional": detail["provisional_note"],
         "result": result_rows(detail["result"], who),
         "talk": talk_context(game, viewer, who),
+        "quick_orders": quick_orders(game, viewer, engine, page.replaying),
     }
+
+
+def quick_orders(game: Game, viewer: viewers.Viewer, engine, replaying: bool) -> list:
+    """The kinds of standing order a seat may leave from beside the board
+    without filling in a value (a move line aside, which the form takes):
+    the same for every seat, whether it has orders or not, so that nothing
+    another viewer is sent tells whether it has any."""
+    if viewer.seat is None or game.status != Game.Status.ACTIVE or replaying:
+        return []
+    return [p for p in orders_selected.programme_list(engine)
+            if p["kind"] != "play" and not p["required"]]  # fmt: skip
 
 
 # The talk box shows the latest messages; the API pages through all of them.

@@ -124,3 +124,25 @@ def test_writing_an_order_changes_nothing_on_the_other_seats_game_page(client, a
     write(client, bob, game, kind="stock_pass")
     write(client, bob, game, kind="auction_pass", **{"f.price": "35"})
     assert alices_page() == before
+
+
+QUICK = re.compile(r'<section class="quick-orders".*?</section>', re.DOTALL)
+
+
+def test_an_order_is_left_from_beside_the_board(client, alice, bob, carol, game):
+    client.force_login(bob)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    [panel] = QUICK.findall(page)
+    assert 'for="quick-order-move">When my turn comes, play</label>' in panel
+    assert 'value="stock_pass"' in panel  # 18Cuba's order that needs no value
+    posted = client.post(f"/games/{game.pk}/orders/", {"kind": "stock_pass"}, follow=True)
+    assert "Your order is written." in posted.content.decode()
+    # Every seat's panel is the same, orders or not; a spectator gets none.
+    client.force_login(bob)
+    after = QUICK.findall(client.get(f"/games/{game.pk}/").content.decode())
+    client.force_login(alice)
+    alices = QUICK.findall(client.get(f"/games/{game.pk}/").content.decode())
+    assert [CSRF.sub("", p) for p in after] == [CSRF.sub("", p) for p in alices]
+    assert [CSRF.sub("", p) for p in after] == [CSRF.sub("", panel)]
+    client.force_login(carol)
+    assert QUICK.findall(client.get(f"/games/{game.pk}/").content.decode()) == []
