@@ -1,12 +1,13 @@
 """The cache: Redis, or a per-process memory while Redis cannot be reached.
 
-Nothing in the cache is needed to play (the throttles' counters are its only
-users), so a Redis that is down or hangs must cost a request neither an
-error nor a wait: each operation that fails is served by a local memory of
-the same interface, and the process leaves Redis alone for a while
-(ops.outage).  The throttles then count per process, so a client may get
-each process's rate rather than one rate for all of them, until Redis is
-back; their counts in Redis simply resume.
+Nothing in the cache is needed to play (the throttles' counters, the
+log-in lockout, mail pacing and players' profiles use it), so a Redis that
+is down or hangs must cost a request neither an error nor a wait: each
+operation that fails is served by a local memory of the same interface, and
+the process leaves Redis alone for a while (ops.outage).  The throttles
+then count per process, so a client may get each process's rate rather than
+one rate for all of them, until Redis is back; their counts in Redis simply
+resume.
 """
 
 from __future__ import annotations

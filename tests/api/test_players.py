@@ -54,6 +54,20 @@ def test_reliability_counts_moves_and_timeouts(as_, alice, bob):
     assert body["median_seconds_to_move"] is not None
 
 
+def test_a_kept_profile_follows_every_move_and_every_new_seat(as_, alice, bob, carol):
+    game = do_create_game(title="duel", players=[alice, bob], options={"rounds": 2})
+    first = as_(None).get("/api/users/alice/").json()
+    assert first["reliability"]["moves"] == 0 and len(first["current_games"]) == 1
+    assert as_(None).get("/api/users/alice/").json() == first  # kept, and the same
+    rng = random.Random(7)
+    while not Event.objects.filter(game=game, actor=alice, kind="action").exists():
+        random_move(game, rng)
+        game.refresh_from_db()
+    assert as_(None).get("/api/users/alice/").json()["reliability"]["moves"] == 1
+    do_create_game(title="duel", players=[carol, alice])
+    assert len(as_(None).get("/api/users/alice/").json()["current_games"]) == 2
+
+
 def test_no_such_player_is_a_404(as_, alice):
     assert as_(alice).get("/api/users/nobody/").status_code == 404
     assert as_(alice).get("/api/users/bot:random:0/").status_code == 404
