@@ -278,6 +278,10 @@ def seat_offers(user) -> list[dict[str, Any]]:
     hands, the game ended)."""
     from games.models import Game, Seat, SeatOffer
 
+    # Open offers are few and often none: one indexed probe spares the
+    # lobby the join below (a fifth of the page's time) when there are none.
+    if not SeatOffer.objects.filter(closed_at=None).exists():
+        return []
     offers = SeatOffer.objects.filter(
         closed_at=None, game__status=Game.Status.ACTIVE, game__public=True,
         game__seats__index=F("seat"), game__seats__user=F("holder"),
