@@ -41,7 +41,6 @@ from games.engines.base import IllegalAction
 from games.errors import InvalidRequest, ServiceError, StaleSeq
 from games.models import Event, Game, Seat
 from games.selectors import orders as orders_selected
-from games.services.common import seat_of
 from games.services.invitations import check_accept_invitation, check_decline_invitation
 from games.services.moves import check_submit_action
 from games.services.orders import check_cancel_order, check_write_order
@@ -231,25 +230,26 @@ def _process(letter: Letter, door: str, recipients: list[str]) -> Outcome:
     game, seat, user = found
     commands = parse.reply_lines(letter.text)
     results, show_help = execute(game, seat, user, commands, _replied_seq(letter.message, game))
-    applied = any(r["ok"] and r.get("applied") for r in results)
-    record = _record(
-        letter, door, game=game, user=user, detail=_detail(results),
-        status=InboundMessage.Status.APPLIED if applied else InboundMessage.Status.ANSWERED,
-    )  # fmt: skip
-    _answer(record, user, results, show_help=show_help or not commands, game=game, seat=seat)
-    return Outcome(record.status, "", record.detail, record.pk, results)
+    return _conclude(letter, door, user, results, show_help or not commands, game=game, seat=seat)
 
 
 def _process_invitation(letter: Letter, door: str, answering: Answering) -> Outcome:
     commands = parse.reply_lines(letter.text)
     results, show_help = answer_invitation(answering, commands)
+    return _conclude(letter, door, answering.user, results, show_help or not commands,
+                     invitation=answering.invitation_id)  # fmt: skip
+
+
+def _conclude(letter: Letter, door: str, user, results: list[dict], show_help: bool, *,
+              game: Game | None = None, **about) -> Outcome:  # fmt: skip
+    """Record what the commands did and answer the sender (about the game,
+    or the invitation, the mail was for)."""
     applied = any(r["ok"] and r.get("applied") for r in results)
     record = _record(
-        letter, door, user=answering.user, detail=_detail(results),
+        letter, door, game=game, user=user, detail=_detail(results),
         status=InboundMessage.Status.APPLIED if applied else InboundMessage.Status.ANSWERED,
     )  # fmt: skip
-    _answer(record, answering.user, results, show_help=show_help or not commands,
-            invitation=answering.invitation_id)  # fmt: skip
+    _answer(record, user, results, show_help=show_help, game=game, **about)
     return Outcome(record.status, "", record.detail, record.pk, results)
 
 
@@ -413,7 +413,7 @@ def execute(
         word = " ".join(command.lower().split())
         game.refresh_from_db()
         if isinstance(item, parse.Orders):
-            left = leave_orders(game, user, item)
+            left = leave_orders(game, seat, user, item)
             results.extend(left)
             if not all(result["ok"] for result in left):
                 break
@@ -515,7 +515,7 @@ def answer_invitation(answering: Answering, commands: list[str | parse.Said | pa
 CANCEL_WORDS = {"cancel", "cancel all"}
 
 
-def leave_orders(game: Game, user, orders: parse.Orders) -> list[dict]:
+def leave_orders(game: Game, seat: int, user, orders: parse.Orders) -> list[dict]:
     """Write a reply's `orders:` lines as standing orders through the service
     (as the page and the API do), in order, stopping at the first refusal:
     `cancel` cancels every order of mine; a kind of order the title offers,
@@ -533,7 +533,7 @@ def leave_orders(game: Game, user, orders: parse.Orders) -> list[dict]:
                 continue
             before = game.seq
             written = check_write_order(game, user, order=_order_of(game, line), source="email")
-            said = _what_became_of(game, seat_of(game, user), written["id"], before)
+            said = _what_became_of(game, seat, written["id"], before)
             results.append(_ok(command, said, applied=True, id=written["id"],
                                says=written["says"]))  # fmt: skip
         except (IllegalAction, ServiceError) as error:

@@ -74,6 +74,19 @@ def test_the_lobby_is_paginated_and_readable_without_an_account(as_, alice, bob)
     assert as_(None).get("/api/tables/?page=9").status_code == 404
 
 
+def test_a_table_asks_for_lost_seats_to_be_offered_only_when_public(as_, alice):
+    body = {"title": "duel", "seats": 2, "offer_seats": True}
+    made = as_(alice).post("/api/tables/", body, format="json")
+    assert made.status_code == 201 and made.json()["offer_seats"] is True
+    refused = as_(alice).post("/api/tables/", {**body, "public": False}, format="json")
+    assert (
+        refused.status_code == 400
+        and "offer_seats needs a public game" in refused.json()["detail"]
+    )
+    plain = as_(alice).post("/api/tables/", {"title": "duel", "seats": 2}, format="json")
+    assert plain.json()["offer_seats"] is False
+
+
 def test_an_empty_yes_or_no_in_the_lobbys_query_is_refused_not_taken_as_no(as_):
     for query in ["open=", "open=perhaps"]:
         response = as_(None).get(f"/api/tables/?{query}")
