@@ -360,14 +360,12 @@ ORDERS_SHOWN = {Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER}
 
 
 def my_orders(n: Notification) -> list[dict[str, Any]]:
-    """The seat's standing orders in words, when the mail's reader holds the
-    seat now (a seat handed on keeps its old player's orders from them)."""
+    """The seat's standing orders its reader wrote, in words: a seat handed
+    on shows neither player the other's."""
     game = n.game
     if not orders_selected.has_orders(game):
         return []
-    if not Seat.objects.filter(game=game, index=n.seat, user_id=n.user_id).exists():
-        return []
-    return orders_selected.for_owner(game, engine_for(game), n.seat)["orders"]
+    return orders_selected.written_by(game, engine_for(game), n.seat, n.user_id)
 
 
 def table_links(n: Notification) -> dict[str, Any]:

@@ -96,32 +96,21 @@ def next_number(game_id: int, seat: int) -> int:
 
 
 def for_owner(game: Game, engine, seat: int) -> dict[str, Any]:
-    """What `GET .../orders/`, the page and the mail show the seat's player:
-    its standing orders in words, and its latest notes.  Only what the
-    seat's player now wrote: a seat handed on keeps its old player's orders
+    """What `GET .../orders/` and the page show the seat's player: its
+    standing orders in words, and its latest notes.  Only what the seat's
+    player now wrote: a seat handed on keeps its old player's orders
     (dropped when the seat next acts) and their notes from the new one."""
     holder = Seat.objects.filter(game=game, index=seat).values_list("user_id", flat=True).first()
-    mine = [item for item in standing(game, seat).get(seat, []) if item.actor_id == holder]
     written = OrderEvent.objects.filter(
         game_id=game.pk, seat=seat, kind=OrderEvent.Kind.WRITTEN, actor_id=holder
-    ).values_list("order", flat=True)
+    ).values("order")
     notes = (
-        OrderEvent.objects.filter(
-            game_id=game.pk, seat=seat, kind__in=SPENDING, order__in=list(written)
-        )
+        OrderEvent.objects.filter(game_id=game.pk, seat=seat, kind__in=SPENDING, order__in=written)
         .order_by("-id")
         .values("order", "kind", "payload", "created_at")[:NOTES_SHOWN]
     )
     return {
-        "orders": [
-            {
-                "id": item.number,
-                "order": item.order,
-                "says": programmes.describe(engine, item.order),
-                "written_at": item.written_at.isoformat(),
-            }
-            for item in mine
-        ],
+        "orders": written_by(game, engine, seat, holder),
         "notes": [
             {
                 "id": note["order"],
@@ -134,6 +123,21 @@ def for_owner(game: Game, engine, seat: int) -> dict[str, Any]:
         ],
         "programmes": programme_list(engine),
     }
+
+
+def written_by(game: Game, engine, seat: int, writer_id: int | None) -> list[dict[str, Any]]:
+    """The seat's standing orders that `writer_id` wrote, in words, in the
+    order they are tried (what the turn mail lists to its reader)."""
+    return [
+        {
+            "id": item.number,
+            "order": item.order,
+            "says": programmes.describe(engine, item.order),
+            "written_at": item.written_at.isoformat(),
+        }
+        for item in standing(game, seat).get(seat, [])
+        if item.actor_id == writer_id
+    ]
 
 
 def programme_list(engine) -> list[dict[str, Any]]:
