@@ -47,13 +47,18 @@ def run_out(game_id: int, expected_seq: int, now: datetime.datetime) -> list[Eve
             game = Game.objects.select_for_update().filter(pk=game_id).first()
             if game is None or not _still_due(game, expected_seq, now):
                 return []
+            # The seat's index breaks ties, so that the order of the seats
+            # (and so who plays last) never rests on how the rows lie on disk.
             due = list(
-                Seat.objects.filter(game=game, deadline__lte=now, to_act=True).order_by("deadline")
+                Seat.objects.filter(game=game, deadline__lte=now, to_act=True).order_by(
+                    "deadline", "index"
+                )
             )
+            shared = len(game.to_act) > 1
             for seat in due:
                 if game.status != Game.Status.ACTIVE or game.paused:
                     break  # an earlier seat's forfeit or flag settled the game for now
-                events += _expire_or_hold(game, seat, now)
+                events += _expire_or_hold(game, seat, now, shared=shared)
     except (StaleSeq, GameNotActive):
         return []  # a player or moderator got there first: nothing happened
     return events
@@ -69,11 +74,13 @@ def _still_due(game: Game, expected_seq: int, now: datetime.datetime) -> bool:
     )
 
 
-def _expire_or_hold(game: Game, seat: Seat, now: datetime.datetime) -> list[Event]:
+def _expire_or_hold(
+    game: Game, seat: Seat, now: datetime.datetime, *, shared: bool
+) -> list[Event]:
     """The seat's timeout; or, if applying it fails, the seat held back."""
     try:
         with transaction.atomic():  # a savepoint: a failure undoes this seat's part only
-            return _expire(game, seat)
+            return _expire(game, seat, shared=shared)
     except (StaleSeq, GameNotActive, DatabaseError):
         raise  # a race lost, or the database: the next sweep tries again as usual
     except Exception as error:
@@ -88,7 +95,7 @@ def _expire_or_hold(game: Game, seat: Seat, now: datetime.datetime) -> list[Even
     return [note] if note is not None else []
 
 
-def _expire(game: Game, seat: Seat) -> list[Event]:
+def _expire(game: Game, seat: Seat, *, shared: bool) -> list[Event]:
     clock = game.clock
     seat.timeouts += 1
     Seat.objects.filter(pk=seat.pk).update(timeouts=seat.timeouts)
@@ -99,7 +106,7 @@ def _expire(game: Game, seat: Seat) -> list[Event]:
         return [do_resign(game, seat.index, actor=None, source="timer", reason=reason)]
     if clock["on_timeout"] == "moderator":
         return [_flag_for_moderators(game, seat)]
-    return _play_out(game, seat.index, skip=clock["on_timeout"] == "skip")
+    return _play_out(game, seat.index, skip=clock["on_timeout"] == "skip", shared=shared)
 
 
 def _offered_instead(game: Game, seat: Seat) -> bool:
@@ -114,10 +121,17 @@ def _offered_instead(game: Game, seat: Seat) -> bool:
     return True
 
 
-def _play_out(game: Game, seat: int, *, skip: bool) -> list[Event]:
+def _play_out(game: Game, seat: int, *, skip: bool, shared: bool) -> list[Event]:
+    """The seat's turn played out, up to MAX_ACTIONS_PER_EXPIRY actions.
+
+    A seat that ran out in a step it shared with others (a simultaneous
+    choice) had one decision to make, and makes only that one: a step that
+    follows is new, and if it falls to this seat, the seat gets its own time
+    for it.  Otherwise whether the last seat taken went on playing would
+    depend on the order in which the due seats were taken."""
     engine = engine_for(game)
     events = []
-    for _ in range(MAX_ACTIONS_PER_EXPIRY):
+    for _ in range(1 if shared else MAX_ACTIONS_PER_EXPIRY):
         state = store.load(game, engine).state
         if game.status != Game.Status.ACTIVE or seat not in engine.to_act(state):
             break

@@ -106,6 +106,26 @@ def test_a_timeout_plays_the_engines_timeout_action(alice, bob, run_sweep):
     assert all(e.payload["action"]["type"] == "commit" for e in timeouts)
 
 
+def test_seats_out_of_time_together_each_make_their_one_choice_whatever_their_order(
+    alice, bob, run_sweep
+):
+    # Bob's deadline falls first, so he is played first and Alice's commit is
+    # the one that completes the round, after which she is the one to draw:
+    # the draw is a new step with its own time, not part of her expiry.
+    game = clocked([alice, bob])
+    now = timezone.now()
+    Seat.objects.filter(game=game, index=0).update(deadline=now - HOUR / 60)
+    Seat.objects.filter(game=game, index=1).update(deadline=now - HOUR / 30)
+    Game.objects.filter(pk=game.pk).update(deadline=now - HOUR / 30)
+    run_sweep(now)
+    timeouts = Event.objects.filter(game=game, kind="timeout").order_by("seq")
+    assert [(e.seat, e.payload["action"]["type"]) for e in timeouts] == [
+        (1, "commit"),
+        (0, "commit"),
+    ]
+    assert deadlines_of(game)[0] > now
+
+
 def test_nothing_is_due_before_the_deadline(alice, bob, run_sweep):
     game = clocked([alice, bob])
     assert run_sweep(timezone.now() + HOUR / 2)["due"] == 0
