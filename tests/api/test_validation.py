@@ -49,6 +49,7 @@ from tests.api.conftest import client_for
 from tests.conftest import make_user
 from tests.support.consent import consenting
 from tests.support.play import hand
+from tests.support.rows import rows_of
 
 # --- bad input at every endpoint ---------------------------------------------
 
@@ -275,10 +276,9 @@ def world(built, db):
 
 def everything() -> dict:
     """Every row a request could write, to compare before and after."""
-    models = [User, ApiToken, Game, Seat, Event, Snapshot, Vacation, Notification, ModerationItem,
-              Suspension, Table, TableSeat, Invitation, InviteLink, Mute, Block,
-              SeatOffer]  # fmt: skip
-    return {model.__name__: list(model.objects.order_by("pk").values()) for model in models}
+    return rows_of(User, ApiToken, Game, Seat, Event, Snapshot, Vacation, Notification,
+                   ModerationItem, Suspension, Table, TableSeat, Invitation, InviteLink, Mute,
+                   Block, SeatOffer)  # fmt: skip
 
 
 def _first(value, kind) -> list | None:

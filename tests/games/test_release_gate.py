@@ -16,6 +16,7 @@ from games.models import Event, Game, Seat, Snapshot
 from games.services.creation import do_create_game
 from games.stream import chain
 from tests.support.play import random_move
+from tests.support.rows import rows_of
 from tests.support.tamper import triggers_disabled
 from tests.support.threads import run_together
 
@@ -45,11 +46,9 @@ def broken(game: Game) -> Game:
     return game
 
 
-def everything() -> list:
-    """Every row the gate could touch, as values."""
-    return [
-        list(model.objects.order_by("pk").values_list()) for model in (Game, Seat, Event, Snapshot)
-    ]
+def everything() -> dict:
+    """Every row the gate could touch."""
+    return rows_of(Game, Seat, Event, Snapshot)
 
 
 def run(capsys, *arguments: str) -> tuple[int, str]:
