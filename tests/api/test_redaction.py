@@ -78,6 +78,9 @@ Viewer = int | None  # a seat, or None for the stranger
 FORBIDDEN_KEYS = {"setup", "seed", "salt"}
 MAIL_SINCE = 8  # moves a checked mail tells of
 MAX_PROBLEMS = 12
+# Every so many steps a seat writes standing orders and another requester's
+# whole answer (detail, log, page, ETag) must stay byte for byte the same.
+ORDERS_EVERY = 12
 
 
 # --- per title: what is hidden from a viewer ----------------------------------
@@ -516,7 +519,7 @@ class RedactionWalk:
                 break
             if self.round() % 2 == 0:
                 self.check_over_http(received)
-            if self.step % 6 == 1:
+            if self.step % ORDERS_EVERY == 1:
                 self.plant_orders()
             self.move()
         return self.problems
@@ -528,8 +531,10 @@ class RedactionWalk:
         and cancels the older one.  Nothing any other requester receives may
         change meanwhile, not a byte of the detail, the log, the page or
         the ETag; and the owner is shown them."""
-        owner = (self.step // 6) % self.players
-        other = [v for v in self.viewers() if v != owner][self.step % self.players]
+        # Over the walk every seat writes, and every other requester watches.
+        turn = self.step // ORDERS_EVERY
+        owner = turn % self.players
+        other = [v for v in self.viewers() if v != owner][(turn // self.players) % self.players]
         before = self.receives_now(other)
         tags = [f"ord{secrets.token_hex(8)}" for _ in range(2)]
         orders = [{"kind": "play", "action": {"type": tags[0]}, "after": {"type": tags[0]}}]
@@ -659,11 +664,11 @@ class RedactionWalk:
         requester per step, in turn: the event log (every event since that
         requester's last fetch: an event is redacted the same whenever it is
         fetched while the game runs) and the legal actions; every second
-        round the turn mail and every fourth the web page (the dearest
-        request of all: a leak on it would come from the view or the log,
-        which are checked at every step); every third round the verify
-        record (it depends on nothing but the game's status), every sixth
-        the takeback status and the games list.  Every request costs
+        round the turn mail; every third round the verify record (it
+        depends on nothing but the game's status); every sixth the takeback
+        status, the games list and the web page (the dearest request of all:
+        a leak on it would come from the view or the log, which are checked
+        at every step).  Every request costs
         milliseconds; this keeps the walks fast without leaving any event
         unchecked for any requester, and the engine-level differential
         covers every seat's legal actions at every step.  At the end everyone
@@ -680,7 +685,7 @@ class RedactionWalk:
                 got["events"] = self.get(viewer, f"events/?after={self.seen[viewer]}&limit=500")
                 if self.round() % 3 == 0 or not active:
                     got["verify"] = self.get(viewer, "verify/")
-                if self.round() % 4 == 0 or not active:
+                if self.round() % 6 == 0 or not active:
                     got["page"] = self.page(viewer)
                 if self.round() % 2 == 0 and viewer is not None and active:
                     got["mail"] = self.mail(viewer)
@@ -901,7 +906,8 @@ def test_no_requester_ever_receives_another_seats_hidden_values(
             walk.views_checked,
         )
     assert walk.http_checks >= walk.step // 2 - len(walk.viewers())
-    assert walk.orders_planted >= walk.step // 6, "standing orders were planted along the way"
+    planted = walk.orders_planted
+    assert planted >= walk.step // ORDERS_EVERY, "standing orders were planted along the way"
 
 
 # --- a checker that cannot fail would prove nothing: planted leaks ---------------
