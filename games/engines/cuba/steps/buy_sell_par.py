@@ -97,21 +97,28 @@ def legal(state: State, seat: int) -> list[Action]:
         ]
     # Only a company nobody has started can be started: the others are
     # skipped before their seven prices are tried.
+    # The checks that do not depend on the price are made once a company
+    # (or once a concession and company); only what the price costs is
+    # asked of each price.  `apply` asks the same questions in the same order.
     unstarted = [sym for sym in state["companies"] if _unstarted(state, sym)]
     for sym in unstarted:
-        out += [
-            {"type": "par", "company": sym, "price": price}
-            for price in market.PAR_PRICES
-            if _why_not_par(state, seat, sym, price) is None
-        ]
+        if _why_not_par_company(state, seat, sym) is None:
+            out += [
+                {"type": "par", "company": sym, "price": price}
+                for price in market.PAR_PRICES
+                if _why_not_par_cost(state, seat, price) is None
+            ]
     if _first_round(state):
         for card in CONCESSIONS:
+            if _why_not_convert_card(state, seat, card) is not None:
+                continue
             for sym in unstarted:
-                out += [
-                    {"type": "convert", "card": card, "company": sym, "price": price}
-                    for price in market.PAR_PRICES
-                    if _why_not_convert(state, seat, card, sym, price) is None
-                ]
+                if _why_not_convert_company(state, seat, sym) is None:
+                    out += [
+                        {"type": "convert", "card": card, "company": sym, "price": price}
+                        for price in market.PAR_PRICES
+                        if _why_not_convert_cost(state, seat, sym, price) is None
+                    ]
     if _why_not_pass(state, seat) is None:
         out.append({"type": "pass"})
     return out
@@ -384,6 +391,20 @@ def _why_not_buy(state: State, seat: int, sym: Any, source: Any) -> Refused | No
 
 
 def _why_not_par(state: State, seat: int, sym: Any, price: Any) -> Refused | None:
+    return (
+        _why_not_par_kind(state, sym)
+        or _price_fault(price)
+        or _why_not_par_director(state, seat, sym)
+        or _why_not_par_cost(state, seat, price)
+    )
+
+
+def _why_not_par_company(state: State, seat: int, sym: str) -> Refused | None:
+    """Everything `_why_not_par` asks of a company, whatever its price."""
+    return _why_not_par_kind(state, sym) or _why_not_par_director(state, seat, sym)
+
+
+def _why_not_par_kind(state: State, sym: Any) -> Refused | None:
     fault = _company_fault(state, sym)
     if fault:
         return fault
@@ -392,20 +413,30 @@ def _why_not_par(state: State, seat: int, sym: Any, price: Any) -> Refused | Non
         return refuse("a minor company is started only by converting a concession in the first SR")
     if kind == "fc":
         return refuse("the FC has no director's certificate; its shares are bought at its price")
+    return None
+
+
+def _price_fault(price: Any) -> Refused | None:
     if price not in market.PAR_PRICES:
         return refuse(
             "the par price is one of {prices}, not {price}",
             prices=", ".join(map(str, market.PAR_PRICES)),
             price=repr(price),
         )
+    return None
+
+
+def _why_not_par_director(state: State, seat: int, sym: str) -> Refused | None:
     certs = state["certificates"]
     if shares.offered(certs, sym, shares.IPO) != shares_of(BY_SYM[sym]).director_percent:
         return refuse("{sym} has been started already", sym=sym)
     reason = shares.can_buy(
         certs, sym, seat, shares.IPO, state["variant"], phase=state["phase"], sold_this_round=False
     )
-    if reason:
-        return reason
+    return reason or None
+
+
+def _why_not_par_cost(state: State, seat: int, price: int) -> Refused | None:
     cost, has = DIRECTOR_SHARES * price, state["cash"][cash.player(seat)]
     if has < cost:
         return refuse(
@@ -418,6 +449,15 @@ def _why_not_par(state: State, seat: int, sym: Any, price: Any) -> Refused | Non
 
 
 def _why_not_convert(state: State, seat: int, card: Any, sym: Any, price: Any) -> Refused | None:
+    return (
+        _why_not_convert_card(state, seat, card)
+        or _why_not_convert_company(state, seat, sym)
+        or _price_fault(price)
+        or _why_not_convert_cost(state, seat, sym, price)
+    )
+
+
+def _why_not_convert_card(state: State, seat: int, card: Any) -> Refused | None:
     if not _first_round(state):
         return refuse("concessions are converted only in the first stock round")
     private = state["privates"].get(card) if card in CONCESSIONS else None
@@ -431,23 +471,25 @@ def _why_not_convert(state: State, seat: int, card: Any, sym: Any, price: Any) -
             card=str(card),
             minor=str(private["minor"]),
         )
+    return None
+
+
+def _why_not_convert_company(state: State, seat: int, sym: Any) -> Refused | None:
     fault = _company_fault(state, sym)
     if fault:
         return fault
     if BY_SYM[sym].kind != "minor":
         return refuse("a concession is converted into a minor company; {sym} is not one", sym=sym)
-    certs = state["certificates"]
     director_percent = shares_of(BY_SYM[sym]).director_percent
-    if shares.offered(certs, sym, shares.IPO) != director_percent:
+    if shares.offered(state["certificates"], sym, shares.IPO) != director_percent:
         return refuse("{sym} has been started already", sym=sym)
-    if price not in market.PAR_PRICES:
-        return refuse(
-            "the par price is one of {prices}, not {price}",
-            prices=", ".join(map(str, market.PAR_PRICES)),
-            price=repr(price),
-        )
+    return None
+
+
+def _why_not_convert_cost(state: State, seat: int, sym: str, price: int) -> Refused | None:
+    """The certificate limit and the money: what the minor's 60% asks."""
     limit = BY_ID[state["variant"]].certificate_limit
-    held = shares.certificate_count(certs, seat)
+    held = shares.certificate_count(state["certificates"], seat)
     if held + 2 > limit:
         return refuse(
             "you hold {held} certificates; two more would pass the limit of {limit}",
