@@ -31,9 +31,13 @@ run: migrate
 # walk.  TEST_WORKERS=0 runs it in this process (for a debugger or -x).
 # The thirty slowest tests are listed at the end: the suite's time is a
 # promise (docs/testing.md), and CI's log shows where it goes.
+# Bytecode is written even where the environment says not to
+# (PYTHONDONTWRITEBYTECODE): besides its workers the suite starts Python
+# processes of its own (Celery workers, gunicorn, manage.py commands), and
+# each would compile the project again.
 TEST_WORKERS ?= $(shell python3 -c 'import os; print((os.cpu_count() or 1) + 1)')
 test: install
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=30 $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=30 $(PYTEST_ARGS)
 
 # The fast lane, to run while working: the suite without the tests marked
 # slow (whole-game walks, golden replays, property tests, real workers and
@@ -43,7 +47,7 @@ test: install
 # HTML stays checked here by tests/web.  `make test` runs everything, as CI
 # does.
 check: install
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not slow and not browser" $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not slow and not browser" $(PYTEST_ARGS)
 
 # The catalogues of the mails (Django's) and of the titles' own words (one
 # per engine folder, read with the standard library's gettext: engines import
