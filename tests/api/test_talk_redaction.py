@@ -168,6 +168,7 @@ def plant(table: Table, press: str) -> None:
         table.hide(rude)
 
 
+@pytest.mark.slow  # a walk of every surface for every reader: seconds each
 @pytest.mark.parametrize(
     ("press", "reveal_private"),
     [("full", True), ("full", False), ("public", True), ("none", True)],

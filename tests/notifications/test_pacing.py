@@ -209,6 +209,7 @@ def test_the_page_and_its_polls_say_a_player_is_there(paced, alice, bob, charlie
     assert pacing.last_seen(game.pk, bob.pk) is not None
 
 
+@pytest.mark.slow  # a real worker, and the grace waited out
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
 def test_with_a_real_worker_the_mail_waits_for_the_player_to_leave(worker, sink, paced, alice,
