@@ -95,6 +95,18 @@ def test_decline_by_reply_declines(alice, bob):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("word", "status"),
+    [("accept", "accepted"), ("YES", "accepted"), ("Yes", "accepted"), ("no", "declined"),
+     ("NO", "declined")],
+)  # fmt: skip
+def test_the_words_people_reply_with_are_read_as_join_or_decline(alice, bob, word, status):
+    invitation = invited(alice, bob)
+    assert answer(bob, invitation, f"{word}\n\n> Alice invites you").status == "applied"
+    assert picture(invitation)["status"] == status
+
+
+@pytest.mark.django_db
 def test_a_second_answer_is_refused_and_changes_nothing(alice, bob):
     invitation = invited(alice, bob)
     answer(bob, invitation, "join")
