@@ -38,6 +38,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games.engines.base import IllegalAction
+from games.engines.orders import Unreadable, read_value
 from games.errors import InvalidRequest, ServiceError, StaleSeq
 from games.models import Event, Game, Seat
 from games.selectors import orders as orders_selected
@@ -569,20 +570,27 @@ def _order_of(game: Game, line: str) -> dict:
     if programme is None or programme["kind"] == "play":
         return {"kind": "play", "text": line}
     order: dict = {"kind": programme["kind"]}
-    values = [_word_value(word) for word in rest.split()]
-    names = list(programme["fields"])
-    if names and programme["fields"][names[0]] == "cards":
-        order[names[0]] = values  # the two cards, as their numbers
+    fields = programme["fields"]
+    names = list(fields)
+    if names and fields[names[0]] == "cards":
+        order[names[0]] = _word_value(fields[names[0]], rest)  # the two cards
         return order
-    if len(values) > len(names):
+    words = rest.split()
+    if len(words) > len(names):
         raise InvalidRequest(gettext_noop("%(kind)s takes at most these values: %(names)s"),
                              kind=programme["kind"], names=" ".join(names) or "none")  # fmt: skip
-    order.update(zip(names, values, strict=False))
+    for name, word in zip(names, words, strict=False):  # a value may be left out
+        order[name] = _word_value(fields[name], word)
     return order
 
 
-def _word_value(word: str):
-    return int(word) if re.fullmatch(r"-?\d{1,9}", word) else word
+def _word_value(kind: str, words: str):
+    """The value as the page reads it; words that are none are left as they
+    are, for the programme to refuse with its own reason."""
+    try:
+        return read_value(kind, words)
+    except Unreadable:
+        return words
 
 
 def _joined(command: str, table) -> dict:

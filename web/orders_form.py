@@ -2,7 +2,7 @@
 the service takes (`games.services.orders.check_write_order`).
 
 Each programme names its fields and their kinds (`games.engines.orders`):
-`int`, `str`, `bool`, `choice:a|b`, `cards` (two card numbers) and `action`
+`int`, `str`, `bool`, `choice:a|b`, `cards` (two cards) and `action`
 (a move).  On the page a move is a line as a mail reply gives it, read by
 the service as the game stands; the `after` condition of a `play` order
 (a move as JSON) is the API's alone.  The inputs are named `f.<field>`.
@@ -10,17 +10,14 @@ the service as the game stands; the `after` condition of a `play` order
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.http import QueryDict
 
+from games.engines.orders import Unreadable, read_value
+
 # Fields the page does not offer: a move as JSON is no input for a person.
 API_ONLY = frozenset({"after"})
-
-
-class Unreadable(ValueError):
-    """A field the form sent that is no value of its kind: its message says which."""
 
 
 def fields_for(programme: dict[str, Any]) -> list[dict[str, Any]]:
@@ -33,8 +30,8 @@ def fields_for(programme: dict[str, Any]) -> list[dict[str, Any]]:
         # A play order's move is its whole point, though the API may take
         # it as `action` or as `text`, so neither is required there.
         needed = name in required or (name == "action" and programme["kind"] == "play")
-        field = {"name": name, "kind": kind.split(":")[0], "label": LABELS.get(name, name),
-                 "required": needed}  # fmt: skip
+        field = {"name": name, "kind": kind.split(":")[0], "spec": kind,
+                 "label": LABELS.get(name, name), "required": needed}  # fmt: skip
         if kind.startswith("choice:"):
             field["options"] = kind.removeprefix("choice:").split("|")
         shown.append(field)
@@ -49,7 +46,7 @@ LABELS = {
     "amount": "Bid up to",
     "company": "Company (its letters)",
     "choice": "Choice",
-    "cards": "The two cards (their numbers)",
+    "cards": "The two cards, as your hand shows them",
 }
 
 
@@ -72,18 +69,7 @@ def order_from(programme: dict[str, Any], post: QueryDict) -> dict[str, Any]:
 
 
 def _value(field: dict[str, Any], raw: str) -> Any:
-    kind = field["kind"]
-    if len(raw) > 400:
-        raise Unreadable(f"{field['label']}: too long")
-    if kind == "int":
-        if not re.fullmatch(r"-?\d{1,9}", raw):
-            raise Unreadable(f"{field['label']}: a whole number, please")
-        return int(raw)
-    if kind == "cards":
-        numbers = re.findall(r"\d{1,4}", raw)
-        if len(numbers) != 2 or re.sub(r"[\d\s,;]", "", raw):
-            raise Unreadable(f"{field['label']}: two card numbers, like 3 7")
-        return [int(n) for n in numbers]
-    if kind == "choice" and raw not in field["options"]:
-        raise Unreadable(f"{field['label']}: one of {', '.join(field['options'])}")
-    return raw
+    try:
+        return read_value(field["spec"], raw)
+    except Unreadable as unreadable:
+        raise Unreadable(f"{field['label']}: {unreadable}") from None

@@ -104,6 +104,36 @@ class Programme:
     required: tuple[str, ...] = ()
 
 
+class Unreadable(ValueError):
+    """Words that are no value of a field's kind; the message says what is wanted."""
+
+
+def read_value(kind: str, raw: str) -> Any:
+    """A field's value as a person writes it, in a form's input or in a mail
+    line's words, by the field's kind (`Programme.fields`).  Both doors read
+    with this, so a value means the same by page and by mail; whether it is
+    legal is the programme's `legal` to say.  Cards are kept as written
+    (Havana's are words like `2p` as well as numbers)."""
+    raw = raw.strip()
+    if len(raw) > 400:
+        raise Unreadable("too long")
+    base = kind.split(":")[0]
+    if base == "int":
+        if not re.fullmatch(r"-?\d{1,9}", raw):
+            raise Unreadable("a whole number, please")
+        return int(raw)
+    if base == "cards":
+        words = [word for word in re.split(r"[\s,;]+", raw) if word]
+        if len(words) != 2:
+            raise Unreadable("two cards as your hand shows them, like 2p 5")
+        return words
+    if base == "choice":
+        options = kind.removeprefix("choice:").split("|")
+        if raw not in options:
+            raise Unreadable(f"one of {', '.join(options)}")
+    return raw
+
+
 def digest(engine: Any, state: State, seat: int) -> str:
     """What `seat` sees of the game, as 16 hex digits: two states the seat
     cannot tell apart have the same digest."""

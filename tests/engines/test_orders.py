@@ -11,6 +11,7 @@ import pytest
 from games.engines import base, orders
 from games.engines.cuba.play import randomgame
 from games.engines.errors import IllegalAction
+from games.engines.orders import Unreadable, read_value
 
 
 def play_until(name, players, stop, *, seed=5, limit=4000, chooser=None):
@@ -219,3 +220,24 @@ def test_describing_an_order_names_what_it_will_do():
     state = engine.setup(4, {}, 1)
     order = orders.write(engine, state, 0, {"kind": "auction_pass", "price": 60})
     assert orders.describe(engine, order) == "in the auction, pass on every card above $60"
+
+
+@pytest.mark.parametrize(
+    ("kind", "raw", "value"),
+    [("int", " 12 ", 12), ("int", "-3", -3), ("cards", "2p 5", ["2p", "5"]),
+     ("cards", "2p,5", ["2p", "5"]), ("choice:payout|retain", "retain", "retain"),
+     ("str", "SR 2", "SR 2")],
+)  # fmt: skip
+def test_a_value_is_read_the_same_by_page_and_by_mail(kind, raw, value):
+    assert read_value(kind, raw) == value
+
+
+@pytest.mark.parametrize(
+    ("kind", "raw", "said"),
+    [("int", "forty", "a whole number"), ("int", "9" * 12, "a whole number"),
+     ("cards", "2p", "two cards"), ("cards", "1 2 3", "two cards"),
+     ("choice:payout|retain", "burn", "one of payout, retain"), ("str", "x" * 401, "too long")],
+)  # fmt: skip
+def test_words_that_are_no_value_of_the_kind_say_what_is_wanted(kind, raw, said):
+    with pytest.raises(Unreadable, match=said):
+        read_value(kind, raw)

@@ -178,3 +178,15 @@ def test_a_lapsed_order_is_told_as_lapsed(make_game, alice, bob):
     message = render.build_message(outbox.on_order_note(note))
     assert message.to == ["bob@example.org"] and "a standing order lapsed" in message.subject
     assert "your standing order 4 (play pass in round 1) lapsed" in message.body
+
+
+def test_havana_cards_by_mail_are_the_cards_as_the_hand_shows_them(make_game, alice, bob):
+    # Havana's cards are words (`2p`) as well as numbers (`5`): both kept as written.
+    game = make_game("havana", players=[alice, bob], seed=5)
+    hand = store.load(game, engine_for(game)).state["seats"][1]["hand"]
+    mine = [next(c for c in hand if not c.isdigit()), next(c for c in hand if c.isdigit())]
+    mail(bob, game, f"orders:\ncards {mine[0]}, {mine[1]}")
+    # Round 1's choice is Bob's to make now, so the order is played at once.
+    [fired] = Event.objects.filter(game=game, source=Event.Source.ORDER)
+    assert fired.seat == 1 and set(fired.payload["action"]["cards"]) == set(mine)
+    assert "played at once" in answer_to(bob)

@@ -8,7 +8,9 @@ import re
 
 import pytest
 
-from games.models import OrderEvent
+from games.models import Event, OrderEvent
+from games.stream import store
+from games.stream.derived import engine_for
 
 CSRF = re.compile(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+')
 
@@ -146,3 +148,14 @@ def test_an_order_is_left_from_beside_the_board(client, alice, bob, carol, game)
     assert [CSRF.sub("", p) for p in after] == [CSRF.sub("", panel)]
     client.force_login(carol)
     assert QUICK.findall(client.get(f"/games/{game.pk}/").content.decode()) == []
+
+
+def test_havana_cards_are_written_as_the_hand_shows_them(client, make_game, alice, bob):
+    # Havana's cards are words (`2p`) as well as numbers (`5`), kept as written.
+    havana = make_game("havana", players=[alice, bob], seed=5)
+    hand = store.load(havana, engine_for(havana)).state["seats"][1]["hand"]
+    mine = [next(c for c in hand if not c.isdigit()), next(c for c in hand if c.isdigit())]
+    write(client, bob, havana, kind="cards", **{"f.cards": f"{mine[0]} {mine[1]}"})
+    # Round 1's choice is Bob's to make now, so the order is played at once.
+    [fired] = Event.objects.filter(game=havana, source=Event.Source.ORDER)
+    assert fired.seat == 1 and set(fired.payload["action"]["cards"]) == set(mine)
