@@ -543,22 +543,24 @@ def leave_orders(game: Game, seat: int, user, orders: parse.Orders) -> list[dict
     return results
 
 
+# What the answer says of an order just written, by what became of it.
+BECAME_OF = {
+    orders_selected.PLAYED_AND_STANDING: gettext_noop(
+        "standing order %(id)s, played at once (it was your turn) and standing on: %(says)s"
+    ),
+    orders_selected.PLAYED: gettext_noop(
+        "order %(id)s played at once, it was your turn: %(says)s"
+    ),
+    orders_selected.STANDING: gettext_noop("standing order %(id)s: %(says)s"),
+    orders_selected.DROPPED: gettext_noop(
+        "order %(id)s was dropped at once (its note says why): %(says)s"
+    ),
+}
+
+
 def _what_became_of(game: Game, seat: int, number: int, before: int) -> str:
-    """What the answer says of an order just written: on the seat's own turn
-    it may have been played (or dropped) at once."""
     game.refresh_from_db()
-    played = Event.objects.filter(
-        game=game, seq__gt=before, seat=seat, source=Event.Source.ORDER
-    ).exists()
-    stands = orders_selected.stands(game, seat, number)
-    if played and stands:
-        return gettext_noop("standing order %(id)s, played at once (it was your turn) and "
-                            "standing on: %(says)s")  # fmt: skip
-    if played:
-        return gettext_noop("order %(id)s played at once, it was your turn: %(says)s")
-    if stands:
-        return gettext_noop("standing order %(id)s: %(says)s")
-    return gettext_noop("order %(id)s was dropped at once (its note says why): %(says)s")
+    return BECAME_OF[orders_selected.became_of(game, seat, number, before)]
 
 
 def _order_of(game: Game, line: str) -> dict:

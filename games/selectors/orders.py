@@ -21,7 +21,7 @@ from django.utils.translation import gettext_noop
 
 from games.engines import orders as programmes
 from games.errors import NotFound
-from games.models import Game, OrderEvent, Seat
+from games.models import Event, Game, OrderEvent, Seat
 from games.stream import replay, sql, store
 
 SPENDING = frozenset({OrderEvent.Kind.DROPPED, OrderEvent.Kind.LAPSED})
@@ -157,6 +157,25 @@ def stands(game: Game, seat: int, number: int) -> bool:
     """Whether the seat's order `number` still stands: not once it fired or
     was dropped at the moment it was written (it was the seat's turn)."""
     return any(item.number == number for item in standing(game, seat).get(seat, []))
+
+
+# What became of an order just written (`became_of`).
+STANDING, PLAYED, DROPPED = "standing", "played", "dropped"
+PLAYED_AND_STANDING = "played_and_standing"
+
+
+def became_of(game: Game, seat: int, number: int, before: int) -> str:
+    """What became of the seat's order `number`, written when the game stood
+    at seq `before`: on the seat's own turn it is tried at once, and may have
+    been played (and stand on, if it is for every turn) or dropped.  Every
+    door that writes orders tells its writer this, in its own words."""
+    played = Event.objects.filter(
+        game=game, seq__gt=before, seat=seat, source=Event.Source.ORDER
+    ).exists()
+    standing_now = stands(game, seat, number)
+    if played:
+        return PLAYED_AND_STANDING if standing_now else PLAYED
+    return STANDING if standing_now else DROPPED
 
 
 def audit(game: Game) -> list[dict[str, Any]]:

@@ -155,7 +155,8 @@ def test_havana_cards_are_written_as_the_hand_shows_them(client, make_game, alic
     havana = make_game("havana", players=[alice, bob], seed=5)
     hand = store.load(havana, engine_for(havana)).state["seats"][1]["hand"]
     mine = [next(c for c in hand if not c.isdigit()), next(c for c in hand if c.isdigit())]
-    write(client, bob, havana, kind="cards", **{"f.cards": f"{mine[0]} {mine[1]}"})
+    shown = write(client, bob, havana, kind="cards", **{"f.cards": f"{mine[0]} {mine[1]}"})
     # Round 1's choice is Bob's to make now, so the order is played at once.
     [fired] = Event.objects.filter(game=havana, source=Event.Source.ORDER)
     assert fired.seat == 1 and set(fired.payload["action"]["cards"]) == set(mine)
+    assert "It was your turn: order 1 was played at once." in shown.content.decode()

@@ -50,6 +50,7 @@ def _write(request: HttpRequest, game, seat: int) -> None:
     except orders_form.Unreadable as unreadable:
         messages.error(request, str(unreadable))
         return
+    before = game.seq
     written = attempt(
         request,
         lambda: check_write_order(game, request.user, order=order, source=Event.Source.WEB),
@@ -58,8 +59,19 @@ def _write(request: HttpRequest, game, seat: int) -> None:
     if written is None:
         return
     game.refresh_from_db()
-    if not selected.stands(game, seat, written["id"]):
-        messages.info(request, f"It was your turn: order {written['id']} was tried at once.")
+    said = BECAME_OF.get(selected.became_of(game, seat, written["id"], before))
+    if said:
+        messages.info(request, said.format(id=written["id"]))
+
+
+# What became of an order just written, when it is more than "written".
+BECAME_OF = {
+    selected.PLAYED_AND_STANDING: (
+        "It was your turn: order {id} was played at once, and stands on."
+    ),
+    selected.PLAYED: "It was your turn: order {id} was played at once.",
+    selected.DROPPED: "It was your turn: order {id} was dropped at once (its note says why).",
+}
 
 
 @login_required
