@@ -48,7 +48,6 @@ import dataclasses
 import functools
 import json
 import random
-import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -66,6 +65,7 @@ from games.selectors import shown, verify_record, visibility
 from games.stream import spectators, store
 from tests.conftest import make_user
 from tests.support.consent import consenting
+from tests.support.pages import without_csrf
 
 try:
     from games.stream import lru as memo
@@ -410,9 +410,6 @@ def keys_in(value: Any) -> set[str]:
     return set()
 
 
-CSRF = re.compile(r'(?<=csrfmiddlewaretoken" value=")[^"]+|(?<="X-CSRFToken": ")[^"]+')
-
-
 def _logged_in(user) -> Client:
     client = Client()
     client.force_login(user)
@@ -574,7 +571,7 @@ class RedactionWalk:
         per-request CSRF token."""
         response = self.pages[viewer].get(f"/games/{self.id}/")
         assert response.status_code == 200, (who(viewer), response.status_code)
-        return CSRF.sub("csrf", response.content.decode())
+        return without_csrf(response.content.decode())
 
     def mail(self, viewer: int) -> str:
         """The game part of the seat's turn mail now (text and HTML), telling

@@ -28,9 +28,9 @@ from games.services import talk as talk_service
 from games.services.creation import do_create_game
 from notifications import render
 from tests.conftest import make_user
+from tests.support.pages import without_csrf
 from tests.support.play import random_move
 
-CSRF = re.compile(r'(?<=csrfmiddlewaretoken" value=")[^"]+|(?<="X-CSRFToken": ")[^"]+')
 PRIVATE_LINE = "a private message was sent"
 
 
@@ -88,7 +88,7 @@ def surfaces(table: Table, name: str) -> dict[str, str]:
         got[surface] = response.content.decode()
     page = client.get(f"/games/{pk}/")
     assert page.status_code == 200
-    got["page"] = CSRF.sub("csrf", page.content.decode())
+    got["page"] = without_csrf(page.content.decode())
     seat = seat_of(name)
     if seat is not None:
         game = Game.objects.get(pk=pk)
