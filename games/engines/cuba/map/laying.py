@@ -32,6 +32,7 @@ from ..refusals import reason, refusal, refuse
 from .board import (
     FC,
     Board,
+    Content,
     buildable,
     company_hexes,
     content,
@@ -113,21 +114,37 @@ def _static_fault(
         return reason(
             N_("tile {name} does not match the label of {coord}"), name=tile.name, coord=coord
         )
+    return _rotation_fault(board, who, coord, cur, tile, rot)
+
+
+def _rotation_fault(
+    board: Board, who: Layer, coord: str, cur: Content, tile: Tile, rot: int
+) -> str | None:
+    """The rules `_static_fault` asks last, those that depend on the
+    rotation; the listing of legal lays asks only these of each rotation,
+    having asked the rest once per hex and tile."""
+    part = part_of(board)
     ends = exits(rotated_paths(tile.name, rot))
-    bad = sorted(e for e in ends if not edge_open(coord, e))
-    if bad:
-        return reason(
-            N_("track would run off the map, into the sea or into a barrier at side {side}"),
-            side=bad[0],
-        )
-    bad = sorted(e for e in ends if not part_side_open(part, coord, e))
-    if bad:
+    if not _sides_open(part, coord, ends):
+        bad = sorted(e for e in ends if not edge_open(coord, e))
+        if bad:
+            return reason(
+                N_("track would run off the map, into the sea or into a barrier at side {side}"),
+                side=bad[0],
+            )
+        bad = sorted(e for e in ends if not part_side_open(part, coord, e))
         return reason(
             N_("track would run off the part of the map in play at side {side}"), side=bad[0]
         )
     if cur.color == "white":
         return _lay_fault(who, coord, tile)
     return _upgrade_fault(board, who, coord, tile, rot)
+
+
+def _sides_open(part: Any, coord: str, ends: Any) -> bool:
+    """Whether track may leave `coord` through each of `ends` (the map's own
+    limits, then the part's)."""
+    return all(edge_open(coord, e) and part_side_open(part, coord, e) for e in ends)
 
 
 def _lay_fault(who: Layer, coord: str, tile: Tile) -> str | None:
@@ -427,11 +444,15 @@ def _legal_lays(
         if who.kind == "major" and HEXES[coord].kind == "sugar" and cur.tile is None:
             cost = SUGAR_FIELD_COST
         for t in available:
-            # cheap filters first; _static_fault re-checks them with a reason
+            # What _static_fault asks of the hex and the tile, asked once here
+            # (buildable and the first-turn rule above, these filters); of
+            # each rotation only the rest.
             if t.color != want or t.label != cur.label or _commissioner_fault(commissioner, t):
                 continue
+            if COLOR_PHASE[t.color] > phase:
+                continue
             for rot in distinct_rotations(t.name):
-                if _static_fault(board, who, coord, t, rot, phase):
+                if _rotation_fault(board, who, coord, cur, t, rot):
                     continue
                 passes = _cheapest_link(cheap, who, coord, t.name, rot, own, track)
                 if passes is not None:
