@@ -39,6 +39,16 @@ def orders(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+# What became of an order just written, when it is more than "written".
+BECAME_OF = {
+    selected.PLAYED_AND_STANDING: (
+        "It was your turn: order {id} was played at once, and stands on."
+    ),
+    selected.PLAYED: "It was your turn: order {id} was played at once.",
+    selected.DROPPED: "It was your turn: order {id} was dropped at once (its note says why).",
+}
+
+
 def _write(request: HttpRequest, game, seat: int) -> None:
     kinds = {p["kind"]: p for p in selected.programme_list(engine_for(game))}
     programme = kinds.get(request.POST.get("kind", ""))
@@ -62,16 +72,6 @@ def _write(request: HttpRequest, game, seat: int) -> None:
     said = BECAME_OF.get(selected.became_of(game, seat, written["id"], before))
     if said:
         messages.info(request, said.format(id=written["id"]))
-
-
-# What became of an order just written, when it is more than "written".
-BECAME_OF = {
-    selected.PLAYED_AND_STANDING: (
-        "It was your turn: order {id} was played at once, and stands on."
-    ),
-    selected.PLAYED: "It was your turn: order {id} was played at once.",
-    selected.DROPPED: "It was your turn: order {id} was dropped at once (its note says why).",
-}
 
 
 @login_required

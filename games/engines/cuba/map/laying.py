@@ -13,6 +13,7 @@ pays for with this lay (each must actually be needed).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -33,6 +34,7 @@ from .board import (
     FC,
     Board,
     Content,
+    Part,
     buildable,
     company_hexes,
     content,
@@ -141,7 +143,7 @@ def _rotation_fault(
     return _upgrade_fault(board, who, coord, tile, rot)
 
 
-def _sides_open(part: Any, coord: str, ends: Any) -> bool:
+def _sides_open(part: Part | None, coord: str, ends: Iterable[int]) -> bool:
     """Whether track may leave `coord` through each of `ends` (the map's own
     limits, then the part's)."""
     return all(edge_open(coord, e) and part_side_open(part, coord, e) for e in ends)

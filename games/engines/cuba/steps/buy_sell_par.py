@@ -95,11 +95,10 @@ def legal(state: State, seat: int) -> list[Action]:
             for source in shares.SOURCES
             if _why_not_buy(state, seat, sym, source) is None
         ]
-    # Only a company nobody has started can be started: the others are
-    # skipped before their seven prices are tried.
-    # The checks that do not depend on the price are made once a company
-    # (or once a concession and company); only what the price costs is
-    # asked of each price.  `apply` asks the same questions in the same order.
+    # Only a company nobody has started can be started.  What does not
+    # depend on the price is asked once (of the seat, the concession, the
+    # company), and of each of the seven prices only what it costs; `apply`
+    # asks the same questions in the same order.
     unstarted = [sym for sym in state["companies"] if _unstarted(state, sym)]
     for sym in unstarted:
         if _why_not_par_company(state, seat, sym) is None:
@@ -108,7 +107,7 @@ def legal(state: State, seat: int) -> list[Action]:
                 for price in market.PAR_PRICES
                 if _why_not_par_cost(state, seat, price) is None
             ]
-    if _first_round(state):
+    if _first_round(state) and _why_not_convert_limit(state, seat) is None:
         for card in CONCESSIONS:
             if _why_not_convert_card(state, seat, card) is not None:
                 continue
@@ -453,6 +452,7 @@ def _why_not_convert(state: State, seat: int, card: Any, sym: Any, price: Any) -
         _why_not_convert_card(state, seat, card)
         or _why_not_convert_company(state, seat, sym)
         or _price_fault(price)
+        or _why_not_convert_limit(state, seat)
         or _why_not_convert_cost(state, seat, sym, price)
     )
 
@@ -486,8 +486,8 @@ def _why_not_convert_company(state: State, seat: int, sym: Any) -> Refused | Non
     return None
 
 
-def _why_not_convert_cost(state: State, seat: int, sym: str, price: int) -> Refused | None:
-    """The certificate limit and the money: what the minor's 60% asks."""
+def _why_not_convert_limit(state: State, seat: int) -> Refused | None:
+    """The minor's 60% is two certificates: room for them under the limit."""
     limit = BY_ID[state["variant"]].certificate_limit
     held = shares.certificate_count(state["certificates"], seat)
     if held + 2 > limit:
@@ -496,6 +496,11 @@ def _why_not_convert_cost(state: State, seat: int, sym: str, price: int) -> Refu
             held=held,
             limit=limit,
         )
+    return None
+
+
+def _why_not_convert_cost(state: State, seat: int, sym: str, price: int) -> Refused | None:
+    """What the minor's 60% costs at `price`, less the concession's value."""
     due, has = MINOR_START_SHARES * price - CONCESSION_VALUE, state["cash"][cash.player(seat)]
     if has < due:
         return refuse(
