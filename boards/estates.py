@@ -210,8 +210,9 @@ def controls(
 ) -> list[dict[str, Any]]:
     """The Estates' clickable board for `seat`: the pieces to put up for
     auction where they lie (display ends, the supply), the auction with a
-    number input for the bid, the lots a won piece may go on, the rows for
-    the mayor, and the permits."""
+    number input for the bid, the lots a won piece may go on (a permit's
+    too: the lot it makes the row's new end), the rows for the mayor, and
+    the permits on the board that the cancel cube may remove."""
     if seat is None or not moves:
         return []
     areas: list[dict[str, Any]] = []
@@ -264,13 +265,23 @@ def controls(
         areas.append(cells("estates-answer", "The auction: your answer", items))
     places = of_type(moves, "place")
     mayors = of_type(moves, "mayor")
-    if places or mayors:
+    cancels = of_type(moves, "cancel")
+    if places or mayors or cancels:
         for row in view["board"]:
             here = [m for m in places if m["action"]["lot"].startswith(row["row"])]
             there = [m for m in mayors if m["action"]["row"] == row["row"]]
-            if not here and not there:
+            # The cancel cube is used on the permit it removes, where it lies.
+            held = {abs(change) for change in row["permits"]}
+            removed = [m for m in cancels if m["action"]["permit"] in held]
+            if not here and not there and not removed:
                 continue
             items = []
+            if removed:
+                items.append(
+                    {"name": "The permits", "detail": "the row's length changed by "
+                     + " ".join(_permit_text(p) for p in row["permits"]),
+                     "buttons": [button(m, f"Cancel it: {said(m)}") for m in removed]}
+                )  # fmt: skip
             if there:
                 items.append(
                     {"name": "The street", "detail": "the mayor's place",
@@ -309,13 +320,11 @@ def controls(
         button(m)
         for m in moves
         if m["action"]["type"]
-        not in ("auction", "bid", "pass", "give", "keep", "discard", "place", "mayor")
+        not in ("auction", "bid", "pass", "give", "keep", "discard", "place", "mayor", "cancel")
     ]
     if rest:
         areas.append(
-            cells(
-                "estates-more", "Permits and more", [{"name": "", "detail": "", "buttons": rest}]
-            )
+            cells("estates-more", "More moves", [{"name": "", "detail": "", "buttons": rest}])
         )
     return areas
 
