@@ -7,9 +7,15 @@ players' panel shows "hidden" for the others: there is nothing else to draw.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from boards.controls import button, cells, number, of_type, said
+
+# The picture is a control too: each lot a won piece may go on, each street
+# the mayor may stand in and each permit the cancel cube may remove is a
+# link to its buttons below (boards.controls).
+TAKES_ACTIONS = True
 
 # Geometry of the SVG, in viewBox units.
 LABEL_W = 34  # the street in front of the rows: row letter and mayor
@@ -166,7 +172,45 @@ def _auction(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any] | No
     }
 
 
-def context(view: dict[str, Any], seat: int | None, names: dict[int, str]) -> dict[str, Any]:
+def _targets(
+    rows: list[dict[str, Any]], actions: Sequence[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The parts of the picture a legal move names, each a link to the
+    control that makes it: lots (place), streets (mayor), permits (cancel)."""
+    lots = {a["lot"] for a in actions if a.get("type") == "place"}
+    streets = {a["row"] for a in actions if a.get("type") == "mayor"}
+    cancels = {a["permit"] for a in actions if a.get("type") == "cancel"}
+    targets = []
+    for row in rows:
+        name = row["row"].upper()
+        if row["row"] in streets:
+            targets.append(
+                {"href": f"#estates-mayor-{row['row']}", "x": 0, "y": row["y"],
+                 "w": LABEL_W - 4, "h": row["height"],
+                 "label": f"Row {name}: the mayor may stand here"}
+            )  # fmt: skip
+        for lot in row["lots"]:
+            if lot["lot"] in lots:
+                targets.append(
+                    {"href": f"#estates-lot-{lot['lot']}", "x": lot["x"], "y": row["y"],
+                     "w": LOT_W - 2, "h": row["base"] - row["y"] + 4,
+                     "label": f"Lot {lot['lot']}: the piece may go here"}
+                )  # fmt: skip
+            if lot["permit_here"] and cancels & {abs(c) for c in row["permits"]}:
+                targets.append(
+                    {"href": f"#estates-permits-{row['row']}", "x": lot["x"] + 2,
+                     "y": row["y"] + 4, "w": LOT_W - 6, "h": 16,
+                     "label": f"Row {name}'s permits: the cancel cube may remove one"}
+                )  # fmt: skip
+    return targets
+
+
+def context(
+    view: dict[str, Any],
+    seat: int | None,
+    names: dict[int, str],
+    actions: Sequence[dict[str, Any]] = (),
+) -> dict[str, Any]:
     rows = _rows(view)
     display_top = rows[-1]["y"] + rows[-1]["height"] + 28
     display = _display(view, display_top)
@@ -178,6 +222,7 @@ def context(view: dict[str, Any], seat: int | None, names: dict[int, str]) -> di
         "lot_w": LOT_W,
         "street_w": LABEL_W - 4,
         "rows": rows,
+        "targets": _targets(rows, actions),
         "mayor_y": None if mayor_row is None else mayor_row["base"] - 10,
         "display_label_y": display_top - 8,
         "display": display,
@@ -278,13 +323,15 @@ def controls(
             items = []
             if removed:
                 items.append(
-                    {"name": "The permits", "detail": "the row's length changed by "
+                    {"name": "The permits", "anchor": f"estates-permits-{row['row']}",
+                     "detail": "the row's length changed by "
                      + " ".join(_permit_text(p) for p in row["permits"]),
                      "buttons": [button(m, f"Cancel it: {said(m)}") for m in removed]}
                 )  # fmt: skip
             if there:
                 items.append(
-                    {"name": "The street", "detail": "the mayor's place",
+                    {"name": "The street", "anchor": f"estates-mayor-{row['row']}",
+                     "detail": "the mayor's place",
                      "buttons": [button(m, f"The mayor here: {said(m)}") for m in there]}
                 )  # fmt: skip
             for lot in row["lots"]:
@@ -299,6 +346,7 @@ def controls(
                 items.append(
                     {
                         "name": lot["lot"],
+                        "anchor": f"estates-lot-{lot['lot']}",
                         "detail": (
                             f"{floors} floor{'s' if floors != 1 else ''}" if floors else "empty"
                         )

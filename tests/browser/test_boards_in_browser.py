@@ -119,6 +119,24 @@ def test_each_move_type_is_made_by_clicking_the_board(
 LATER_SEEDS = {"havana": 2, "pointcity": 0, "estates": 2}
 
 
+# Moves made from the board's picture itself: the part of it they name is a
+# link to their buttons.
+ON_THE_PICTURE = {"estates": {"mayor", "cancel"}}
+
+
+def through_the_picture(page: Page, kind: str):
+    """Click the part of the board picture that leads to a move of `kind`;
+    the form of that move in the cell it opened."""
+    links = page.locator(".board a.board-target")
+    for i in range(links.count()):
+        href = links.nth(i).get_attribute("href")
+        if page.locator(f"{href} form[data-action='{kind}']").count():
+            links.nth(i).click()
+            page.wait_for_function("href => location.hash === href", arg=href)
+            return page.locator(f".cell:target form[data-action='{kind}']").first
+    raise AssertionError(f"no part of the picture leads to a {kind} move")
+
+
 @pytest.mark.parametrize("title", sorted(LATER_SEEDS))
 def test_every_other_kind_of_move_is_made_by_clicking_the_board(
     open_page, make_game, alice, bob, title
@@ -134,7 +152,12 @@ def test_every_other_kind_of_move_is_made_by_clicking_the_board(
         kind = next(a["type"] for a in legal if a["type"] in left)
         page = pages.get(seat) or pages.setdefault(seat, open_page(user))
         page.goto(f"/games/{game.pk}/")
-        form = page.locator(f".board-controls form[data-action='{kind}']").first
+        if kind in ON_THE_PICTURE.get(title, ()):
+            form = through_the_picture(page, kind)
+            # The picture holds links now: still no serious axe violation.
+            assert serious(page) == [], f"axe on {title}'s clickable picture"
+        else:
+            form = page.locator(f".board-controls form[data-action='{kind}']").first
         button = form.locator("button[type=submit]").first
         expect(button).to_have_accessible_name(re.compile(r"\w"))
         button.click()
