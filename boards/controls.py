@@ -156,3 +156,11 @@ def number_range(actions: list[dict[str, Any]]) -> dict[str, Any] | None:
         return None
     template = {k: v for k, v in actions[0].items() if k != field}
     return {"field": field, "min": low, "max": high, "template": encode(template)}
+
+
+def target(href: str, box: tuple[float, float, float, float], label: str) -> dict[str, Any]:
+    """A part of a board's picture that a legal move names, drawn as a link
+    to the cell of the controls that makes the move (`boards/_targets.html`
+    draws it; the cell carries the same `anchor`)."""
+    x, y, w, h = box
+    return {"href": f"#{href}", "x": x, "y": y, "w": w, "h": h, "label": label}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from boards.controls import button, cells, number, of_type, said
+from boards.controls import button, cells, number, of_type, said, target
 
 # The picture is a control too: each lot a won piece may go on, each street
 # the mayor may stand in and each permit the cancel cube may remove is a
@@ -185,22 +185,21 @@ def _targets(
         name = row["row"].upper()
         if row["row"] in streets:
             targets.append(
-                {"href": f"#estates-mayor-{row['row']}", "x": 0, "y": row["y"],
-                 "w": LABEL_W - 4, "h": row["height"],
-                 "label": f"Row {name}: the mayor may stand here"}
+                target(f"estates-mayor-{row['row']}", (0, row["y"], LABEL_W - 4, row["height"]),
+                       f"Row {name}: the mayor may stand here")
             )  # fmt: skip
         for lot in row["lots"]:
             if lot["lot"] in lots:
+                box = (lot["x"], row["y"], LOT_W - 2, row["base"] - row["y"] + 4)
                 targets.append(
-                    {"href": f"#estates-lot-{lot['lot']}", "x": lot["x"], "y": row["y"],
-                     "w": LOT_W - 2, "h": row["base"] - row["y"] + 4,
-                     "label": f"Lot {lot['lot']}: the piece may go here"}
+                    target(f"estates-lot-{lot['lot']}", box,
+                           f"Lot {lot['lot']}: the piece may go here")
                 )  # fmt: skip
             if lot["permit_here"] and cancels & {abs(c) for c in row["permits"]}:
+                box = (lot["x"] + 2, row["y"] + 4, LOT_W - 6, 16)
                 targets.append(
-                    {"href": f"#estates-permits-{row['row']}", "x": lot["x"] + 2,
-                     "y": row["y"] + 4, "w": LOT_W - 6, "h": 16,
-                     "label": f"Row {name}'s permits: the cancel cube may remove one"}
+                    target(f"estates-permits-{row['row']}", box,
+                           f"Row {name}'s permits: the cancel cube may remove one")
                 )  # fmt: skip
     return targets
 

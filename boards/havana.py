@@ -9,12 +9,14 @@ own `choice` (other seats show `chosen: true`), so the board can only say
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from boards.controls import button as controls_button
 from boards.controls import cells as controls_cells
 from boards.controls import of_type as controls_of_type
 from boards.controls import picker as controls_picker
+from boards.controls import target as controls_target
 from games.engines import base
 from games.engines.havana.data import ALL_COST_FIELDS, CARD_BY_CODE, CUBES, card_sort_key
 
@@ -42,7 +44,17 @@ WORDS = {  # singular, plural
 }
 
 
-def context(view: dict[str, Any], seat: int | None, names: dict[int, str]) -> dict[str, Any]:
+# The picture is a control too: each building the seat may buy or conserve
+# is a link to its buttons below (boards.controls).
+TAKES_ACTIONS = True
+
+
+def context(
+    view: dict[str, Any],
+    seat: int | None,
+    names: dict[int, str],
+    actions: Sequence[dict[str, Any]] = (),
+) -> dict[str, Any]:
     slots = max(MIN_SLOTS, *(len(row) for row in view["rows"]))
     width = 2 * PAD + slots * CARD_W + (slots - 1) * GAP
     widest = max(
@@ -58,6 +70,7 @@ def context(view: dict[str, Any], seat: int | None, names: dict[int, str]) -> di
         "width": width,
         "height": y + CENTRE_H + PAD,
         "rows": rows,
+        "targets": _targets(rows, actions),
         "centre": centre,
         # The engine's flag, as the API shows it: on this board it is the
         # buildings' costs and VP that are provisional.
@@ -66,6 +79,20 @@ def context(view: dict[str, Any], seat: int | None, names: dict[int, str]) -> di
         "seats": [_seat(view, s, seat, names) for s in view["seats"]],
         "summary": _summary(view, rows),
     }
+
+
+def _targets(
+    rows: list[dict[str, Any]], actions: Sequence[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The buildings a legal move names (buy, conserve), each a link to its
+    cell among the controls."""
+    named = {a["building"] for a in actions if a.get("type") in ("buy", "conserve")}
+    return [
+        controls_target(f"havana-building-{card['id']}",
+                        (card["x"], card["y"], card["w"], card["h"]),
+                        f"B{card['id']}: buy or conserve it")
+        for row in rows for card in row["cards"] if card["id"] in named
+    ]  # fmt: skip
 
 
 def _name(names: dict[int, str], seat: int) -> str:
@@ -331,6 +358,7 @@ def _for_sale(view: dict[str, Any], moves: list[dict[str, Any]]) -> list[dict[st
             items.append(
                 {
                     "name": f"B{bid} (row {number})",
+                    "anchor": f"havana-building-{bid}",
                     "detail": f"{b['vp']} VP, costs {cost_text(cost)}"
                     + (", needs the Architect" if b["architect"] else ""),
                     "buttons": buttons,

@@ -121,7 +121,7 @@ LATER_SEEDS = {"havana": 2, "pointcity": 0, "estates": 2}
 
 # Moves made from the board's picture itself: the part of it they name is a
 # link to their buttons.
-ON_THE_PICTURE = {"estates": {"mayor", "cancel"}}
+ON_THE_PICTURE = {"estates": {"mayor", "cancel"}, "havana": {"buy", "conserve"}}
 
 
 def through_the_picture(page: Page, kind: str):

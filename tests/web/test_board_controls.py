@@ -163,35 +163,39 @@ def test_the_cancel_cube_is_used_on_the_row_that_holds_the_permit(page_as, make_
     assert 'id="estates-more"' not in board
 
 
-@pytest.mark.parametrize(("kind", "anchor", "seed"), [
-    ("place", lambda a: f"estates-lot-{a['lot']}", 3),
-    ("mayor", lambda a: f"estates-mayor-{a['row']}", 3),
-    ("cancel", None, 1),
+def _permit_row(view: dict, action: dict) -> str:
+    row = next(r for r in view["board"] if action["permit"] in map(abs, r["permits"]))
+    return f"estates-permits-{row['row']}"
+
+
+@pytest.mark.parametrize(("title", "kind", "anchor", "seed"), [
+    ("estates", "place", lambda view, a: f"estates-lot-{a['lot']}", 3),
+    ("estates", "mayor", lambda view, a: f"estates-mayor-{a['row']}", 3),
+    ("estates", "cancel", _permit_row, 1),
+    ("havana", "buy", lambda view, a: f"havana-building-{a['building']}", 3),
+    ("havana", "conserve", lambda view, a: f"havana-building-{a['building']}", 3),
 ])  # fmt: skip
-def test_the_estates_picture_links_each_part_a_move_names_to_its_buttons(
-    page_as, make_game, alice, bob, kind, anchor, seed
+def test_the_picture_links_each_part_a_move_names_to_its_buttons(
+    page_as, make_game, alice, bob, title, kind, anchor, seed
 ):
-    game = make_game("estates", players=[alice, bob], seed=3)
+    game = make_game(title, players=[alice, bob], seed=3)
     game, seat, user, legal = play_until_kind(game, [alice, bob], kind, seed=seed)
     html = page_as(user).get(f"/games/{game.pk}/").content.decode()
-    picture = html[html.index('<figure class="board board-estates">') : html.index("</svg>")]
+    picture = html[html.index('class="board board-') : html.index("</svg>")]
     board = controls(html)
     linked = set(re.findall(r'<a href="#([^"]+)" class="board-target"', picture))
-    view = base.get("estates").view(store.load(game, base.get("estates")).state, seat)
+    engine = base.get(title)
+    view = engine.view(store.load(game, engine).state, seat)
     for action in (a for a in legal if a["type"] == kind):
-        if anchor is None:  # a permit: the row that holds it
-            row = next(r for r in view["board"] if action["permit"] in map(abs, r["permits"]))
-            name = f"estates-permits-{row['row']}"
-        else:
-            name = anchor(action)
+        name = anchor(view, action)
         assert name in linked
         cell = re.search(rf'<li [^>]*id="{name}">.*?</li>', board, re.S)
         assert cell and encode(action) in values_in(cell.group(0), kind)
-    # Every link leads to a cell that is there, and nothing else is linked.
+    # Every link leads to a cell that is there.
     for name in linked:
         assert f'id="{name}"' in board
     # Only the seat to act gets a picture to click; the mail's has no links.
     other = page_as([alice, bob][1 - seat]).get(f"/games/{game.pk}/").content.decode()
     if 1 - seat not in game.to_act:
         assert 'class="board-target"' not in other
-    assert 'class="board-target"' not in boards.render("estates", view, seat, {0: "a", 1: "b"})
+    assert 'class="board-target"' not in boards.render(title, view, seat, {0: "a", 1: "b"})
