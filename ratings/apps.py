@@ -19,4 +19,5 @@ class RatingsConfig(AppConfig):
         from ratings import requirements, updates
 
         hooks.on_committed(updates.rate_after_commit, only_if=updates.just_finished)
+        hooks.on_committed(updates.rerate_after_undo)
         hooks.on_seat_requirement(requirements.check_requirements)

@@ -1,13 +1,14 @@
-"""Writing ratings: a game rated as it finishes, the finished games not yet
-rated, and a rebuild of every rating from the streams.
+"""Writing ratings: a game rated as it finishes, a rating an undo took
+back, the finished games not yet rated, and a rebuild of every rating
+from the streams.
 
 A game is rated once the move that finished it has committed (a
 `games.hooks.on_committed` listener): a rating that fails is logged and
 never turns that move into an error, and `manage.py rate_games --pending`
 (or a rebuild) rates it later.  Games are rated one at a time per title
 under a lock (PostgreSQL's advisory lock), so every rating reads the
-ratings the previous one left; the rating events' ids are that order, the
-one `rate_games --verify` recomputes in.
+ratings the previous one left; within a title the rating events' ids are
+that order, the one `rate_games --verify` recomputes in.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from django.utils import timezone
 
 from games.engines import base
 from games.fields import as_text
-from games.models import Game
+from games.models import Event, Game
 from games.stream import replay
 from ratings import ledger, skill
 from ratings.models import Rating, RatingChange, RatingEvent
@@ -70,6 +71,97 @@ def do_rate_game(game: Game) -> RatingEvent | None:
         RatingChange.objects.bulk_create(changes)
         _write_ratings(facts.title, after, rows, event.created_at or timezone.now())
     return event
+
+
+def rerate_after_undo(game: Game, event) -> None:
+    """The on_committed listener for undos: a rated game an undo reopened
+    is rated no more (`do_unrate_game`).  Never raises, as above."""
+    if event.kind != Event.Kind.UNDO:
+        return
+    try:
+        do_unrate_game(Game.objects.get(pk=game.pk))
+    except Exception:
+        log.exception("taking back game %s's rating failed (rate_games rebuilds)", game.pk)
+
+
+def do_unrate_game(game: Game) -> bool:
+    """Take back the rating of `game` if its stream no longer gives it (an
+    undo reopened it, or changed how it ended): its players' ratings go back
+    to where they stood before it, and every game of its title rated after
+    it is rated again, in the same order, from there, as a rebuild would
+    rate them.  A game finished again is rated anew.  Whether a rating was
+    taken back."""
+    recorded = RatingEvent.objects.filter(game_id=game.pk).first()
+    if recorded is None:
+        return False
+    facts = ledger.facts(game)
+    if facts.rated and _same_facts(recorded, facts):
+        return False
+    with transaction.atomic():
+        _lock(recorded.title)
+        later = list(
+            RatingEvent.objects.filter(title=recorded.title, id__gte=recorded.id).order_by("id")
+        )
+        if not later or later[0].game_id != game.pk:
+            return False  # taken back meanwhile
+        rows, current, games = _before(recorded.title, later)
+        RatingEvent.objects.filter(pk__in=[e.pk for e in later]).delete()
+        for old in later[1:]:
+            again = ledger.Facts(
+                old.game_id, old.title, rated=True, finish_seq=old.finish_seq,
+                finished_at=old.finished_at, places=list(old.places), holders=old.holders,
+            )  # fmt: skip
+            event, changes, after = _rated(again, current)
+            event.save()
+            for change in changes:
+                change.event = event
+            RatingChange.objects.bulk_create(changes)
+            current.update(after)
+            for user in after:
+                games[user] = games.get(user, 0) + 1
+        _restore(recorded.title, rows, current, games)
+    if facts.rated:
+        do_rate_game(game)
+    return True
+
+
+def _same_facts(event: RatingEvent, facts: ledger.Facts) -> bool:
+    return (event.finish_seq, list(event.places), event.holders) == (
+        facts.finish_seq, facts.places, facts.holders
+    )  # fmt: skip
+
+
+def _before(title: str, later: list[RatingEvent]):
+    """The title's rating rows of the players in `later`, and their skills
+    and game counts as they stood before the first of those events (a
+    player first rated in them is new then)."""
+    changes = RatingChange.objects.filter(event__in=later).order_by("event_id", "seat", "id")
+    first: dict[int, skill.Skill] = {}
+    counted: dict[int, int] = {}
+    for change in changes:
+        first.setdefault(change.user_id, skill.Skill(change.mu_before, change.sigma_before))
+        counted[change.user_id] = counted.get(change.user_id, 0) + 1
+    rows = {
+        r.user_id: r
+        for r in Rating.objects.select_for_update().filter(title=title, user__in=list(first))
+    }
+    games = {user: rows[user].games - counted[user] for user in first if user in rows}
+    current = {user: value for user, value in first.items() if games.get(user, 0) > 0}
+    return rows, current, {user: n for user, n in games.items() if n > 0}
+
+
+def _restore(title: str, rows: dict, current: dict[int, skill.Skill], games: dict) -> None:
+    """Write the recomputed ratings; a player left with no rated game of
+    the title has no rating in it."""
+    now = timezone.now()
+    for user, row in rows.items():
+        if user not in games:
+            row.delete()
+            continue
+        value = current[user]
+        row.mu, row.sigma, row.ordinal = value.mu, value.sigma, value.ordinal
+        row.games, row.updated_at = games[user], now
+        row.save(update_fields=["mu", "sigma", "ordinal", "games", "updated_at"])
 
 
 def do_rate_pending() -> int:
