@@ -20,6 +20,9 @@
   (an invitation, the table full and its game started, the table expired),
   inside the transaction of the act that causes it: whatever the listener
   writes (the outbox's row) commits or rolls back with the act.
+- table_rows: `listener(tables, rows)`, a page of the lobby (`rows` are the
+  tables' summaries, in order): a listener adds what it knows to each row
+  in place (the `ratings` app, each seated player's rating).
 - seat_requirement: `listener(table, user)`, before a person takes a seat at
   a table with `requirements`; raises errors.RequirementsNotMet to refuse
   (the `ratings` app, which knows ratings and reliability, listens).
@@ -122,6 +125,7 @@ replay = Hook()
 timeout_failure = Hook()
 table_notice = Hook()
 seat_requirement = Hook()
+table_rows = Hook()
 order_note = Hook()
 
 on_rows, rows_for = rows.register, rows.collect
@@ -133,3 +137,4 @@ on_timeout_failure, timeout_failed = timeout_failure.register, timeout_failure.f
 on_table_notice, table_noticed = table_notice.register, table_notice.fire
 on_seat_requirement, seat_requirements = seat_requirement.register, seat_requirement.fire
 on_order_note, order_noted = order_note.register, order_note.fire
+on_table_rows, tables_listed = table_rows.register, table_rows.fire

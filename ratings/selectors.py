@@ -114,3 +114,16 @@ def at_tables(pairs: list[tuple[str, int]]) -> dict[tuple[str, int], float]:
     }
     new = skill.Skill().ordinal
     return {pair: shown(found.get(pair, new)) for pair in pairs}
+
+
+def add_to_table_rows(tables, rows: list[dict[str, Any]]) -> None:
+    """The `table_rows` listener: each lobby row gets `ratings`, beside its
+    `players`, each seated player's rating in the table's title (None for
+    a bot, which is not rated)."""
+    pairs = [(t.title, seat.user_id) for t in tables for seat in t.seats.all() if seat.user_id]
+    known = at_tables(pairs)
+    for table, row in zip(tables, rows, strict=True):
+        row["ratings"] = [
+            known[(table.title, seat.user_id)] if seat.user_id else None
+            for seat in table.seats.all()
+        ]

@@ -127,6 +127,9 @@ TABLE = {
                                                    "max": {"type": "integer"}}},
         "players": {"type": "array", "items": {"type": "string"},
                     "description": "usernames seated, as they sat down (bots as bot:<kind>)"},
+        "ratings": {"type": "array", "items": {"type": "number", "nullable": True},
+                    "description": "in the lobby: each player's rating in the title, as "
+                    "`players` lists them (a new player's if unrated; null for a bot)"},
         "free": {"type": "integer", "description": "seats still free"},
         "options": {"type": "object"},
         "clock": {"type": "object", "nullable": True},

@@ -69,7 +69,7 @@ class TablesView(APIView):
         found = tables.lobby(request.user, title=query.get("title"), open_only=query["open"])
         paginator = TablesPagination()
         page = paginator.paginate_queryset(tables.with_seats(found), request, self)
-        return paginator.get_paginated_response([tables.summary(table) for table in page])
+        return paginator.get_paginated_response(tables.listed(page))
 
     @extend_schema(
         summary="Open a table; the host takes its first seat",

@@ -10,12 +10,14 @@ sees the table's link, and only its players the names of those invited.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext_noop
 
+from games import hooks
 from games.engines import base
 from games.errors import NotFound
 from games.models import Invitation, InviteLink, Table, TableSeat
@@ -176,6 +178,14 @@ def summary(table: Table, user=None) -> dict[str, Any]:
         "created_at": table.created_at.isoformat(),
         "expires_at": table.expires_at.isoformat(),
     }
+
+
+def listed(page: Sequence[Table]) -> list[dict[str, Any]]:
+    """A page of the lobby: each table's summary, with what other apps add
+    to it (hooks.table_rows: the players' ratings)."""
+    rows = [summary(table) for table in page]
+    hooks.tables_listed(page, rows)
+    return rows
 
 
 def detail(table: Table, user) -> dict[str, Any]:

@@ -11,8 +11,9 @@ from django.test import Client
 
 from games.errors import RequirementsNotMet
 from games.models import Table
-from games.services.tables import check_create_table, check_join_table
+from games.services.tables import check_create_table, check_join_table, check_seat_bot
 from ratings import ledger, updates
+from ratings import selectors as ratings
 from tests.api.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -94,6 +95,21 @@ def test_the_lobby_shows_each_seated_players_rating(rated, alice, bob):
     html = Client().get("/tables/").content.decode()
     row = html[html.index(f'data-table="{table.pk}"') :]
     assert 'alice <span class="rating"' in row[: row.index("</tr>")]
+
+
+def test_the_lobby_api_gives_each_seated_players_rating_beside_their_name(rated, alice, eve):
+    table = check_create_table(alice, title="duel", seats=4)
+    check_join_table(table.pk, eve)
+    check_seat_bot(table.pk, alice, "random")
+    body = client_for(None).get("/api/tables/").json()
+    row = next(r for r in body["results"] if r["id"] == table.pk)
+    assert row["players"] == ["alice", "eve", "bot:random"]
+    assert row["ratings"] == [
+        ratings.shown(ratings.rating_of(alice, "duel")),
+        ratings.shown(ratings.rating_of(eve, "duel")),  # a new player's
+        None,  # a bot is not rated
+    ]
+    assert row["ratings"][0] != row["ratings"][1]
 
 
 def test_a_table_refuses_a_player_below_its_minimum_rating(rated, alice, carol, eve):

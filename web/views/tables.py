@@ -40,7 +40,6 @@ from games.services.tables import (
     check_remove_from_table,
     check_start_table,
 )
-from ratings import selectors as ratings
 from web import dashboard
 from web.views.common import attempt, int_or_none, readable
 
@@ -60,22 +59,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def with_ratings(page) -> list[dict[str, Any]]:
-    """The lobby's rows, each seated player with their rating in the
-    table's title (bots have none), written as the page shows it (one
-    decimal: formatted here, as the template's filter costs a millisecond a
-    page)."""
-    pairs = [(t.title, seat.user_id) for t in page for seat in t.seats.all() if seat.user_id]
-    known = ratings.at_tables(pairs)
-    rows = []
-    for table in page:
-        row = tables.summary(table)
+    """The lobby's rows (`tables.listed`, which brings each seated player's
+    rating in the table's title; bots have none), each player beside their
+    rating as the page shows it (one decimal: formatted here, as the
+    template's filter costs a millisecond a page)."""
+    rows = tables.listed(page)
+    for row in rows:
         row["rated_players"] = [
-            {"name": tables.entry_name(seat),
-             "rating": _one_decimal(known.get((table.title, seat.user_id)))
-             if seat.user_id else None}
-            for seat in table.seats.all()
-        ]  # fmt: skip
-        rows.append(row)
+            {"name": name, "rating": _one_decimal(rating)}
+            for name, rating in zip(row["players"], row["ratings"], strict=True)
+        ]
     return rows
 
 
