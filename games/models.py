@@ -253,6 +253,22 @@ class LegacySeal(models.Model):
         return f"{self.game} sealed at {self.seq}"
 
 
+class VerifiedHead(models.Model):
+    """Where `verify_games --incremental` last found a game clean: its head
+    then.  A game still at that head is not checked again; one whose stream
+    is now shorter, or whose event at that seq differs, was rewritten
+    (games.audit.sweep)."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True,
+                                related_name="verified_head")  # fmt: skip
+    seq = models.PositiveIntegerField()
+    head_hash = models.CharField(max_length=64)
+    verified_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.game} verified at {self.seq}"
+
+
 class Checkpoint(models.Model):
     """A signed statement that game `game` stood at `seq` with head `head_hash`
     at time `at` (games.audit.checkpoints).  Each was first written to the

@@ -343,22 +343,6 @@ def _sender_problem(event: Row, holders: list[int]) -> str | None:
     return None
 
 
-def all_problems(chunk: int = CHUNK, status: str | None = None) -> Iterator[tuple[Game, str]]:
-    """Every problem of every game (of one `status`: the release gate checks
-    the active ones), reading `chunk` games at a time."""
-    last = 0
-    chosen = Game.objects.all() if status is None else Game.objects.filter(status=status)
-    while True:
-        games = list(chosen.filter(pk__gt=last).order_by("pk")[:chunk])
-        if not games:
-            return
-        last = games[-1].pk
-        facts = stored(games)
-        for game in games:
-            for problem in game_problems(game, facts[game.pk]):
-                yield game, problem
-
-
 def unverified_imports(status: str | None = None) -> Iterator[tuple[Game, list[int]]]:
     """The games imported unverified (of one `status`), each with the seqs
     whose own seals say so: not a problem, the moderator accepted them, but
