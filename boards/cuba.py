@@ -21,6 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from boards import cuba_panels as panels
 from games.engines.cuba.data import tiles
+from games.engines.cuba.map.upgrades import old_tile_name, stop_mapping
 
 TEMPLATE = "cuba"
 # The board is given the viewer's legal moves: the hexes one may lay on or
@@ -227,24 +228,27 @@ def _in_play_box(view: dict[str, Any], width: float, height: float) -> str:
     return f"{_f(left)} {_f(top)} {_f(right - left)} {_f(bottom - top)}"
 
 
+Carried = tuple[tuple[str, ...], ...]  # per stop of the new tile, the stations it keeps
+Colours = tuple[tuple[str, str], ...]  # (company, colour)
+
+
 @cache
-def tile_preview(tile: str, rotation: int) -> SafeString:
+def tile_preview(
+    tile: str, rotation: int, carried: Carried = (), colours: Colours = ()
+) -> SafeString:
     """A tile as it would lie at `rotation`, as a small SVG drawn like a hex
-    of the map: the choices of a lay show it.  Drawn once per face and
-    rotation (a lay's choices are many and the same every turn)."""
-    h = _tile_preview(tile, rotation)
+    of the map, with the stations already on the hex in the cities the
+    upgrade moves them to: the choices of a lay show it.  Drawn once per
+    face, rotation and stations (a lay's choices are many and the same
+    every turn)."""
+    h = _tile_preview(tile, rotation, carried, colours)
     parts = [format_html('<polygon class="hex-shape" points="{}"/>', outline())]
     parts += [
         format_html('<path class="track {}" d="{}"/>', t["gauge"], t["d"]) for t in h["track"]
     ]
     for st in h["stops"]:
         if st["type"] == "city":
-            parts += [
-                format_html(
-                    '<circle class="slot" cx="{}" cy="{}" r="7.5"/>', slot["cx"], slot["cy"]
-                )
-                for slot in st["slots"]
-            ]
+            parts += [_slot_svg(slot) for slot in st["slots"]]
         elif st["type"] == "town":
             parts.append(
                 format_html('<circle class="town" cx="{}" cy="{}" r="3.5"/>', st["x"], st["y"])
@@ -267,8 +271,25 @@ def tile_preview(tile: str, rotation: int) -> SafeString:
     )  # fmt: skip
 
 
+def _slot_svg(slot: dict[str, Any]) -> SafeString:
+    """A city slot of a preview: empty, or a station in its company's colours."""
+    if slot["sym"] is None:
+        empty = '<circle class="slot" cx="{}" cy="{}" r="7.5"/>'
+        return format_html(empty, slot["cx"], slot["cy"])
+    circle = format_html(
+        '<circle class="slot" cx="{}" cy="{}" r="7.5" style="fill:{}"/>',
+        slot["cx"], slot["cy"], slot["fill"],
+    )  # fmt: skip
+    text = format_html(
+        '<text class="token" x="{}" y="{}" dy="2" font-size="{}" text-anchor="middle" '
+        'style="fill:{}">{}</text>',
+        slot["cx"], slot["cy"], slot["size"], slot["ink"], slot["sym"],
+    )  # fmt: skip
+    return circle + text
+
+
 @cache
-def _tile_preview(tile: str, rotation: int) -> dict[str, Any]:
+def _tile_preview(tile: str, rotation: int, carried: Carried, colours: Colours) -> dict[str, Any]:
     face = tiles.face(tile)
     hexdata = {
         "x": 0,
@@ -283,8 +304,13 @@ def _tile_preview(tile: str, rotation: int) -> dict[str, Any]:
         "reserved": [],
         "in_play": True,
         "stops": [
-            {"type": st.type, "revenue": st.revenue, "slots": st.slots, "tokens": []}
-            for st in face.stops
+            {
+                "type": st.type,
+                "revenue": st.revenue,
+                "slots": st.slots,
+                "tokens": list(carried[i]) if i < len(carried) else [],
+            }
+            for i, st in enumerate(face.stops)
         ],
         "track": [
             {
@@ -295,7 +321,27 @@ def _tile_preview(tile: str, rotation: int) -> dict[str, Any]:
             for p in tiles.rotated_paths(tile, rotation)
         ],
     }
-    return _hex(hexdata, {})
+    return _hex(hexdata, dict(colours))
+
+
+def carried(hexview: dict[str, Any], tile: str, rotation: int) -> Carried:
+    """The stations on a hex as the lay of `tile` at `rotation` would carry
+    them: each old stop's into the new stop the upgrade maps it to (as the
+    engine moves them), all into the first on a hex never laid."""
+    old_tokens = [list(stop.get("tokens") or []) for stop in hexview["stops"]]
+    if not any(old_tokens):
+        return ()
+    old = old_tile_name(hexview["hex"], hexview.get("tile"))
+    stops = len(tiles.face(tile).stops)
+    mapping: tuple[int, ...] | None = (0,) * len(old_tokens)
+    if old is not None:
+        mapping = stop_mapping(old, hexview.get("rotation") or 0, tile, rotation)
+    if mapping is None:  # not a legal upgrade: nothing to carry
+        return ()
+    moved: list[list[str]] = [[] for _ in range(stops)]
+    for i, owners in enumerate(old_tokens):
+        moved[mapping[i]].extend(owners)
+    return tuple(tuple(owners) for owners in moved)
 
 
 def own_moves(
@@ -317,10 +363,24 @@ def own_moves(
             text=text,
             gloss=gloss,
             group=group,
-            preview=tile_preview,
+            preview=_previewer(view),
             outline=outline(),
         ),
     }
+
+
+def _previewer(view: dict[str, Any]) -> Callable[[str, int, str], tuple[SafeString, str]]:
+    """The lay buttons' picture of a tile on a hex, and the stations it
+    shows there, in words ("" if none)."""
+    hexes = {h["hex"]: h for h in view["map"]["hexes"]}
+    colours = tuple(sorted((sym, c["color"]) for sym, c in view["companies"].items()))
+
+    def preview(tile: str, rotation: int, coord: str) -> tuple[SafeString, str]:
+        kept = carried(hexes[coord], tile, rotation) if coord in hexes else ()
+        words = ", ".join(sym for owners in kept for sym in owners)
+        return tile_preview(tile, rotation, kept, colours), words
+
+    return preview
 
 
 def _names(names: dict[int, str]):

@@ -394,7 +394,7 @@ def move_controls(
     text: Callable[[dict[str, Any]], str],
     gloss: Callable[[dict[str, Any]], str | None],
     group: Callable[[dict[str, Any]], str | None],
-    preview: Callable[[str, int], dict[str, Any]],
+    preview: Callable[[str, int, str], tuple[Any, str]],
     outline: str,
 ) -> dict[str, Any]:
     """The seat's legal moves as the page's controls: the map's hexes (each
@@ -428,9 +428,11 @@ def move_controls(
                         "heading": f"With {card} {name} (an extra lay)" if card else "Own lay",
                         "lays": [],
                     }
+                picture, stations = preview(a["tile"], a["rotation"], a["hex"])
+                keeps = f", keeping the stations {stations}" if stations else ""
                 label = (
                     f"Lay tile {a['tile']} on {_place(a['hex'])}, rotation "
-                    f"{a['rotation']}{by}, cost ${cost}{passing}"
+                    f"{a['rotation']}{by}, cost ${cost}{passing}{keeps}"
                 )
                 line = text(a)
                 # Drawn here rather than in the template: a hex may offer a
@@ -445,7 +447,7 @@ def move_controls(
                         encode(a),
                         label,
                         f"{line}: {words}" if words else line,
-                        preview(a["tile"], a["rotation"]),
+                        picture,
                         a["tile"],
                         a["rotation"],
                         cost,

@@ -270,3 +270,60 @@ def test_stations_are_chosen_on_the_map_like_tiles(page_as, cuba):
         panel = re.search(rf'<section id="cuba-hex-{a["hex"]}".*?</section>', html, re.S).group(0)
         sent = [f["action"] for f in forms(panel) if f["type"] == a["type"]]
         assert a in sent
+
+
+# --- stations on the previews of a lay ------------------------------------
+
+
+def test_a_previews_stations_follow_the_upgrade_into_its_cities():
+    from boards.cuba import carried
+
+    laid = {"hex": "D19", "tile": "5", "rotation": 0,
+            "stops": [{"type": "city", "slots": 1, "tokens": ["SB"]}]}  # fmt: skip
+    assert carried(laid, "619", 3) == (("SB",),)
+    # A hex never laid: its stations go to the tile's first city, as the engine puts them.
+    printed = {**laid, "tile": None, "rotation": None}
+    assert carried(printed, "L66", 3) == (("SB",),)
+    # No station, or no upgrade that keeps the track: nothing to draw.
+    assert carried({**laid, "stops": [{"type": "city", "slots": 1, "tokens": []}]}, "619", 3) == ()
+    assert carried(laid, "619", 1) == ()
+
+
+def test_a_preview_draws_the_stations_it_keeps_in_their_companys_colours():
+    from boards.cuba import TOKEN_COLOURS, tile_preview
+
+    bare = str(tile_preview("619", 3))
+    kept = str(tile_preview("619", 3, (("SB",),), (("SB", "red"),)))
+    assert 'class="token"' not in bare
+    assert re.search(r'<text class="token"[^>]*>SB</text>', kept)
+    assert f"fill:{TOKEN_COLOURS['red'][0]}" in kept
+
+
+@pytest.mark.slow
+def test_a_lay_on_a_hex_with_a_station_shows_and_says_the_station_it_keeps(page_as, cuba):
+    def station_under_a_lay(state, seat, legal):
+        tokens = state["board"]["tokens"]
+        return any(a["type"] == "lay" and any(tokens.get(a["hex"]) or []) for a in legal)
+
+    seat = play_until(cuba, station_under_a_lay, limit=200)
+    state = state_of(cuba)
+    lay = next(
+        a for a in ENGINE.legal_actions(state, seat)
+        if a["type"] == "lay" and any(state["board"]["tokens"].get(a["hex"]) or [])
+    )  # fmt: skip
+    stations = [sym for city in state["board"]["tokens"][lay["hex"]] for sym in city]
+    html = page_as(users_by_seat(cuba)[seat]).get(f"/games/{cuba.pk}/").content.decode()
+    panel = re.search(rf'<section id="cuba-hex-{lay["hex"]}".*?</section>', html, re.S).group(0)
+    buttons = re.findall(r'<button[^>]*aria-label="([^"]+)"[^>]*>(.*?)</button>', panel, re.S)
+    wanted = f"Lay tile {lay['tile']} on "
+    rotation = f", rotation {lay['rotation']},"
+    button = next(
+        ((unescape(label), inner) for label, inner in buttons
+         if unescape(label).startswith(wanted) and rotation in unescape(label)),
+        None,
+    )  # fmt: skip
+    assert button, "the lay is offered in its hex's panel"
+    label, picture = button
+    assert f"keeping the stations {', '.join(stations)}" in label
+    for sym in stations:
+        assert re.search(rf'<text class="token"[^>]*>{sym}</text>', picture)
