@@ -2,7 +2,7 @@
 
 BENCH_VERIFY_GAMES (default 1 000) three-player Havana games of 200 events
 each (random legal moves; written in bulk exactly as the service chains and
-snapshots them), then `games.audit.verification.all_problems()` over all of them,
+snapshots them), then `games.audit.sweep.checked()` over all of them,
 as the command runs it, in this process pinned to one core.  Prints games
 and events per second, and what 10 000 games of 200 events would take at
 that rate (target: under a minute), with the spread over BENCH_VERIFY_RUNS

@@ -343,6 +343,37 @@ def what_players_saw(log: list[dict], timeline: list[dict]) -> None:
                 f"{longest[name]:.1f}s to settle")  # fmt: skip
 
 
+def check_push(log: list[dict]) -> dict:
+    """Each watched game's stream said every seq a player was told landed,
+    within the grace after the run, and never a seq beyond the stream; how
+    long after each acknowledged move it was heard (the stream was held
+    through the balancer while hosts and Redis failed, and reopened)."""
+    watched = [r for r in log if r["kind"] == "pushed"]
+    moves = [r for r in log if r["kind"] == "move"]
+    delays: list[float] = []
+    for record in watched:
+        game, heard, at = record["game"], record["heard"], record["at"]
+        head = Event.objects.filter(game_id=game).order_by("-seq").values_list("seq", flat=True)
+        last = head.first() or 0
+        if not heard or max(heard) < record["head"]:
+            fail(f"push: game {game} is at seq {record['head']}, its stream said only "
+                 f"{max(heard) if heard else 'nothing'}")  # fmt: skip
+        if heard and max(heard) > last:
+            fail(f"push: game {game}'s stream said seq {max(heard)}, the stream ends at {last}")
+        for move in (m for m in moves if m["game"] == game):
+            later = [t for t, seq in zip(at, heard, strict=True) if seq >= move["seq"]]
+            if later:
+                delays.append(max(0.0, min(later) - move["t"]))
+    if watched:
+        delays.sort()
+        p50 = delays[len(delays) // 2] if delays else None
+        p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))] if delays else None
+        say(f"push: {len(watched)} watched game(s), {sum(len(r['heard']) for r in watched)} "
+            f"seqs heard, a move heard after {p50}s (median), {p99}s (p99), reconnects "
+            "counted in the players' figures")  # fmt: skip
+    return {"watched": len(watched), "delays": delays}
+
+
 def figures(work: Path, context: dict) -> None:
     runs = read_lines(work / "client" / "bench.jsonl")
     by_hosts: dict[int, list[float]] = defaultdict(list)
@@ -380,6 +411,7 @@ def main() -> int:
         mail = check_mail(work / "mail" / "out", timeline)
         hooks = check_webhooks(read_lines(work / "mail" / "hooks.jsonl"), timeline)
         timeouts = check_timeouts()
+        push = check_push(log)
     what_players_saw(log, timeline)
     bots = Event.objects.filter(source=Event.Source.BOT).count()
     say(f"bots: {bots} moves, each by the task of its seq (verify_games checks them)")
@@ -403,8 +435,14 @@ def main() -> int:
         ("cluster.webhooks_lost", hooks["lost"], "posts"),
         ("cluster.timeouts_applied", timeouts["expiries"], "expiries"),
         ("cluster.timeout_problems", timeouts["problems"], "expiries"),
+        ("cluster.push_watched_games", push["watched"], "games"),
     ]:
         emit(name, value, unit, **context)
+    if push["delays"]:
+        delays = push["delays"]
+        emit("cluster.push_heard_p50_seconds", delays[len(delays) // 2], "s", **context)
+        emit("cluster.push_heard_p99_seconds", delays[min(len(delays) - 1,
+             int(len(delays) * 0.99))], "s", moves=len(delays), **context)  # fmt: skip
     if failures:
         say(f"{len(failures)} check(s) failed")
         return 1

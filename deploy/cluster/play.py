@@ -15,6 +15,10 @@ with the event streams.
     play.py chaos --seconds S                   # the mix below, until S is up
 
 The chaos mix: games of every title played over the API by both seats;
+public Duel games played the same way while a spectator holds each one's
+server-sent event stream open through the balancer (the push process on
+either host, fed over Redis by whichever host took the move), reconnecting
+whenever a host or Redis drops it;
 clocked Duel games whose second seat never plays (its timeouts fire, and it
 forfeits after a few); games against a bot, whose players have a webhook on
 the mail host; a Duel game played entirely by email (the "your turn" mails
@@ -381,7 +385,31 @@ async def chaos(api: Api, options, run: str) -> None:
         game = await players.new_game(pair, "duel", options={"rounds": 1000})
         await asyncio.to_thread(mailer.play, game, pair, end, api, asyncio.get_running_loop())
 
+    async def watched_game(index: int) -> None:
+        """Public games played like the others while a spectator's stream
+        says where each stands; every acknowledged move must be heard."""
+        rng = random.Random(f"{run}watch{index}")
+        pair = [await players.register("w") for _ in range(2)]
+        tokens = {seat: p["token"] for seat, p in enumerate(pair)}
+        while time.monotonic() < end:
+            game = await players.new_game(pair, "duel", options={"rounds": 1000}, public=True)
+            heard: list[tuple[float, int]] = []
+            watching = asyncio.create_task(watch(api, game, heard, end + PUSH_GRACE))
+            while time.monotonic() < end:
+                if await play_turn(api, game, tokens, rng) == "over":
+                    break
+                await asyncio.sleep(0.2)
+            _, detail = await api.call("GET", f"/api/games/{game}/", tokens[0])
+            head = detail["seq"]
+            while time.monotonic() < end + PUSH_GRACE and (not heard or heard[-1][1] < head):
+                await asyncio.sleep(0.2)
+            watching.cancel()
+            api.log.write(kind="pushed", game=game, head=head, heard=[s for _, s in heard],
+                          at=[round(t, 3) for t, _ in heard])  # fmt: skip
+            api.stats["push.heard"] += len(heard)
+
     tasks = [api_game(i) for i in range(options.api_games)]
+    tasks += [watched_game(i) for i in range(options.watched_games)]
     tasks += [clock_game(i) for i in range(options.clock_games)]
     tasks += [bot_game(i) for i in range(options.bot_games)]
     tasks += [email_game() for _ in range(options.email_games)]
@@ -390,6 +418,48 @@ async def chaos(api: Api, options, run: str) -> None:
         if isinstance(result, BaseException):
             api.log.write(kind="error", what=f"player stopped: {result!r}")
             api.stats["error.player_stopped"] += 1
+
+
+# How long after the run a stream may take to say the game's last seq.
+PUSH_GRACE = 10.0
+
+
+async def watch(api: Api, game: int, heard: list[tuple[float, int]], until: float) -> None:
+    """A spectator's server-sent event stream of `game` through the
+    balancer, opened again (after its `retry`, at most a second here)
+    whenever it ends or breaks: each seq said, with when (time.time())."""
+    path = f"/games/{game}/stream/"
+    while time.monotonic() < until:
+        try:
+            connecting = asyncio.open_connection(api.address, api.port)
+            reader, writer = await asyncio.wait_for(connecting, 5)
+        except (OSError, TimeoutError):
+            api.stats["push.reconnects"] += 1
+            await asyncio.sleep(0.5)
+            continue
+        try:
+            writer.write(
+                (
+                    f"GET {path} HTTP/1.1\r\nHost: {HOST_HEADER}\r\n"
+                    "Accept: text/event-stream\r\nConnection: close\r\n\r\n"
+                ).encode()
+            )
+            await writer.drain()
+            status = await asyncio.wait_for(reader.readline(), 10)
+            if b" 200 " not in status:
+                code = status.split()[1].decode() if len(status.split()) > 1 else "none"
+                api.stats[f"push.status_{code}"] += 1
+            while line := await asyncio.wait_for(reader.readline(), 40):
+                if line.startswith(b"data: "):
+                    said = json.loads(line[6:])
+                    if said.get("game") == game:
+                        heard.append((time.time(), int(said["seq"])))
+        except (OSError, TimeoutError, ValueError):
+            pass
+        finally:
+            writer.close()
+        api.stats["push.reconnects"] += 1
+        await asyncio.sleep(0.5)
 
 
 class Mailer:
@@ -535,6 +605,7 @@ def main() -> int:
     parser.add_argument("--api-games", type=int, default=6)
     parser.add_argument("--clock-games", type=int, default=3)
     parser.add_argument("--bot-games", type=int, default=2)
+    parser.add_argument("--watched-games", type=int, default=2)
     parser.add_argument("--email-games", type=int, default=1)
     parser.add_argument("--per-move", type=int, default=5)
     parser.add_argument("--max-timeouts", type=int, default=4)

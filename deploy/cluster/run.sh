@@ -210,6 +210,7 @@ EOF
         mkdir -p "$WORK/$host/var" "$WORK/$host/metrics"
         cat >"$WORK/$host/host.env" <<EOF
 GUNICORN_BIND=$(addr "$host"):8000
+PUSH_BIND=$(addr "$host"):8001
 SMTPD_HOST=$(addr "$host")
 PROMETHEUS_MULTIPROC_DIR=$WORK/$host/metrics
 CORREO_VAR_DIR=$WORK/$host/var
