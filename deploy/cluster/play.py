@@ -43,6 +43,7 @@ import smtplib
 import sys
 import threading
 import time
+import traceback
 from collections import Counter
 from email import message_from_bytes
 from email.message import EmailMessage
@@ -103,6 +104,10 @@ class Api:
             raise ConnectionError(f"no HTTP answer ({raw[:60]!r})")
         status = int(lines[0].split(" ", 2)[1])
         headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+        length = headers.get("Content-Length") or headers.get("content-length")
+        if length is not None and len(content) < int(length):
+            # The host died between the headers and the body: no answer.
+            raise ConnectionError(f"an answer cut off ({len(content)} of {length} bytes)")
         try:
             data = json.loads(content) if content else None
         except ValueError:
@@ -399,7 +404,9 @@ async def chaos(api: Api, options, run: str) -> None:
                 if await play_turn(api, game, tokens, rng) == "over":
                     break
                 await asyncio.sleep(0.2)
-            _, detail = await api.call("GET", f"/api/games/{game}/", tokens[0])
+            status, detail = await api.call("GET", f"/api/games/{game}/", tokens[0])
+            if status != 200 or not isinstance(detail, dict):
+                raise GaveUp(f"game {game}: {status} {detail}")
             head = detail["seq"]
             while time.monotonic() < end + PUSH_GRACE and (not heard or heard[-1][1] < head):
                 await asyncio.sleep(0.2)
@@ -416,7 +423,9 @@ async def chaos(api: Api, options, run: str) -> None:
     results = await asyncio.gather(*tasks, return_exceptions=True)
     for result in results:
         if isinstance(result, BaseException):
-            api.log.write(kind="error", what=f"player stopped: {result!r}")
+            where = traceback.extract_tb(result.__traceback__)[-1:]
+            api.log.write(kind="error", what=f"player stopped: {result!r}",
+                          where=[f"{f.filename}:{f.lineno} {f.line}" for f in where])  # fmt: skip
             api.stats["error.player_stopped"] += 1
 
 
