@@ -24,18 +24,19 @@ migrate: install
 run: migrate
 	CORREO_BASE_URL=$${CORREO_BASE_URL:-http://127.0.0.1:$(PORT)} $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-# The whole suite in parallel: one worker process more than there are cores,
-# because a good part of the suite waits (browsers, servers, real workers,
-# SMTP, outages timed out) and the spare process keeps the cores busy
+# The whole suite in parallel: two worker processes per core, because a good
+# part of the suite waits (browsers, servers, real workers, SMTP, outages
+# timed out, pages polling) and the spare processes keep the cores busy
 # meanwhile; work-stealing keeps a core busy while another finishes a long
-# walk.  TEST_WORKERS=0 runs it in this process (for a debugger or -x).
+# walk.  On two cores four workers beat three and five (docs/testing.md,
+# "Times").  TEST_WORKERS=0 runs it in this process (for a debugger or -x).
 # The thirty slowest tests are listed at the end: the suite's time is a
 # promise (docs/testing.md), and CI's log shows where it goes.
 # Bytecode is written even where the environment says not to
 # (PYTHONDONTWRITEBYTECODE): besides its workers the suite starts Python
 # processes of its own (Celery workers, gunicorn, manage.py commands), and
 # each would compile the project again.
-TEST_WORKERS ?= $(shell python3 -c 'import os; print((os.cpu_count() or 1) + 1)')
+TEST_WORKERS ?= $(shell python3 -c 'import os; print(2 * (os.cpu_count() or 1))')
 test: install
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=30 $(PYTEST_ARGS)
 
@@ -44,10 +45,11 @@ test: install
 # servers) and without the browser tests.  Those drive Chromium against a live
 # server and take about three minutes of one core for some twenty tests, more
 # than this whole lane may take (under two minutes on two cores); the pages'
-# HTML stays checked here by tests/web.  `make test` runs everything, as CI
-# does.
+# HTML stays checked here by tests/web.  What is left hardly waits, so one
+# worker more than there are cores does best here (docs/testing.md).  `make test` runs everything, as CI does.
+CHECK_WORKERS ?= $(shell python3 -c 'import os; print((os.cpu_count() or 1) + 1)')
 check: install
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not slow and not browser" $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(CHECK_WORKERS) --dist worksteal -m "not slow and not browser" $(PYTEST_ARGS)
 
 # The catalogues of the mails (Django's) and of the titles' own words (one
 # per engine folder, read with the standard library's gettext: engines import

@@ -14,20 +14,23 @@ from games.models import Event, Game, Seat
 from games.stream import replay
 
 ANSWERS = ("approve", "refuse")
+# What may follow an open request without making it lapse.
+SKIPPED = (*replay.TALK_KINDS, Event.Kind.TAKEBACK_ANSWER)
 
 
 def open_request(game: Game, head: int | None = None) -> Event | None:
     """The pending request, if the only events after it are answers to it
-    (as the game stood at `head`; default: now)."""
-    events = Event.objects.filter(game=game).exclude(kind__in=replay.TALK_KINDS)
+    (as the game stood at `head`; default: now).
+
+    One row is read: the latest event that is neither talk nor an answer.
+    Each seat answers a request at most once, so nothing is lost by not
+    counting the answers here, and a page or a detail asks this at every
+    head."""
+    events = Event.objects.filter(game=game).exclude(kind__in=SKIPPED)
     if head is not None:
         events = events.filter(seq__lte=head)
-    for event in events.order_by("-seq")[:10]:
-        if event.kind == Event.Kind.TAKEBACK_REQUEST:
-            return event
-        if event.kind != Event.Kind.TAKEBACK_ANSWER:
-            return None
-    return None
+    latest = events.order_by("-seq").first()
+    return latest if latest is not None and latest.kind == Event.Kind.TAKEBACK_REQUEST else None
 
 
 def latest_beside_talk(game: Game) -> Event | None:
