@@ -36,7 +36,8 @@ run: migrate
 # (PYTHONDONTWRITEBYTECODE): besides its workers the suite starts Python
 # processes of its own (Celery workers, gunicorn, manage.py commands), and
 # each would compile the project again.
-TEST_WORKERS ?= $(shell python3 -c 'import os; print(2 * (os.cpu_count() or 1))')
+# At most eight: each worker takes a Redis database of its own (sixteen in all).
+TEST_WORKERS ?= $(shell python3 -c 'import os; print(min(2 * (os.cpu_count() or 1), 8))')
 test: install
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=30 $(PYTEST_ARGS)
 
