@@ -11,8 +11,8 @@ decided in one place (web.views.push tells a delayed spectator only of
 their own head).
 
 Nothing here is needed to play: a publish that fails is logged and counted
-(ops.outage), and the pages keep their 5-second poll as the fallback
-whenever their stream is not open.
+(ops.outage) and kept to be sent when Redis is back (`Held`), and the pages
+keep their 5-second poll as the fallback whenever their stream is not open.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from urllib.parse import urlparse
 
 import redis
@@ -68,18 +69,71 @@ def publish(game_id: int, seq: int) -> None:
     if not settings.REDIS_URL:
         hub.deliver_threadsafe(game_id, seq)
         return
-    down = outage.of("push", settings.REDIS_URL)
-    if down.skipping():
-        down.skipped("publish")
-        return
-    try:
-        _client().publish(channel(), f"{game_id} {seq}")
-    except redis.RedisError as error:
-        down.failed("publish", error, "open pages learn of it by their poll")
-    except Exception:  # a push is never worth a failed request
-        log.exception("push of game %s at seq %s failed", game_id, seq)
-    else:
-        down.reached()
+    held.add(game_id, seq)
+    held.send()
+
+
+class Held:
+    """The newest seq of each game this process could not publish yet.
+
+    A page whose stream is open does not poll, so a publish lost while Redis
+    was away (or while the outage breaker left it alone, for
+    CORREO_REDIS_RETRY_SECONDS after a failure) would leave it showing an old
+    position until the game's next move.  What could not be sent is kept here
+    and sent with the next publish that reaches Redis, or by a timer once the
+    breaker lets it try again; only the newest seq of a game matters."""
+
+    LIMIT = 10_000  # games; beyond it the oldest are dropped (their pages reload on the next move)
+
+    def __init__(self) -> None:
+        self.seqs: dict[int, int] = {}
+        self.lock = threading.Lock()
+        self.timer: threading.Timer | None = None
+
+    def add(self, game_id: int, seq: int) -> None:
+        with self.lock:
+            self.seqs[game_id] = max(seq, self.seqs.pop(game_id, seq))
+            while len(self.seqs) > self.LIMIT:
+                del self.seqs[next(iter(self.seqs))]
+
+    def send(self) -> None:
+        """Publish everything held, unless Redis is being left alone; what
+        fails stays held, and a timer tries again."""
+        down = outage.of("push", settings.REDIS_URL)
+        with self.lock:
+            batch, self.seqs = self.seqs, {}
+        if not batch:
+            return
+        if down.skipping():
+            down.skipped("publish")
+            self._keep(batch, down)
+            return
+        try:
+            with _client().pipeline(transaction=False) as pipe:
+                for game_id, seq in batch.items():
+                    pipe.publish(channel(), f"{game_id} {seq}")
+                pipe.execute()
+        except redis.RedisError as error:
+            down.failed("publish", error, "open pages are told when it is back")
+            self._keep(batch, down)
+        except Exception:  # a push is never worth a failed request
+            log.exception("push of %d game(s) failed", len(batch))
+        else:
+            down.reached()
+
+    def _keep(self, batch: dict[int, int], down: outage.Outage) -> None:
+        for game_id, seq in batch.items():
+            self.add(game_id, seq)
+        with self.lock:
+            if self.timer is not None and self.timer.is_alive():
+                return
+            delay = max(down.down_until - time.monotonic(), 0.0) + 0.05
+            self.timer = threading.Timer(delay, self.send)
+            self.timer.daemon = True
+            self.timer.start()
+
+
+held = Held()
 
 
 class Hub:

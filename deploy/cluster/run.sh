@@ -167,6 +167,10 @@ write_app_env() {
     # cursors, no prepared statements (PgBouncer 1.18); connect and TCP
     # timeouts so that a request on a host cut off from the database ends
     # as a 503 within seconds instead of hanging on a silent socket.
+    # Mail pacing in seconds, not minutes: a "your turn" held back behind
+    # the last mail about its game (ten minutes by default) or while its
+    # reader's page is open stays pending past the wait for an idle
+    # cluster, which would then report a mail never sent.
     cat >"$WORK/app.env" <<EOF
 DATABASE_URL='postgres://correo@$(addr db):6432/correo?connect_timeout=3&tcp_user_timeout=5000&keepalives_idle=5&keepalives_interval=2&keepalives_count=2'
 DB_SERVER_SIDE_CURSORS=0
@@ -192,6 +196,8 @@ CORREO_BOT_PACE_SECONDS=1
 NOTIFICATIONS_SWEEP_INTERVAL=10
 NOTIFICATIONS_SWEEP_GRACE=10
 NOTIFICATIONS_RETRY_BASE=5
+CORREO_COALESCE_SECONDS=5
+CORREO_PRESENCE_SECONDS=5
 NOTIFICATIONS_CLAIM_LEASE=60
 NOTIFICATIONS_MARK_RETRY_SECONDS=30
 NOTIFICATIONS_BOARD_IMAGE=0

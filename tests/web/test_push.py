@@ -19,6 +19,7 @@ from games.models import Game
 from games.services.creation import do_create_game
 from games.services.talk import check_send_message
 from tests.support.play import random_move
+from web import push
 
 
 def events_of(chunks: list[str]) -> list[dict]:
@@ -164,3 +165,73 @@ def test_an_open_stream_says_its_player_is_at_the_table(alice, bob, charlie, set
     listen_while(charlie, game, lambda: None, expect=0)
     assert pacing.last_seen(game.pk, alice.pk) is not None
     assert pacing.last_seen(game.pk, charlie.pk) is None
+
+
+def _listener(url: str):
+    """A subscriber of the push channel on the real Redis at `url`."""
+    import redis
+
+    pubsub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(push.channel())
+    return pubsub
+
+
+def _heard(pubsub, seconds: float) -> list[str]:
+    import time
+
+    got, end = [], time.monotonic() + seconds
+    while time.monotonic() < end:
+        message = pubsub.get_message(timeout=0.05)
+        if message and message["type"] == "message":
+            got.append(message["data"].decode())
+    return got
+
+
+@pytest.fixture
+def redis_lanes(settings):
+    """The live Redis lane and an address in the same database where nothing
+    listens (a refused connection, as when Redis is down)."""
+    from django.conf import settings as live
+
+    url = live.CACHES["default"]["LOCATION"]
+    database = url.rsplit("/", 1)[1]
+    return url, f"redis://127.0.0.1:1/{database}"
+
+
+def test_a_push_that_could_not_be_published_is_sent_when_redis_is_back(redis_lanes, settings):
+    """A page with its stream open does not poll: a move whose publish found
+    Redis away must still reach it once Redis answers, by a timer when no
+    other move comes (the cluster test saw pages stuck on an old position)."""
+    live, dead = redis_lanes
+    settings.CORREO_REDIS_RETRY_SECONDS = 0.3
+    settings.REDIS_URL = live  # the channel is named after the database
+    listener = _listener(live)
+    settings.REDIS_URL = dead
+    push.publish(7001, 5)
+    push.publish(7001, 6)  # only the newest seq of a game is kept
+    assert push.held.seqs == {7001: 6}
+    settings.REDIS_URL = live  # Redis is back at the address the timer tries
+    assert _heard(listener, 1.5) == ["7001 6"]
+    assert push.held.seqs == {}
+
+
+def test_the_next_publish_that_reaches_redis_sends_what_was_held(redis_lanes, settings):
+    live, dead = redis_lanes
+    settings.CORREO_REDIS_RETRY_SECONDS = 60  # no timer within the test
+    settings.REDIS_URL = live
+    listener = _listener(live)
+    settings.REDIS_URL = dead
+    push.publish(7002, 3)
+    push.publish(7003, 9)  # the breaker is open: skipped, and held too
+    settings.REDIS_URL = live
+    push.publish(7004, 1)
+    assert sorted(_heard(listener, 0.5)) == ["7002 3", "7003 9", "7004 1"]
+    assert push.held.seqs == {}
+
+
+def test_what_is_held_is_bounded(monkeypatch):
+    monkeypatch.setattr(push.Held, "LIMIT", 3)
+    kept = push.Held()
+    for game_id in range(5):
+        kept.add(game_id, 1)
+    assert list(kept.seqs) == [2, 3, 4]
