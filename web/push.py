@@ -190,6 +190,12 @@ class Hub:
             try:
                 async with client.pubsub() as pubsub:
                     await pubsub.subscribe(channel())
+                    if not self.healthy:
+                        # Streams opened while Redis was away were told a
+                        # head and may have missed moves published before
+                        # this subscription: ended, their pages reconnect
+                        # and read where the game stands now.
+                        self.close_all()
                     self.healthy = True
                     async for message in pubsub.listen():
                         if message.get("type") == "message":

@@ -235,3 +235,25 @@ def test_what_is_held_is_bounded(monkeypatch):
     for game_id in range(5):
         kept.add(game_id, 1)
     assert list(kept.seqs) == [2, 3, 4]
+
+
+def test_streams_opened_while_redis_was_away_are_ended_once_it_is_back(redis_lanes, settings):
+    """They were told a head when they opened, and moves published before
+    the subscription came back never reached them: ended, their pages
+    reconnect and read the game as it stands."""
+    live, dead = redis_lanes
+    settings.REDIS_URL = dead
+    hub = push.Hub()
+
+    async def scenario():
+        hub.listen(7005)  # opened before: ended when the subscription was lost
+        await asyncio.sleep(0.3)  # the first subscription is refused
+        assert not hub.healthy
+        queue = hub.listen(7005)  # opened while Redis is away
+        settings.REDIS_URL = live
+        try:
+            return await asyncio.wait_for(queue.get(), push.RECONNECT_SECONDS + 3)
+        finally:
+            hub.reader.cancel()
+
+    assert run_apart(scenario) == push.CLOSED
