@@ -28,12 +28,16 @@ import functools
 import http.client
 import os
 import random
+import secrets
 import statistics
 import time
 from urllib.parse import quote
 
 from support import django_setup, emit, start_gunicorn, throwaway_database
 
+# The server's key is this process's: it must read the sessions made here,
+# or every page timed is a logged-out spectator's.
+SECRET_KEY = os.environ["SECRET_KEY"] = "bench-" + secrets.token_hex(32)
 django_setup()
 
 from django.test import Client  # noqa: E402
@@ -84,6 +88,36 @@ def random_move(game, users, rng: random.Random) -> bool:
     return True
 
 
+def lays_on_offer(game, users, rng: random.Random, at_least: int = 40, moves: int = 3000):
+    """Play random moves until a director has `at_least` lays to choose
+    from: the dearest 18Cuba page, one drawn tile per lay. Returns that
+    seat and the number of lays (None: no such position in `moves`)."""
+    engine = base.get(game.title)
+    for _ in range(moves):
+        game.refresh_from_db()
+        state = store.load(game, engine).state
+        if engine.result(state) is not None:
+            return None
+        seat = min(engine.to_act(state))
+        lays = [a for a in engine.legal_actions(state, seat) if a["type"] == "lay"]
+        if len(lays) >= at_least:
+            return seat, len(lays)
+        random_move(game, users, rng)
+    return None
+
+
+def page_of(path: str, session: str) -> str:
+    """The page as the session's player gets it; refused if the server took
+    them for a logged-out visitor (the bench must time the page it says)."""
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    conn.request("GET", path, headers={"Cookie": f"sessionid={session}"})
+    with conn.getresponse() as response:
+        body = response.read().decode()
+    if ">Log out</button>" not in body:
+        raise RuntimeError(f"{path}: the server did not take the session as logged in")
+    return body
+
+
 def session_of(user) -> str:
     client = Client()
     client.force_login(user)
@@ -127,10 +161,19 @@ def main() -> None:
         # The viewer is the last seat: the moves made between requests are
         # mostly other seats', as in a real game.
         sessions = {title: session_of(users[-1]) for title, _, users in games}
-        server = start_gunicorn(PORT, WEB_WORKERS="1")
+        # The acting director's 18Cuba page with a hex panel per hex and a
+        # drawn button per legal lay, measured at the same head (the moves
+        # are drawn on every request: their forms carry the CSRF token).
+        cuba_users = [User.objects.create(username=f"lays-{seat}") for seat in range(4)]
+        cuba = do_create_game(title="18cuba", players=cuba_users, seed=5)
+        found = lays_on_offer(cuba, cuba_users, random.Random(5))
+        # Sessions are made before the server starts, as for the pages above.
+        cuba_session = session_of(cuba_users[found[0]]) if found else ""
+        server = start_gunicorn(PORT, secret_key=SECRET_KEY, WEB_WORKERS="1")
         try:
             for title, game, users in games:
                 page = f"/games/{game.pk}/"
+                page_of(page, sessions[title])
                 mover = functools.partial(random_move, game, users, random.Random(11))
                 measure(
                     f"web.game_page_ms.{title}.after_move",
@@ -148,6 +191,18 @@ def main() -> None:
                     etag = quote(response.headers["ETag"])
                 poll = f"/games/{game.pk}/live/?etag={etag}"
                 measure(f"web.live_poll_ms.{title}", poll, sessions[title], 204, args.requests)
+            if found is None:
+                emit("web.game_page_ms.18cuba.lays_on_offer.lays", 0, "lays",
+                     note="no director had 40 lays in 3000 random moves")  # fmt: skip
+            else:
+                _, lays = found
+                page, session = f"/games/{cuba.pk}/", cuba_session
+                drawn = page_of(page, session).count('class="tile-button"')
+                if drawn != lays:
+                    raise RuntimeError(f"{page}: {drawn} tile buttons for {lays} legal lays")
+                emit("web.game_page_ms.18cuba.lays_on_offer.lays", lays, "lays")
+                measure("web.game_page_ms.18cuba.lays_on_offer", page, session, 200,
+                        args.requests)  # fmt: skip
         finally:
             server.terminate()
             server.wait(timeout=10)
