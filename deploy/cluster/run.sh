@@ -25,7 +25,9 @@
 #     meanwhile;
 #  3. checks (check.py): every acknowledged move in its stream exactly once,
 #     every mail and webhook sent once, every timeout applied once,
-#     `verify_games` clean.
+#     `verify_games` clean;
+#  4. a forger cuts the end off a game the checkpoint log published
+#     (truncate.py), and `verify_games --checkpoints` must report that game.
 # Everything is removed on exit, whatever happened (cleanup.sh does the same
 # by name if this script was killed).  Needs root, haproxy, pgbouncer,
 # redis-server and PostgreSQL's binaries; never touches the machine's own
@@ -197,6 +199,8 @@ NOTIFICATIONS_SWEEP_INTERVAL=10
 NOTIFICATIONS_SWEEP_GRACE=10
 NOTIFICATIONS_RETRY_BASE=5
 CORREO_COALESCE_SECONDS=5
+CHECKPOINT_LOG=$WORK/checkpoints.jsonl
+CHECKPOINT_INTERVAL=15
 CORREO_PRESENCE_SECONDS=5
 NOTIFICATIONS_CLAIM_LEASE=60
 NOTIFICATIONS_MARK_RETRY_SECONDS=30
@@ -400,6 +404,26 @@ app_run app1 timeout 300 "$PY" manage.py verify_games >"$WORK/logs/app1.verify.l
 say "verify_games: $(tail -n 1 "$WORK/logs/app1.verify.log")"
 gate || die "the release gate failed at the end"
 app_run app1 timeout 120 "$PY" deploy/cluster/check.py --work "$WORK" || die "checks failed"
+
+# -- 4. a history cut short ----------------------------------------------------
+# Someone with the table owner's rights cuts the newest events off a game the
+# checkpoint log (written by both app hosts) has published, and moves its row
+# back: every hash and seal of what is left holds.  verify_games must name
+# that game, and no other, from the log.
+LOG=$WORK/checkpoints.jsonl
+cut=$(app_run app1 timeout 60 "$PY" deploy/cluster/truncate.py "$LOG" 2>&1) ||
+    die "could not cut a game short: $cut"
+say "forger: $cut"
+game=$(cut -d' ' -f2 <<<"$cut")
+if app_run app1 timeout 300 "$PY" manage.py verify_games --checkpoints "$LOG" \
+    >"$WORK/logs/app1.verify-cut.log" 2>&1; then
+    die "verify_games found nothing wrong after game $game was cut short"
+fi
+grep -q "^game $game (.*): checkpoints in .*events were cut off" "$WORK/logs/app1.verify-cut.log" ||
+    die "verify_games did not report game $game from the checkpoints: $(tail -n 5 "$WORK/logs/app1.verify-cut.log")"
+others=$(grep "^game " "$WORK/logs/app1.verify-cut.log" | grep -v "^game $game " || true)
+[ -z "$others" ] || die "verify_games reported other games too: $others"
+say "verify_games --checkpoints: $(grep -c "^game $game " "$WORK/logs/app1.verify-cut.log") problem(s), all of game $game, $(wc -l <"$LOG") checkpoints in the log"
 alive() { # a process that exited stays a zombie until reaped: not alive
     local state
     state=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${state:0:1}" != Z ]
