@@ -125,8 +125,9 @@ class Held:
         for game_id, seq in batch.items():
             self.add(game_id, seq)
         with self.lock:
-            if self.timer is not None and self.timer.is_alive():
-                return
+            pending = self.timer is not None and self.timer.is_alive()
+            if pending and self.timer is not threading.current_thread():
+                return  # that timer will try; the one running now schedules the next
             delay = max(down.down_until - time.monotonic(), 0.0) + 0.05
             self.timer = threading.Timer(delay, self.send)
             self.timer.daemon = True

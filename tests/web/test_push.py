@@ -188,14 +188,19 @@ def _heard(pubsub, seconds: float) -> list[str]:
 
 
 @pytest.fixture
-def redis_lanes(settings):
+def redis_lanes(settings, monkeypatch):
     """The live Redis lane and an address in the same database where nothing
     listens (a refused connection, as when Redis is down)."""
     from django.conf import settings as live
 
+    from ops import outage
+
     url = live.CACHES["default"]["LOCATION"]
     database = url.rsplit("/", 1)[1]
-    return url, f"redis://127.0.0.1:1/{database}"
+    outage.forget_all()  # an earlier test's failure must not keep the breaker open
+    monkeypatch.setattr(push, "held", push.Held())  # nor its seqs and timer linger
+    yield url, f"redis://127.0.0.1:1/{database}"
+    outage.forget_all()
 
 
 def test_a_push_that_could_not_be_published_is_sent_when_redis_is_back(redis_lanes, settings):
@@ -257,3 +262,15 @@ def test_streams_opened_while_redis_was_away_are_ended_once_it_is_back(redis_lan
             hub.reader.cancel()
 
     assert run_apart(scenario) == push.CLOSED
+
+
+def test_a_retry_that_finds_redis_still_away_tries_again(redis_lanes, settings):
+    live, dead = redis_lanes
+    settings.CORREO_REDIS_RETRY_SECONDS = 0.2
+    settings.REDIS_URL = live
+    listener = _listener(live)
+    settings.REDIS_URL = dead
+    push.publish(7006, 4)
+    assert _heard(listener, 0.6) == []  # the timer's first tries found it away too
+    settings.REDIS_URL = live
+    assert _heard(listener, 1.5) == ["7006 4"]
