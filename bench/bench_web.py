@@ -74,16 +74,25 @@ def played_game(title: str, players: int, moves: int):
     return game, users
 
 
-def random_move(game, users, rng: random.Random) -> bool:
-    """One random legal move of the lowest seat to act (False at the end)."""
+def to_move(game) -> tuple[int, list[dict]] | None:
+    """The lowest seat to act and its legal moves (None at the end)."""
     engine = base.get(game.title)
     game.refresh_from_db()
     state = store.load(game, engine).state
     if engine.result(state) is not None:
-        return False
+        return None
     seat = min(engine.to_act(state))
-    action = rng.choice(engine.legal_actions(state, seat))
-    do_submit_action(game, seat, actor=users[seat], action=action, text=None,
+    return seat, engine.legal_actions(state, seat)
+
+
+def random_move(game, users, rng: random.Random, turn=None) -> bool:
+    """One random legal move of the lowest seat to act (False at the end);
+    `turn` is `to_move(game)` when the caller has it already."""
+    turn = turn or to_move(game)
+    if turn is None:
+        return False
+    seat, legal = turn
+    do_submit_action(game, seat, actor=users[seat], action=rng.choice(legal), text=None,
                      expected_seq=game.seq, source="web", kind="action")  # fmt: skip
     return True
 
@@ -92,17 +101,15 @@ def lays_on_offer(game, users, rng: random.Random, at_least: int = 40, moves: in
     """Play random moves until a director has `at_least` lays to choose
     from: the dearest 18Cuba page, one drawn tile per lay. Returns that
     seat and the number of lays (None: no such position in `moves`)."""
-    engine = base.get(game.title)
     for _ in range(moves):
-        game.refresh_from_db()
-        state = store.load(game, engine).state
-        if engine.result(state) is not None:
+        turn = to_move(game)
+        if turn is None:
             return None
-        seat = min(engine.to_act(state))
-        lays = [a for a in engine.legal_actions(state, seat) if a["type"] == "lay"]
-        if len(lays) >= at_least:
-            return seat, len(lays)
-        random_move(game, users, rng)
+        seat, legal = turn
+        lays = sum(1 for a in legal if a["type"] == "lay")
+        if lays >= at_least:
+            return seat, lays
+        random_move(game, users, rng, turn)
     return None
 
 
