@@ -92,9 +92,13 @@ class Held:
 
     def add(self, game_id: int, seq: int) -> None:
         with self.lock:
-            self.seqs[game_id] = max(seq, self.seqs.pop(game_id, seq))
-            while len(self.seqs) > self.LIMIT:
-                del self.seqs[next(iter(self.seqs))]
+            self._put(game_id, seq)
+
+    def _put(self, game_id: int, seq: int) -> None:
+        """(Under the lock.)  The newer seq, moved to the newest end."""
+        self.seqs[game_id] = max(seq, self.seqs.pop(game_id, seq))
+        while len(self.seqs) > self.LIMIT:
+            del self.seqs[next(iter(self.seqs))]
 
     def send(self) -> None:
         """Publish everything held, unless Redis is being left alone; what
@@ -122,9 +126,9 @@ class Held:
             down.reached()
 
     def _keep(self, batch: dict[int, int], down: outage.Outage) -> None:
-        for game_id, seq in batch.items():
-            self.add(game_id, seq)
         with self.lock:
+            for game_id, seq in batch.items():
+                self._put(game_id, seq)
             pending = self.timer is not None and self.timer.is_alive()
             if pending and self.timer is not threading.current_thread():
                 return  # that timer will try; the one running now schedules the next

@@ -8,9 +8,11 @@ import asyncio
 import contextlib
 import json
 import random
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import redis
 from asgiref.sync import async_to_sync, sync_to_async
 from django.db import connections
 from django.test import AsyncClient
@@ -146,8 +148,6 @@ def test_through_redis_a_commit_elsewhere_reaches_the_page(alice, bob, settings)
 
     def elsewhere():
         # A worker's commit: published on Redis, heard by this process's hub.
-        import time
-
         time.sleep(0.3)  # the hub's subscription is made as the stream opens
         random_move(game, random.Random(1))
 
@@ -167,18 +167,7 @@ def test_an_open_stream_says_its_player_is_at_the_table(alice, bob, charlie, set
     assert pacing.last_seen(game.pk, charlie.pk) is None
 
 
-def _listener(url: str):
-    """A subscriber of the push channel on the real Redis at `url`."""
-    import redis
-
-    pubsub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(push.channel())
-    return pubsub
-
-
 def _heard(pubsub, seconds: float) -> list[str]:
-    import time
-
     got, end = [], time.monotonic() + seconds
     while time.monotonic() < end:
         message = pubsub.get_message(timeout=0.05)
@@ -203,14 +192,28 @@ def redis_lanes(settings, monkeypatch):
     outage.forget_all()
 
 
-def test_a_push_that_could_not_be_published_is_sent_when_redis_is_back(redis_lanes, settings):
+@pytest.fixture
+def listener(redis_lanes, settings):
+    """A subscriber of the push channel on the live Redis (the channel is
+    named after the database, so REDIS_URL names the live one meanwhile)."""
+    live, _ = redis_lanes
+    settings.REDIS_URL = live
+    client = redis.Redis.from_url(live)
+    pubsub = client.pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(push.channel())
+    yield pubsub
+    pubsub.close()
+    client.close()
+
+
+def test_a_push_that_could_not_be_published_is_sent_when_redis_is_back(
+    redis_lanes, listener, settings
+):
     """A page with its stream open does not poll: a move whose publish found
     Redis away must still reach it once Redis answers, by a timer when no
     other move comes (the cluster test saw pages stuck on an old position)."""
     live, dead = redis_lanes
     settings.CORREO_REDIS_RETRY_SECONDS = 0.3
-    settings.REDIS_URL = live  # the channel is named after the database
-    listener = _listener(live)
     settings.REDIS_URL = dead
     push.publish(7001, 5)
     push.publish(7001, 6)  # only the newest seq of a game is kept
@@ -220,11 +223,9 @@ def test_a_push_that_could_not_be_published_is_sent_when_redis_is_back(redis_lan
     assert push.held.seqs == {}
 
 
-def test_the_next_publish_that_reaches_redis_sends_what_was_held(redis_lanes, settings):
+def test_the_next_publish_that_reaches_redis_sends_what_was_held(redis_lanes, listener, settings):
     live, dead = redis_lanes
     settings.CORREO_REDIS_RETRY_SECONDS = 60  # no timer within the test
-    settings.REDIS_URL = live
-    listener = _listener(live)
     settings.REDIS_URL = dead
     push.publish(7002, 3)
     push.publish(7003, 9)  # the breaker is open: skipped, and held too
@@ -264,11 +265,9 @@ def test_streams_opened_while_redis_was_away_are_ended_once_it_is_back(redis_lan
     assert run_apart(scenario) == push.CLOSED
 
 
-def test_a_retry_that_finds_redis_still_away_tries_again(redis_lanes, settings):
+def test_a_retry_that_finds_redis_still_away_tries_again(redis_lanes, listener, settings):
     live, dead = redis_lanes
     settings.CORREO_REDIS_RETRY_SECONDS = 0.2
-    settings.REDIS_URL = live
-    listener = _listener(live)
     settings.REDIS_URL = dead
     push.publish(7006, 4)
     assert _heard(listener, 0.6) == []  # the timer's first tries found it away too
