@@ -47,7 +47,8 @@ test: install
 # server and take about three minutes of one core for some twenty tests, more
 # than this whole lane may take (under two minutes on two cores); the pages'
 # HTML stays checked here by tests/web.  What is left hardly waits, so one
-# worker more than there are cores does best here (docs/testing.md).  `make test` runs everything, as CI does.
+# worker more than there are cores does best here (docs/testing.md).
+# `make test` runs everything, as CI does.
 CHECK_WORKERS ?= $(shell python3 -c 'import os; print((os.cpu_count() or 1) + 1)')
 check: install
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(CHECK_WORKERS) --dist worksteal -m "not slow and not browser" $(PYTEST_ARGS)

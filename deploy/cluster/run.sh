@@ -76,6 +76,7 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/$CLUSTER_PREFIX.XXXXXX")
 echo "$WORK" >"$POINTER"
 chmod 755 "$WORK" # PostgreSQL and PgBouncer run as postgres
 mkdir -p "$WORK"/{logs,pids,lb,db,redis,mail/out,app1,app2,client}
+CHECKPOINTS=$WORK/checkpoints.jsonl # the one log both app hosts append to
 STATUS=1
 
 show_logs() {
@@ -199,9 +200,9 @@ NOTIFICATIONS_SWEEP_INTERVAL=10
 NOTIFICATIONS_SWEEP_GRACE=10
 NOTIFICATIONS_RETRY_BASE=5
 CORREO_COALESCE_SECONDS=5
-CHECKPOINT_LOG=$WORK/checkpoints.jsonl
-CHECKPOINT_INTERVAL=15
 CORREO_PRESENCE_SECONDS=5
+CHECKPOINT_LOG=$CHECKPOINTS
+CHECKPOINT_INTERVAL=15
 NOTIFICATIONS_CLAIM_LEASE=60
 NOTIFICATIONS_MARK_RETRY_SECONDS=30
 NOTIFICATIONS_BOARD_IMAGE=0
@@ -410,20 +411,21 @@ app_run app1 timeout 120 "$PY" deploy/cluster/check.py --work "$WORK" || die "ch
 # checkpoint log (written by both app hosts) has published, and moves its row
 # back: every hash and seal of what is left holds.  verify_games must name
 # that game, and no other, from the log.
-LOG=$WORK/checkpoints.jsonl
-cut=$(app_run app1 timeout 60 "$PY" deploy/cluster/truncate.py "$LOG" 2>&1) ||
+found=$WORK/logs/app1.verify-cut.log
+cut=$(app_run app1 timeout 60 "$PY" deploy/cluster/truncate.py "$CHECKPOINTS" 2>&1) ||
     die "could not cut a game short: $cut"
 say "forger: $cut"
-game=$(cut -d' ' -f2 <<<"$cut")
-if app_run app1 timeout 300 "$PY" manage.py verify_games --checkpoints "$LOG" \
-    >"$WORK/logs/app1.verify-cut.log" 2>&1; then
+game=$(tail -n 1 <<<"$cut" | cut -d' ' -f2) # its last line: "game N cut back to seq S"
+if app_run app1 timeout 300 "$PY" manage.py verify_games --checkpoints "$CHECKPOINTS" >"$found" 2>&1; then
     die "verify_games found nothing wrong after game $game was cut short"
 fi
-grep -q "^game $game (.*): checkpoints in .*events were cut off" "$WORK/logs/app1.verify-cut.log" ||
-    die "verify_games did not report game $game from the checkpoints: $(tail -n 5 "$WORK/logs/app1.verify-cut.log")"
-others=$(grep "^game " "$WORK/logs/app1.verify-cut.log" | grep -v "^game $game " || true)
+grep -q "^game $game (.*): checkpoints in .*events were cut off" "$found" ||
+    die "verify_games did not report game $game from the checkpoints: $(tail -n 5 "$found")"
+others=$(grep "^game " "$found" | grep -v "^game $game " || true)
 [ -z "$others" ] || die "verify_games reported other games too: $others"
-say "verify_games --checkpoints: $(grep -c "^game $game " "$WORK/logs/app1.verify-cut.log") problem(s), all of game $game, $(wc -l <"$LOG") checkpoints in the log"
+say "verify_games --checkpoints: $(grep -c "^game $game " "$found") problem(s), all of game $game;" \
+    "$(wc -l <"$CHECKPOINTS") checkpoints in the log"
+
 alive() { # a process that exited stays a zombie until reaped: not alive
     local state
     state=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${state:0:1}" != Z ]
