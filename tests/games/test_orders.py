@@ -31,14 +31,16 @@ def to_act(game: Game) -> list[int]:
     return sorted(game.to_act or [])
 
 
-def move(game: Game, user, action=None):
-    """`user` plays `action` (default: their first legal move) by the API's path."""
+def move(game: Game, user, action=None, expected_seq=None):
+    """`user` plays `action` (default: their first legal move) by the API's
+    path, at `expected_seq` (default: the game's seq now)."""
     game.refresh_from_db()
     seat = game.seats.get(user=user).index
     engine = engine_for(game)
     if action is None:
         action = engine.legal_actions(state_of(game), seat)[0]
-    return check_submit_action(game, user, action=action, expected_seq=game.seq)
+    seq = game.seq if expected_seq is None else expected_seq
+    return check_submit_action(game, user, action=action, expected_seq=seq)
 
 
 def events(game: Game, source=None) -> list[Event]:
@@ -203,12 +205,19 @@ def test_an_undo_rewinding_past_a_firing_restores_a_spent_order_without_firing_i
 
 
 def race(game: Game, player) -> dict:
-    """The player's own move and their order's firing, at the same moment."""
+    """The player's own move and their order's firing, at the same moment.
+    The move is the one the player chose at the position they saw, sent
+    with its seq, as a client sends it: if the order fired first, the game
+    has moved on and the move is refused as stale (chosen in the thread, it
+    could find the turn already passed and no move to choose)."""
     outcomes = {}
+    game.refresh_from_db()
+    seq, seat = game.seq, game.seats.get(user=player).index
+    action = engine_for(game).legal_actions(state_of(game), seat)[0]
 
     def by_hand():
         try:
-            outcomes["hand"] = move(game, player)
+            outcomes["hand"] = move(game, player, action, expected_seq=seq)
         except StaleSeq:
             outcomes["hand"] = None
 
