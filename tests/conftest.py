@@ -61,6 +61,37 @@ def pytest_runtest_setup(item):
         pytest.skip(message)
 
 
+def _copies_a_template(config) -> bool:
+    """On PostgreSQL each worker copies one migrated template
+    (tests/support/template_db.py) unless asked to keep, recreate or not
+    migrate its database, which pytest-django's own way then does."""
+    options = ("reuse_db", "create_db", "nomigrations")
+    return using_postgresql() and not any(config.getvalue(option) for option in options)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    request, django_db_modify_db_settings_parallel_suffix, django_db_blocker
+):
+    if not _copies_a_template(request.config):
+        yield
+        return
+    from tests.support import template_db
+
+    with django_db_blocker.unblock():
+        copy = template_db.copy_for_worker()
+    yield
+    with django_db_blocker.unblock():
+        template_db.drop(copy)
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request, django_db_modify_db_settings) -> bool:
+    """The copy is the test database: Django must neither recreate nor drop
+    it (its drop comes after the run, above)."""
+    return _copies_a_template(request.config) or bool(request.config.getvalue("reuse_db"))
+
+
 @pytest.fixture(autouse=True, scope="session")
 def flush_lifts_the_event_truncate_guard(request):
     """Transactional tests are emptied with TRUNCATE, which the event table
