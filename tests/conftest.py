@@ -101,9 +101,10 @@ def flush_deletes_the_rows_a_test_left(request):
     test, nearly all of it for tables the test never wrote.  Here one query
     finds the tables that hold rows, and those rows are deleted in one
     transaction (Django's foreign keys are deferrable, so in any order).
-    The content types and permissions are left alone: post_migrate finds
-    them as it would write them.  Resetting sequences (reset_sequences=True)
-    still truncates every table, as only TRUNCATE restarts them.
+    The content types and permissions are left as they are, and so the
+    post_migrate signal, whose only receivers write them, is not sent.
+    Resetting sequences (reset_sequences=True) still truncates every table
+    and sends it, as only TRUNCATE restarts them.
 
     The event table refuses both DELETE and TRUNCATE (games migrations 0002
     and 0009); the flush lifts that for itself, inside its own transaction,
@@ -111,6 +112,7 @@ def flush_deletes_the_rows_a_test_left(request):
     if not request.config.pluginmanager.hasplugin("django") or not using_postgresql():
         yield  # the engines' tests, run as plain Python (-p no:django)
         return
+    from django.core.management.commands.flush import Command as Flush
     from django.db.backends.postgresql.operations import DatabaseOperations
 
     honest_sql, honest_execute = DatabaseOperations.sql_flush, DatabaseOperations.execute_sql_flush
@@ -137,10 +139,19 @@ def flush_deletes_the_rows_a_test_left(request):
             ],
         )
 
+    honest_handle = Flush.handle
+
+    def handle(self, **options):
+        if not options.get("reset_sequences", True):
+            options["inhibit_post_migrate"] = True
+        return honest_handle(self, **options)
+
     operations = DatabaseOperations
     operations.sql_flush, operations.execute_sql_flush = sql_flush, execute_sql_flush
+    Flush.handle = handle
     yield
     operations.sql_flush, operations.execute_sql_flush = honest_sql, honest_execute
+    Flush.handle = honest_handle
 
 
 # What post_migrate writes back after every flush, the same every time.

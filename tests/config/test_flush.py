@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.apps import apps
+from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
@@ -35,7 +36,7 @@ def test_the_flush_empties_every_table_and_leaves_the_event_guards_on(
 ):
     make_game(players=[make_user("ann"), make_user("ben")])
     assert {"accounts_user", "games_game", "games_event"} <= set(tables_with_rows())
-    kinds = ContentType.objects.count()
+    kinds, permissions = ContentType.objects.count(), Permission.objects.count()
 
     # As TransactionTestCase calls it after each test (reset_sequences=True
     # when the test asks for it).
@@ -43,6 +44,7 @@ def test_the_flush_empties_every_table_and_leaves_the_event_guards_on(
 
     assert tables_with_rows() == {}
     assert ContentType.objects.count() == kinds > 0
+    assert Permission.objects.count() == permissions > 0
     make_game(players=[make_user("cat"), make_user("dan")])
     with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(statement)
