@@ -353,6 +353,7 @@ def own_moves(
     text: Callable[[dict[str, Any]], str],
     gloss: Callable[[dict[str, Any]], str | None],
     group: Callable[[dict[str, Any]], str | None],
+    prospect: Callable[[dict[str, Any]], str | None] = lambda _a: None,
 ) -> dict[str, Any]:
     """The viewer's legal moves as the 18Cuba page offers them (`cuba_moves.html`)."""
     return {
@@ -363,6 +364,7 @@ def own_moves(
             text=text,
             gloss=gloss,
             group=group,
+            prospect=prospect,
             preview=_previewer(view),
             outline=outline(),
         ),

@@ -396,11 +396,12 @@ def move_controls(
     group: Callable[[dict[str, Any]], str | None],
     preview: Callable[[str, int, str], tuple[Any, str]],
     outline: str,
+    prospect: Callable[[dict[str, Any]], str | None] = lambda _a: None,
 ) -> dict[str, Any]:
     """The seat's legal moves as the page's controls: the map's hexes (each
-    with its tiles drawn per rotation and its stations), ranges as number
-    inputs, every other move a button with its gloss, under the mail's
-    headings."""
+    with its tiles drawn per rotation, its cost and what it opens, and its
+    stations), ranges as number inputs, every other move a button with its
+    gloss, under the mail's headings."""
     ranges = _ranges(actions)
     kinds = {h["hex"]: (h["kind"], h["tile"]) for h in view["map"]["hexes"]}
     in_range: set[int] = set()
@@ -430,9 +431,11 @@ def move_controls(
                     }
                 picture, stations = preview(a["tile"], a["rotation"], a["hex"])
                 keeps = f", keeping the stations {stations}" if stations else ""
+                opens = prospect(a)
                 label = (
                     f"Lay tile {a['tile']} on {_place(a['hex'])}, rotation "
                     f"{a['rotation']}{by}, cost ${cost}{passing}{keeps}"
+                    + (f": {opens}" if opens else "")
                 )
                 line = text(a)
                 # Drawn here rather than in the template: a hex may offer a
@@ -443,7 +446,7 @@ def move_controls(
                     "inner": format_html(
                         '<input type="hidden" name="action" value="{}">'
                         '<button type="submit" class="tile-button" aria-label="{}" title="{}">'
-                        '{}<span class="tile-caption">{} rot {}<br>${}{}</span></button>',
+                        '{}<span class="tile-caption">{} rot {}<br>${}{}</span>{}</button>',
                         encode(a),
                         label,
                         f"{line}: {words}" if words else line,
@@ -452,6 +455,7 @@ def move_controls(
                         a["rotation"],
                         cost,
                         f" {card}" if card else "",
+                        format_html('<span class="tile-opens">{}</span>', opens) if opens else "",
                     ),
                 }
                 sets[card]["lays"].append(lay)

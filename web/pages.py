@@ -208,9 +208,12 @@ def board_controls(
     def group(action: dict[str, Any]) -> str | None:
         return said.get(moves.encode(action), {}).get("group")
 
+    def prospect(action: dict[str, Any]) -> str | None:
+        return said.get(moves.encode(action), {}).get("prospect")
+
     return boards.own_moves(
         game.title, detail["view"], viewer.seat, who, [move["action"] for move in legal],
-        text=base.get(game.title).text, gloss=gloss, group=group,
+        text=base.get(game.title).text, gloss=gloss, group=group, prospect=prospect,
     )  # fmt: skip
 
 

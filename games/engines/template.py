@@ -243,6 +243,15 @@ class EngineBase:
         with i18n.speaking(language):
             return self.MOVES.gloss(state, seat, action, names)
 
+    def prospects(
+        self, state: State, seat: int, actions: list[Action], language: str = "en"
+    ) -> list[str | None]:
+        """For each of the seat's legal `actions`, what it would lead to
+        where the game page can say more than its gloss (18Cuba: what a lay
+        opens), else None.  The page shows it beside the move; the mail
+        does not (it would cost a search per move)."""
+        return [None] * len(actions)
+
     def move_group(
         self, state: State, seat: int, action: Action, language: str = "en"
     ) -> str | None:

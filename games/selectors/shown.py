@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
-from django.utils.translation import gettext_noop
+from django.utils.translation import get_language, gettext_noop
 
 from games.engines import base
 from games.errors import NotASeat
@@ -191,7 +191,8 @@ def legal_actions(game: Game, viewer: Viewer) -> dict[str, Any]:
 
 def legal_moves_in_words(game: Game, viewer: Viewer, names: list[str]) -> list[dict[str, Any]]:
     """The viewer's legal moves now, each with its words as the turn mail
-    says them (`narration.move_words`: line, gloss, heading): the game
+    says them (`narration.move_words`: line, gloss, heading) and what it
+    would lead to where the title says (`prospect`, or None): the game
     page's moves.  Empty for a spectator or when the seat is not to act."""
     if viewer.seat is None or game.status != Game.Status.ACTIVE:
         return []
@@ -199,7 +200,13 @@ def legal_moves_in_words(game: Game, viewer: Viewer, names: list[str]) -> list[d
     state = store.load(game, engine).state
     if viewer.seat not in engine.to_act(state):
         return []
+    legal = engine.legal_actions(state, viewer.seat)
+    prospects = (
+        engine.prospects(state, viewer.seat, legal, language=get_language())
+        if hasattr(engine, "prospects")
+        else [None] * len(legal)
+    )
     return [
-        {"action": a, **narration.move_words(engine, state, viewer.seat, a, names)}
-        for a in engine.legal_actions(state, viewer.seat)
+        {"action": a, **narration.move_words(engine, state, viewer.seat, a, names), "prospect": p}
+        for a, p in zip(legal, prospects, strict=True)
     ]

@@ -12,6 +12,7 @@ import random
 import pytest
 from playwright.sync_api import Page, expect
 
+from boards.cuba_panels import encode
 from games.engines import base, bots
 from games.engines.cuba.play.randomgame import choose
 from games.models import Game
@@ -121,12 +122,27 @@ def test_an_18cuba_game_is_played_by_clicking_the_board_into_the_second_set_of_o
             page.evaluate("document.getElementById('cuba-map').scrollIntoView()")
             page.locator(f'#cuba-map a.hex-target[data-hex="{action["hex"]}"]').click()
             expect(page.locator(f"#cuba-hex-{action['hex']} .tile-preview").first).to_be_visible()
+            # each tile says what it opens, as the engine says it
+            opens = ENGINE.prospects(state, seat, legal)[legal.index(action)]
+            chosen = page.locator(f"#cuba-hex-{action['hex']} form").filter(
+                has=page.locator(f"input[name=action][value='{encode(action)}']")
+            )
+            expect(chosen.locator(".tile-opens")).to_have_text(opens)
             page.screenshot(path=docs_screenshots / "18cuba-lay-desktop.png")
             phone = open_page(users[seat], viewport=PHONE)
             phone.goto(path)
             phone.screenshot(path=docs_screenshots / "18cuba-phone.png")
             width = phone.evaluate("document.documentElement.scrollWidth")
             assert width <= PHONE["width"], f"the page scrolls sideways ({width}px)"
+            # the map zooms in its own box, which then pans; the page does not
+            box = "document.getElementById('cuba-map')"
+            phone.get_by_label("Largest").check()
+            assert phone.evaluate(f"{box}.scrollWidth > 2 * {box}.clientWidth")
+            phone.evaluate(f"{box}.scrollLeft = 400")
+            assert phone.evaluate(f"{box}.scrollLeft") > 0
+            assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            phone.get_by_label("Whole map").check()
+            assert phone.evaluate(f"{box}.scrollWidth <= {box}.clientWidth + 1")
             phone.evaluate("document.getElementById('cuba-map').scrollIntoView()")
             phone.locator(f'#cuba-map a.hex-target[data-hex="{action["hex"]}"]').click()
             expect(phone.locator(f"#cuba-hex-{action['hex']}")).to_be_visible()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from html import unescape
+from html import escape, unescape
 
 import pytest
 
@@ -202,6 +202,29 @@ def test_the_map_is_the_control_each_hex_with_lays_leads_to_its_tiles_drawn(page
                 and "cost $" in b
                 for b in buttons
             )
+
+
+def test_each_lay_says_what_it_opens_as_the_engine_says_it(page_as, cuba):
+    seat = play_until(cuba, lambda st, s, legal: sum(a["type"] == "lay" for a in legal) > 10)
+    html = page(page_as, users_by_seat(cuba)[seat], cuba)
+    state = state_of(cuba)
+    legal = ENGINE.legal_actions(state, seat)
+    said = dict(zip(map(legal_of_one, legal), ENGINE.prospects(state, seat, legal), strict=True))
+    lays = [f for f in forms(html) if f["type"] == "lay"]
+    assert len(lays) == sum(a["type"] == "lay" for a in legal)
+    for form in lays:
+        opens = said[legal_of_one(form["action"])]
+        assert opens and opens.startswith(("reaches", "the hex pays")), opens
+        assert f'<span class="tile-opens">{escape(opens)}</span>' in form["html"]
+        label = unescape(re.search(r'aria-label="([^"]+)"', form["html"]).group(1))
+        assert label.endswith(f": {opens}")
+    # a move that is not a lay has nothing to open
+    prospects = ENGINE.prospects(state, seat, legal)
+    assert all(p is None for a, p in zip(legal, prospects, strict=True) if a["type"] != "lay")
+
+
+def legal_of_one(action) -> str:
+    return json.dumps(action, sort_keys=True)
 
 
 def test_routes_are_drawn_per_train_before_the_director_pays_or_retains(page_as, cuba):

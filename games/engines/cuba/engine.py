@@ -35,7 +35,7 @@ from .rounds import flow, opening, operating, stock  # noqa: F401 (each register
 from .rules import log, turn
 from .state import CubaState, copy_state
 from .steps import emergency, offer, route
-from .words import describe, events, view
+from .words import describe, events, prospects, view
 from .words.names import seat_name
 
 ENDED_BY = (operating.BANK_BROKEN, emergency.BANKRUPTCY, operating.SECOND_8_EXPORTED)
@@ -162,6 +162,14 @@ class CubaEngine(EngineBase):
     ) -> list[str]:
         with i18n.speaking(language):
             return events.tell(effects, names, self._narrate_forced(names))
+
+    def prospects(
+        self, state: State, seat: int, actions: list[Action], language: str = "en"
+    ) -> list[str | None]:
+        """What each legal lay opens: the stops newly reached, the laid hex's
+        gain (`words.prospects`)."""
+        with i18n.speaking(language):
+            return prospects.prospects(state, seat, actions)
 
     @staticmethod
     def _narrate_forced(names: Sequence[str]) -> events.Narrate:
