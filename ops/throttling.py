@@ -19,6 +19,7 @@ import math
 
 from rest_framework import exceptions, throttling
 
+from ops.cache import count_with
 from ops.clients import client_address
 
 
@@ -35,13 +36,11 @@ class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
         return self.count(f"{self.key}:{window}") <= self.num_requests
 
     def count(self, key: str) -> int:
-        """This request's number in its window."""
-        try:
-            return self.cache.incr(key)
-        except ValueError:  # the window's first request
-            if self.cache.add(key, 1, self.duration):
-                return 1
-            return self.cache.incr(key)  # another request started the window meanwhile
+        """This request's number in its window (one round trip to Redis)."""
+        counter = getattr(self.cache, "count", None)  # the cache proxy passes it through
+        if counter is not None:
+            return counter(key, self.duration)
+        return count_with(self.cache, key, self.duration)
 
     def wait(self) -> float:
         return max(self.window_ends - self.now, 0.0)

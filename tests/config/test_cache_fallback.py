@@ -92,3 +92,33 @@ def test_a_hanging_redis_costs_one_operation_its_timeout_and_the_next_ones_nothi
     rest = time.monotonic() - started
     assert 0.3 <= first < 1.5
     assert rest < 0.1
+
+
+def test_a_window_counter_takes_one_round_trip_and_expires_with_its_window(door, settings):
+    settings.CORREO_REDIS_RETRY_SECONDS = 60
+    door.open()
+    cache = behind(door)
+    direct = redis.Redis.from_url(django_settings.REDIS_URL)
+    cache.get("warm")  # the pool's connection made (its handshake is not counted)
+    sent = []
+    real = redis.connection.Connection.send_packed_command
+
+    def counted(self, command, check_health=True):
+        sent.append(command)
+        return real(self, command, check_health)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(redis.connection.Connection, "send_packed_command", counted)
+        assert [cache.count("window", 30) for _ in range(3)] == [1, 2, 3]
+    assert len(sent) == 3  # one pipeline each, where incr and add took two or three
+    assert cache.get("window") == 3  # what incr and get see too
+    assert 0 < direct.ttl(cache.make_key("window")) <= 30
+
+
+def test_with_redis_down_a_window_counter_counts_in_memory(door, settings):
+    settings.CORREO_REDIS_RETRY_SECONDS = 60
+    cache = behind(door)  # shut
+    before = degraded("count")
+    assert [cache.count("window", 30) for _ in range(3)] == [1, 2, 3]
+    assert degraded("count") - before == 3  # each served from memory, counted
+    assert cache.get("window") == 3
