@@ -110,7 +110,8 @@ def test_play_goes_on_without_redis_and_every_mail_goes_out_once_it_is_back(
         assert health.body["database"]["ok"] is True
         assert health.body["broker"]["ok"] is False and health.body["cache"]["ok"] is False
         counters = web.text("/metrics")
-        assert metric(counters, "correo_degraded_total", service="cache", operation="incr") > 0
+        # the throttles counted their windows in this process's memory
+        assert metric(counters, "correo_degraded_total", service="cache", operation="count") > 0
         waiting = {"service": "broker", "operation": "notifications.deliver"}
         assert metric(counters, "correo_degraded_total", **waiting) == 4
         assert statuses() == {"sent": 2, "pending": 4}  # in the outbox, for the sweep
