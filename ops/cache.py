@@ -30,31 +30,6 @@ class FallbackRedisCache(RedisCache):
         local["OPTIONS"] = {"MAX_ENTRIES": FALLBACK_ENTRIES}
         self._fallback = LocMemCache(f"redis-fallback:{server}", local)
 
-    def count(self, key: str, timeout: int, version=None) -> int:
-        """The counter `key` plus one, created with `timeout` seconds to
-        live: a fixed window's request number (ops.throttling).  One round
-        trip to Redis, where Django's incr makes two (EXISTS, then INCR)
-        and a window's first request a third (add)."""
-        if self._outage.skipping():
-            self._outage.skipped("count")
-        else:
-            try:
-                result = self._count_in_redis(self.make_and_validate_key(key, version), timeout)
-            except RedisError as error:
-                self._outage.failed("count", error, INSTEAD)
-            else:
-                self._outage.reached()
-                return result
-        return count_with(self._fallback, key, timeout, version)
-
-    def _count_in_redis(self, key: str, timeout: int) -> int:
-        # A transaction: the counter is created at 0 with its expiry if it
-        # does not exist, and no other client can see it between.
-        pipeline = self._cache.get_client(key, write=True).pipeline(transaction=True)
-        pipeline.set(key, 0, ex=timeout, nx=True)
-        pipeline.incr(key)
-        return int(pipeline.execute()[1])
-
     def probe(self) -> dict:
         """Does Redis answer now?  (For /healthz: ignores the pause after a failure.)"""
         try:
@@ -64,9 +39,11 @@ class FallbackRedisCache(RedisCache):
         return {"ok": True, "mode": "redis"}
 
 
-def _guarded(name: str):
-    """RedisCache's `name`, falling back to the local memory's."""
-    through_redis = getattr(RedisCache, name)
+def _guarded(name: str, through_redis=None, in_memory=None):
+    """RedisCache's `name` (or `through_redis`), falling back to the local
+    memory's `name` (or `in_memory(local_cache, ...)`)."""
+    through_redis = through_redis or getattr(RedisCache, name)
+    in_memory = in_memory or (lambda local, *args, **kwargs: getattr(local, name)(*args, **kwargs))
 
     def operation(self, *args, **kwargs):
         if self._outage.skipping():
@@ -79,7 +56,7 @@ def _guarded(name: str):
             else:
                 self._outage.reached()
                 return result
-        return getattr(self._fallback, name)(*args, **kwargs)
+        return in_memory(self._fallback, *args, **kwargs)
 
     operation.__name__ = operation.__qualname__ = name
     operation.__doc__ = through_redis.__doc__
@@ -95,6 +72,20 @@ for _name in (
     setattr(FallbackRedisCache, _name, _guarded(_name))
 
 
+def _count_in_redis(self: FallbackRedisCache, key: str, timeout: int, version=None) -> int:
+    """The counter `key` plus one, created with `timeout` seconds to live:
+    a fixed window's request number (ops.throttling).  One round trip to
+    Redis, where Django's incr makes two (EXISTS, then INCR) and a window's
+    first request a third (add): a transaction creates the counter at 0
+    with its expiry if it does not exist, and no other client sees it
+    between."""
+    key = self.make_and_validate_key(key, version)
+    pipeline = self._cache.get_client(key, write=True).pipeline(transaction=True)
+    pipeline.set(key, 0, ex=timeout, nx=True)
+    pipeline.incr(key)
+    return int(pipeline.execute()[1])
+
+
 def count_with(cache, key: str, timeout: int, version=None) -> int:
     """`FallbackRedisCache.count` for any other cache (local memory), from
     its own incr and add: a window's first request adds the counter."""
@@ -104,3 +95,6 @@ def count_with(cache, key: str, timeout: int, version=None) -> int:
         if cache.add(key, 1, timeout, version=version):
             return 1
         return cache.incr(key, version=version)  # another request started it meanwhile
+
+
+FallbackRedisCache.count = _guarded("count", _count_in_redis, count_with)
