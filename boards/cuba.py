@@ -353,7 +353,7 @@ def own_moves(
     text: Callable[[dict[str, Any]], str],
     gloss: Callable[[dict[str, Any]], str | None],
     group: Callable[[dict[str, Any]], str | None],
-    prospect: Callable[[dict[str, Any]], str | None] = lambda _a: None,
+    prospect: Callable[[dict[str, Any]], str | None],
 ) -> dict[str, Any]:
     """The viewer's legal moves as the 18Cuba page offers them (`cuba_moves.html`)."""
     return {

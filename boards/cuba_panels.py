@@ -394,9 +394,9 @@ def move_controls(
     text: Callable[[dict[str, Any]], str],
     gloss: Callable[[dict[str, Any]], str | None],
     group: Callable[[dict[str, Any]], str | None],
+    prospect: Callable[[dict[str, Any]], str | None],
     preview: Callable[[str, int, str], tuple[Any, str]],
     outline: str,
-    prospect: Callable[[dict[str, Any]], str | None] = lambda _a: None,
 ) -> dict[str, Any]:
     """The seat's legal moves as the page's controls: the map's hexes (each
     with its tiles drawn per rotation, its cost and what it opens, and its

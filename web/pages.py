@@ -7,6 +7,7 @@ earlier seq for the replay) and `history.events`, for the viewer that
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -202,18 +203,13 @@ def board_controls(
         return None
     said = {moves.encode(move["action"]): move for move in legal}
 
-    def gloss(action: dict[str, Any]) -> str | None:
-        return said.get(moves.encode(action), {}).get("gloss")
-
-    def group(action: dict[str, Any]) -> str | None:
-        return said.get(moves.encode(action), {}).get("group")
-
-    def prospect(action: dict[str, Any]) -> str | None:
-        return said.get(moves.encode(action), {}).get("prospect")
+    def words(key: str) -> Callable[[dict[str, Any]], str | None]:
+        return lambda action: said.get(moves.encode(action), {}).get(key)
 
     return boards.own_moves(
         game.title, detail["view"], viewer.seat, who, [move["action"] for move in legal],
-        text=base.get(game.title).text, gloss=gloss, group=group, prospect=prospect,
+        text=base.get(game.title).text,
+        gloss=words("gloss"), group=words("group"), prospect=words("prospect"),
     )  # fmt: skip
 
 

@@ -10,6 +10,7 @@ from html import escape, unescape
 
 import pytest
 
+from boards.cuba_panels import encode
 from games.engines import base, bots
 from games.engines.cuba.data.phases import BY_NUMBER
 from games.engines.cuba.play.randomgame import choose
@@ -209,22 +210,18 @@ def test_each_lay_says_what_it_opens_as_the_engine_says_it(page_as, cuba):
     html = page(page_as, users_by_seat(cuba)[seat], cuba)
     state = state_of(cuba)
     legal = ENGINE.legal_actions(state, seat)
-    said = dict(zip(map(legal_of_one, legal), ENGINE.prospects(state, seat, legal), strict=True))
+    prospects = ENGINE.prospects(state, seat, legal)
+    said = dict(zip(map(encode, legal), prospects, strict=True))
     lays = [f for f in forms(html) if f["type"] == "lay"]
     assert len(lays) == sum(a["type"] == "lay" for a in legal)
     for form in lays:
-        opens = said[legal_of_one(form["action"])]
+        opens = said[encode(form["action"])]
         assert opens and opens.startswith(("reaches", "the hex pays")), opens
         assert f'<span class="tile-opens">{escape(opens)}</span>' in form["html"]
         label = unescape(re.search(r'aria-label="([^"]+)"', form["html"]).group(1))
         assert label.endswith(f": {opens}")
     # a move that is not a lay has nothing to open
-    prospects = ENGINE.prospects(state, seat, legal)
     assert all(p is None for a, p in zip(legal, prospects, strict=True) if a["type"] != "lay")
-
-
-def legal_of_one(action) -> str:
-    return json.dumps(action, sort_keys=True)
 
 
 def test_routes_are_drawn_per_train_before_the_director_pays_or_retains(page_as, cuba):
