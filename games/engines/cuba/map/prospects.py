@@ -60,10 +60,12 @@ def _prospects_of(key: str) -> tuple[Opened, ...]:
     for coord, tile, rotation, passes in lays:
         after_board = apply_lay(board, who, coord, tile, rotation)
         after = _reached(after_board, who, [*fc_paid, *passes])
+        # An upgrade renumbers its hex's stops: reached before is not new.
+        renumbered = coord if any(hexc == coord for hexc, _idx in before) else None
         new = tuple(
             (hexc, stop.type, revenue_of(stop, phase))
             for (hexc, idx), stop in sorted(after.items())
-            if (hexc, idx) not in before and not (hexc == coord and _any_on(before, coord))
+            if (hexc, idx) not in before and hexc != renumbered
         )
         out.append(Opened(new, (_worth(board, coord, phase), _worth(after_board, coord, phase))))
     return tuple(out)
@@ -74,11 +76,6 @@ def _reached(board: Board, who: Layer, fc_paid: Any) -> dict[tuple[str, int], An
     net = build(board, who.gauge)
     reached = reach(board, net, who.sym, frozenset(fc_paid))
     return {net.stops[v][:2]: net.stops[v][2] for v in reached.stops}
-
-
-def _any_on(reached: dict[tuple[str, int], Any], coord: str) -> bool:
-    # An upgrade renumbers a hex's stops; reached before is reached after.
-    return any(hexc == coord for hexc, _idx in reached)
 
 
 def _worth(board: Board, coord: str, phase: int) -> tuple[int, ...]:

@@ -9,9 +9,10 @@ from typing import Any
 
 from ...base import State
 from ...i18n import N_
+from ..data.hexes import HEXES
 from ..map.prospects import Opened, lay_prospects
 from ..rules import turn
-from .names import WORDS, money, place
+from .names import HEX_KINDS, WORDS, money, place, printed_name
 
 _ = WORDS.gettext
 STOP = {"city": N_("city"), "town": N_("town"), "offboard": N_("harbor"), "red": N_("off-board")}
@@ -60,7 +61,9 @@ def _values(values: tuple[int, ...]) -> str:
 
 def _stop(coord: str, kind: str, revenue: int) -> str:
     """ "Bayamo (F21), city $20"; "A10 (harbor) $10", where the place says the kind."""
-    where, what = place(coord), _(STOP.get(kind, kind))
-    if f"({what})" in where:
-        return _("{place} {revenue}").format(place=where, revenue=money(revenue))
-    return _("{place}, {kind} {revenue}").format(place=where, kind=what, revenue=money(revenue))
+    word = STOP.get(kind, kind)
+    if printed_name(coord) is None and HEX_KINDS.get(HEXES[coord].kind) == word:
+        return _("{place} {revenue}").format(place=place(coord), revenue=money(revenue))
+    return _("{place}, {kind} {revenue}").format(
+        place=place(coord), kind=_(word), revenue=money(revenue)
+    )
