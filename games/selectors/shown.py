@@ -87,31 +87,46 @@ def seen_at(game: Game, viewer: Viewer) -> dict[str, Any]:
 
 
 def _seen_at(game: Game, viewer: Viewer) -> dict[str, Any]:
-    from games.selectors import takeback
-
     engine = base.get(game.title)
-    current = viewer.head == game.seq
     state = store.load(game, engine, head=viewer.head).state
     seen = {
+        **facts_at(game, viewer.head),
         "to_act": sorted(engine.to_act(state)),
         "view": engine.view(state, viewer.seat),
-        "notes": pinned_notes(game, viewer.head),
     }
-    if current:
-        head_hash = shown_hash(game, game.head_hash, reveal=reveals_all(game, viewer))
-        return {**seen, "head_hash": head_hash, "takeback": takeback.status(game)}
-    event = Event.objects.only("hash", "created_at").get(game=game, seq=viewer.head)
-    statuses = _statuses_at(game, viewer.head)
-    paused, locked = _clock_marks_at(game, viewer.head)
+    if viewer.head == game.seq:
+        seen["head_hash"] = shown_hash(game, game.head_hash, reveal=reveals_all(game, viewer))
+    return seen
+
+
+def facts_at(game: Game, head: int) -> dict[str, Any]:
+    """What every viewer standing at `head` is shown alike (the pinned notes,
+    the open takeback; behind the game's head also the seats' statuses, the
+    clock marks and the head's hash and time), memoised apart from the
+    seat's own view: the seats and spectators of a game that moved all ask
+    at the same head, and this is read once for all of them."""
+    key = ("facts", game.pk, game.seq, game.head_hash, head)
+    return _views.get_or_compute(key, lambda: _facts_at(game, head))
+
+
+def _facts_at(game: Game, head: int) -> dict[str, Any]:
+    from games.selectors import takeback
+
+    facts: dict[str, Any] = {"notes": pinned_notes(game, head)}
+    if head == game.seq:
+        return {**facts, "takeback": takeback.status(game)}
+    event = Event.objects.only("hash", "created_at").get(game=game, seq=head)
+    statuses = _statuses_at(game, head)
+    paused, locked = _clock_marks_at(game, head)
     playing = {seat for seat, status in statuses.items() if status == Seat.Status.ACTIVE}
     return {
-        **seen,
+        **facts,
         "head_hash": shown_hash(game, event.hash, reveal=False),
         "updated_at": event.created_at.isoformat(),
         "statuses": statuses,
         "paused": paused,
         "locked": locked,
-        "takeback": takeback.status(game, head=viewer.head, playing=playing),
+        "takeback": takeback.status(game, head=head, playing=playing),
     }
 
 
