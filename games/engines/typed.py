@@ -49,6 +49,13 @@ def _identity(value: Any) -> Any:
     return value
 
 
+def copy_any(value: Any) -> Any:
+    """A copy of a value whose type is not declared: a scalar is itself (a
+    JSON round trip of one costs about what one of a small dict does), the
+    rest goes through JSON."""
+    return value if type(value) in _SCALARS else clone(value)
+
+
 @functools.cache
 def _parts(tp: Any) -> tuple[Any, Any, tuple[Any, ...], bool]:
     """(type, origin, args, shared) with Annotated and NotRequired unwrapped."""
@@ -74,7 +81,7 @@ def copier(tp: Any) -> Copy:
     if body is None:
         return _identity
     gen.lines += ["def copy(value):", f"    return {body}"]
-    namespace: dict[str, Any] = {"clone": clone}
+    namespace: dict[str, Any] = {"clone": clone, "copy_any": copy_any}
     exec("\n".join(gen.lines), namespace)  # the source is built from types only
     copy: Copy = namespace["copy"]
     return copy
@@ -95,7 +102,7 @@ class _CopyWriter:
         if shared or tp in _SCALARS or origin is Literal:
             return None
         if tp is Any:
-            return f"clone({value})"
+            return f"copy_any({value})"
         if _is_typeddict(tp):
             return f"{self.function(tp)}({value})"
         if origin is list:
@@ -118,7 +125,7 @@ class _CopyWriter:
         if not mutable:
             return None
         if len(mutable) > 1:
-            return f"clone({value})"  # which member a value is would have to be guessed
+            return f"copy_any({value})"  # which member a value is would have to be guessed
         return f"(None if {value} is None else {self.expr(mutable[0], value)})"
 
     def function(self, tp: Any) -> str:

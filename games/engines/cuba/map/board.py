@@ -17,7 +17,7 @@ The two special tiles of a part are not stored either: the part fixes them
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ..data.companies import majors_in_play
 from ..data.hexes import (
@@ -35,7 +35,20 @@ from ..data.hexes import (
 )
 from ..data.tiles import SPECIAL, TILES, exits, initial_supply, rotated_paths
 
-Board = dict[str, Any]
+
+class Board(TypedDict):
+    """The map part of the state (the module's docstring shows an example);
+    declared so that the state's copy copies each part as deep as it goes
+    rather than through JSON."""
+
+    tiles: dict[str, list[Any]]  # [tile name, rotation]
+    tokens: dict[str, list[list[str]]]
+    fc_pending: list[str]
+    reserved: dict[str, dict[str, int]]
+    supply: dict[str, int]
+    part: NotRequired[str | None]
+
+
 FC = "FC"
 MAJORS = frozenset({*MAJOR_HOMES, "FEC"})
 MINORS = frozenset({"HG", "JU", "HY", "DQ", "CO", "SB"})
