@@ -155,8 +155,8 @@ class ActionsView(APIView):
         responses={200: dict},
     )
     def get(self, request, pk: int):
-        game = game_or_404(pk)
-        return Response(shown.legal_actions(game, viewers.viewer_of(game, request.user)))
+        game, viewer = viewers.seen_by(pk, request.user)
+        return Response(shown.legal_actions(game, viewer))
 
     @extend_schema(
         summary="Submit an action (as data or as a text line)",
@@ -179,8 +179,7 @@ class EventsView(APIView):
         responses={200: dict},
     )
     def get(self, request, pk: int):
-        game = game_or_404(pk)
-        viewer = viewers.viewer_of(game, request.user)
+        game, viewer = viewers.seen_by(pk, request.user)
         query = s.validated(s.EventsQuery, request.query_params)
         events = history.events(game, viewer, after=query["after"], limit=query["limit"])
         more = bool(events) and events[-1]["seq"] < viewer.head
@@ -252,8 +251,7 @@ class TakebackView(APIView):
 
     @extend_schema(summary="The open takeback request, if any", responses={200: dict})
     def get(self, request, pk: int):
-        game = game_or_404(pk)
-        viewer = viewers.viewer_of(game, request.user)
+        game, viewer = viewers.seen_by(pk, request.user)
         return Response({"takeback": shown.open_takeback(game, viewer)})
 
 
@@ -275,8 +273,7 @@ class VerifyView(APIView):
         responses={200: dict},
     )  # fmt: skip
     def get(self, request, pk: int):
-        game = game_or_404(pk)
-        viewer = viewers.viewer_of(game, request.user)
+        game, viewer = viewers.seen_by(pk, request.user)
         query = s.validated(s.VerifyQuery, request.query_params)
         return Response(verify_record.verification(game, viewer, query.get("seen")))
 

@@ -83,6 +83,14 @@ def _load_table(pk: int) -> tuple[Game, list[Seat]]:
     return game, seats
 
 
+def seen_by(pk: int, user) -> tuple[Game, Viewer]:
+    """Game `pk` and who `user` is in it, from the rows memoised at its head
+    (`game_with_seats`): a read that shows one viewer the game asks this
+    first, and the seats need not be read again for each such request."""
+    game, seats = game_with_seats(pk)
+    return game, viewer_of(game, user, seats)
+
+
 def viewer_of(game: Game, user, seats: list[Seat] | None = None) -> Viewer:
     """The requester's seat and visible head; refuses strangers to private games."""
     seat = None
