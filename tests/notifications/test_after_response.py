@@ -1,12 +1,18 @@
 """A request's outbox rows are published once its response is written
 (notifications.after_response): the player who moved does not wait for the
 broker, and a process that dies between the commit and the publish loses
-nothing, because the outbox sweep sends what was never published, once."""
+nothing, because the outbox sweep sends what was never published, once.
+
+The first two tests drive Django's WSGI handler in this process, with Celery
+eager; the others run the deployed stack: gunicorn in a process of its own,
+a real Celery worker on the real Redis, and, in one, a web process killed
+between writing a move's answer and publishing its mail."""
 
 from __future__ import annotations
 
 import datetime
 import json
+import time
 
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
@@ -18,6 +24,8 @@ from notifications import tasks
 from notifications.models import Notification
 from tests.notifications.conftest import new_duel
 from tests.support.play import hand
+from tests.support.server import web_server
+from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -75,3 +83,78 @@ def test_a_process_that_dies_before_publishing_loses_no_mail_and_sends_none_twic
     assert tasks.sweep_outbox() == len(pending)
     assert tasks.sweep_outbox() == 0
     assert sum(sent_to(sink, u) for u in (alice, bob)) == sum(before.values()) + len(pending)
+
+
+def statuses(game, seq: int) -> list[str]:
+    rows = Notification.objects.filter(game=game, seq=seq)
+    return sorted(rows.values_list("status", flat=True))
+
+
+def second_commit_over_http(web, game, alice, bob) -> int:
+    """Alice commits, then Bob, through the web process; Bob's move opens
+    the next phase and writes a "your turn" row (seq 3) for who acts next.
+    Returns how many rows that move wrote."""
+    for user, seat in ((alice, 0), (bob, 1)):
+        body = {"seq": game.seq, "action": {"type": "commit", "card": hand(game, seat)[0]}}
+        answer = web.call("POST", f"/api/games/{game.pk}/actions/", tokens.issue(user)[1], body)
+        assert answer.status == 201, answer.body
+        game.refresh_from_db()
+    written = Notification.objects.filter(game=game, seq=3).count()
+    assert written > 0
+    return written
+
+
+# slow, as the next: a gunicorn process and a real worker, seconds a test.
+@pytest.mark.redis
+@pytest.mark.slow
+def test_a_real_worker_sends_the_mail_published_after_the_answer_once(
+    worker, sink, alice, bob, tmp_path, settings
+):
+    game = new_duel(alice, bob)
+    wait_until(lambda: statuses(game, 1) == ["sent", "sent"])  # the game's opening mail
+    with web_server(
+        tmp_path, REDIS_URL=settings.REDIS_URL, NOTIFICATIONS_QUEUE=settings.NOTIFICATIONS_QUEUE,
+        CORREO_EMBEDDED_SWEEP="0",
+    ) as web:  # fmt: skip
+        written = second_commit_over_http(web, game, alice, bob)
+        wait_until(lambda: statuses(game, 3) == ["sent"] * written)
+    time.sleep(0.5)  # a second send would land here
+    assert tasks.sweep_outbox() == 0
+    assert len(sink.messages) == 2 + written
+    assert statuses(game, 3) == ["sent"] * written
+
+
+def killed_workers(web) -> int:
+    return sum("was sent SIGKILL" in line.get("message", "") for line in web.log_lines())
+
+
+@pytest.mark.redis
+@pytest.mark.slow
+def test_a_web_process_killed_between_the_commit_and_the_publish_loses_no_mail(
+    worker, sink, alice, bob, tmp_path, settings
+):
+    """The web process is killed after writing the move's answer, before
+    the response's close() publishes; gunicorn starts another.  The row is
+    durable and pending, no worker ever heard of it, and the outbox sweep
+    (once NOTIFICATIONS_SWEEP_GRACE has passed) has it sent once."""
+    game = new_duel(alice, bob)
+    wait_until(lambda: statuses(game, 1) == ["sent", "sent"])
+    with web_server(
+        tmp_path, wsgi="tests.support.dying_wsgi", REDIS_URL=settings.REDIS_URL,
+        NOTIFICATIONS_QUEUE=settings.NOTIFICATIONS_QUEUE, CORREO_EMBEDDED_SWEEP="0",
+    ) as web:  # fmt: skip
+        written = second_commit_over_http(web, game, alice, bob)
+        # one death after each move's answer: neither move published anything
+        wait_until(lambda: killed_workers(web) == 2)
+    time.sleep(1)  # what a publish would have given the worker time to send
+    assert statuses(game, 3) == ["pending"] * written
+    assert len(sink.messages) == 2
+    settings.NOTIFICATIONS_SWEEP_GRACE = 30
+    assert tasks.sweep_outbox() == 0  # a fresh row is left to its own publish
+    a_minute_ago = timezone.now() - datetime.timedelta(minutes=1)
+    Notification.objects.filter(game=game, seq=3).update(created_at=a_minute_ago)
+    assert tasks.sweep_outbox() == written
+    wait_until(lambda: statuses(game, 3) == ["sent"] * written)
+    assert tasks.sweep_outbox() == 0
+    time.sleep(0.5)
+    assert len(sink.messages) == 2 + written

@@ -76,11 +76,12 @@ class WebServer:
 
 
 @contextlib.contextmanager
-def web_server(folder: Path, *, push: bool = False, **env: str):
+def web_server(folder: Path, *, push: bool = False, wsgi: str = "config.wsgi", **env: str):
     """One sync gunicorn worker serving the test database with `env` on top
     of this process's environment; stopped on exit.  `push`: the push
     process's kind of worker instead (uvicorn's, on config.asgi), which
-    serves the pages' streams (and, here, everything else too)."""
+    serves the pages' streams (and, here, everything else too).  `wsgi`:
+    the application gunicorn serves, when a test wraps the deployed one."""
     db = connection.settings_dict
     port = free_port()
     environment = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
@@ -94,8 +95,7 @@ def web_server(folder: Path, *, push: bool = False, **env: str):
     )
     environment.update(env)
     log = folder / "web.log"
-    app = ["config.asgi", "--worker-class", "uvicorn_worker.UvicornWorker"] if push else [
-        "config.wsgi"]  # fmt: skip
+    app = ["config.asgi", "--worker-class", "uvicorn_worker.UvicornWorker"] if push else [wsgi]
     command = [sys.executable, "-m", "gunicorn", *app, "--config", "deploy/gunicorn.conf.py"]
     with log.open("wb") as sink:
         process = subprocess.Popen(
