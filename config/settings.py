@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ratings",  # ratings per title, derived from the finished games' streams
+    "tournaments",  # rounds of tables of one title, standings from the results
     "notifications",
     "boards",  # the boards in SVG, for the pages and the mails alike
     "django_htmx",

@@ -1,0 +1,188 @@
+"""The tournaments' doors: the API's refusals (bad input, the wrong
+person, signing up twice, after the start), starting, the mail once per
+player per round, the next round made by itself, the leavers' rule, and
+the pages."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Game
+from games.services.seats import check_resign
+from notifications.models import Notification
+from tests.api.conftest import client_for
+from tests.tournaments.conftest import play_round
+from tournaments import selectors
+from tournaments.models import Entry, Seating, Tournament
+
+pytestmark = pytest.mark.django_db
+
+GOOD = {"name": "Autumn cup", "title": "duel", "table_size": 2, "rounds": 2}
+
+
+def test_an_organiser_creates_a_tournament_and_a_player_may_not(olga, alice):
+    made = client_for(olga).post("/api/tournaments/", GOOD, format="json")
+    assert made.status_code == 201
+    assert made.json()["status"] == "signup" and made.json()["organiser"] == "olga"
+    refused = client_for(alice).post("/api/tournaments/", GOOD, format="json")
+    assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
+    assert Tournament.objects.count() == 1
+
+
+def test_a_moderator_may_create_one(mo):
+    assert client_for(mo).post("/api/tournaments/", GOOD, format="json").status_code == 201
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"title": "nosuchgame"},
+        {"table_size": 7},
+        {"table_size": 5},  # duel seats at most four
+        {"table_size": "four"},
+        {"rounds": 0},
+        {"format": "knockout"},
+        {"name": ""},
+        {"clock": {"per_move": "forever"}},
+        {"options": [1]},
+        {"round_days": 1000},
+        {"rated": "maybe"},
+    ],
+)
+def test_bad_input_is_a_clear_400_and_creates_nothing(olga, change):
+    answer = client_for(olga).post("/api/tournaments/", {**GOOD, **change}, format="json")
+    assert answer.status_code == 400, answer.content
+    assert {"error", "detail"} <= set(answer.json())
+    assert not Tournament.objects.exists()
+
+
+def test_signing_up_twice_withdrawing_and_signing_up_after_the_start_are_refused(
+    duel_tournament, players, olga
+):
+    tournament = duel_tournament()
+    url = f"/api/tournaments/{tournament.pk}"
+    first = client_for(players[0])
+    assert first.post(f"{url}/signup/").status_code == 201
+    again = first.post(f"{url}/signup/")
+    assert again.status_code == 409 and again.json()["error"] == "conflict"
+    assert first.post(f"{url}/withdraw/").status_code == 200
+    assert first.post(f"{url}/withdraw/").status_code == 409
+    for player in players[:4]:
+        assert client_for(player).post(f"{url}/signup/").status_code == 201
+    # only the organiser (or a moderator) starts
+    assert client_for(players[0]).post(f"{url}/start/").status_code == 403
+    started = client_for(olga).post(f"{url}/start/")
+    assert started.status_code == 200 and started.json()["status"] == "running"
+    late = client_for(players[5]).post(f"{url}/signup/")
+    assert late.status_code == 409 and "started" in late.json()["detail"]
+    assert client_for(players[0]).post(f"{url}/withdraw/").status_code == 409
+    assert client_for(olga).post(f"{url}/start/").status_code == 409
+    assert Entry.objects.filter(tournament=tournament).count() == 4
+
+
+def test_too_few_players_cannot_start_and_unknown_tournaments_are_not_found(
+    duel_tournament, players, olga
+):
+    tournament = duel_tournament(table_size=4)
+    for player in players[:3]:
+        client_for(player).post(f"/api/tournaments/{tournament.pk}/signup/")
+    refused = client_for(olga).post(f"/api/tournaments/{tournament.pk}/start/")
+    assert refused.status_code == 409 and "at least 4" in refused.json()["detail"]
+    for path in ("/api/tournaments/999999/", "/api/tournaments/99999999999999999999/"):
+        assert client_for(olga).get(path).status_code == 404
+    assert client_for(olga).post("/api/tournaments/999999/signup/").status_code == 404
+    assert client_for(None).post(f"/api/tournaments/{tournament.pk}/signup/").status_code in (
+        401,
+        403,
+    )
+
+
+def test_each_player_gets_one_mail_per_round_and_the_next_round_starts_by_itself(
+    duel_tournament, players, olga, django_capture_on_commit_callbacks
+):
+    tournament = duel_tournament()
+    for player in players[:4]:
+        client_for(player).post(f"/api/tournaments/{tournament.pk}/signup/")
+    client_for(olga).post(f"/api/tournaments/{tournament.pk}/start/")
+    mails = Notification.objects.filter(kind=Notification.Kind.ROUND_READY)
+    assert sorted(mails.values_list("user__username", flat=True)) == ["p1", "p2", "p3", "p4"]
+    games = Game.objects.filter(tournament_seatings__round__number=1).distinct()
+    assert games.count() == 2 and {g.status for g in games} == {Game.Status.ACTIVE}
+    # asking for the next round before the games end changes nothing
+    early = client_for(olga).post(f"/api/tournaments/{tournament.pk}/advance/")
+    assert early.status_code == 409 and mails.count() == 4
+    with django_capture_on_commit_callbacks(execute=True):
+        play_round(tournament, 1)
+    tournament.refresh_from_db()
+    assert tournament.round_set.count() == 2
+    assert mails.count() == 8
+    for player in players[:4]:
+        assert mails.filter(user=player).count() == 2
+        assert {m.context["round"] for m in mails.filter(user=player)} == {1, 2}
+    # round 2 pairs the two winners and the two losers of round 1
+    shown = selectors.detail(tournament, olga)
+    first = shown["standings"]
+    top = {first[0]["username"], first[1]["username"]}
+    second_round = [{p["username"] for p in t["players"]} for t in shown["rounds"][1]["tables"]]
+    assert top in second_round
+    with django_capture_on_commit_callbacks(execute=True):
+        play_round(tournament, 2)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert mails.count() == 8
+
+
+def test_the_round_ready_mail_says_which_round_links_the_game_and_speaks_german(
+    duel_tournament, players, olga, mailoutbox, django_capture_on_commit_callbacks
+):
+    tournament = duel_tournament()
+    players[1].language = "de"
+    players[1].save(update_fields=["language"])
+    for player in players[:2]:
+        client_for(player).post(f"/api/tournaments/{tournament.pk}/signup/")
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for(olga).post(f"/api/tournaments/{tournament.pk}/start/")
+    ready = {m.to[0]: m for m in mailoutbox if "Spring duel" in m.subject}
+    assert len(ready) == 2
+    english, german = ready["p1@example.org"], ready["p2@example.org"]
+    assert "your round-1 table is ready" in english.subject
+    assert "dein Tisch für Runde 1 ist bereit" in german.subject
+    game = Seating.objects.filter(round__tournament=tournament).first().game_id
+    for mail in (english, german):
+        assert f"/games/{game}/" in mail.body and f"/tournaments/{tournament.pk}/" in mail.body
+
+
+def test_a_player_who_resigns_plays_no_later_round_and_keeps_their_points(
+    duel_tournament, players, olga, django_capture_on_commit_callbacks
+):
+    tournament = duel_tournament(rounds=3)
+    for player in players[:4]:
+        client_for(player).post(f"/api/tournaments/{tournament.pk}/signup/")
+    client_for(olga).post(f"/api/tournaments/{tournament.pk}/start/")
+    quitter = Seating.objects.filter(round__tournament=tournament).first()
+    game = quitter.game
+    check_resign(game, quitter.entry.user)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_round(tournament, 1)
+    quitter.entry.refresh_from_db()
+    assert quitter.entry.dropped and quitter.entry.dropped_in == 1
+    second = Seating.objects.filter(round__tournament=tournament, round__number=2)
+    assert quitter.entry_id not in {s.entry_id for s in second}
+    # three left at tables of two: one table and a bye
+    assert sorted(s.table for s in second) == [0, 1, 1]
+    names = [row["username"] for row in selectors.detail(tournament, None)["standings"]]
+    assert quitter.entry.user.username in names
+
+
+def test_the_pages_list_show_and_sign_up(duel_tournament, players, client):
+    tournament = duel_tournament()
+    assert tournament.name in client.get("/tournaments/").content.decode()
+    client.force_login(players[0])
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Sign up" in page and "Buchholz" in page
+    client.post(f"/tournaments/{tournament.pk}/signup/")
+    assert Entry.objects.filter(tournament=tournament, user=players[0]).exists()
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Withdraw" in page
+    client.post(f"/tournaments/{tournament.pk}/signup/")
+    assert Entry.objects.filter(tournament=tournament).count() == 1

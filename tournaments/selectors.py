@@ -1,0 +1,210 @@
+"""Reading tournaments: the list, one tournament with its rounds, tables
+and standings, and the plan of a round (what pairing gives from the
+results so far).  Everything here is computed from the rows and the games'
+results, so it can be recomputed at any time and gives the same answer."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count
+from django.utils.translation import gettext_noop
+
+from games.engines import base
+from games.errors import NotFound
+from games.models import Game
+from ops.keys import LARGEST_ID
+from ratings.models import Rating
+from tournaments import pairing, standings
+from tournaments.models import Entry, Round, Seating, Tournament
+
+
+def listed(status: str | None = None):
+    found = Tournament.objects.select_related("organiser").annotate(entry_count=Count("entries"))
+    return found.filter(status=status) if status else found
+
+
+def get(tournament_id: int) -> Tournament:
+    tournament = None
+    if 0 < tournament_id <= LARGEST_ID:
+        tournament = (
+            Tournament.objects.select_related("organiser").filter(pk=tournament_id).first()
+        )
+    if tournament is None:
+        raise NotFound(gettext_noop("no such tournament"))
+    return tournament
+
+
+def _seatings(tournament: Tournament) -> list[Seating]:
+    return list(
+        Seating.objects.filter(round__tournament=tournament)
+        .select_related("round", "game", "entry__user")
+        .order_by("round__number", "table", "seat")
+    )
+
+
+def _tables(seatings: list[Seating], finished_only: bool):
+    """The tables of `seatings` as standings.Table (ended games only when
+    `finished_only`), and the byes."""
+    games: dict[int, list[Seating]] = {}
+    byes = []
+    for s in seatings:
+        if s.game_id is None:
+            byes.append(s.entry_id)
+        else:
+            games.setdefault(s.game_id, []).append(s)
+    tables = []
+    for group in games.values():
+        game = group[0].game
+        if game.status == Game.Status.ACTIVE and finished_only:
+            continue
+        group.sort(key=lambda s: s.seat)
+        places = (game.result or {}).get("places") if game.status == Game.Status.FINISHED else None
+        tables.append(standings.Table([s.entry_id for s in group], places))
+    return tables, byes
+
+
+def lines(tournament: Tournament, *, seatings=None, with_ratings: bool = True):
+    """The standings, best first, from every game that has ended."""
+    seatings = _seatings(tournament) if seatings is None else seatings
+    entries = list(tournament.entries.values_list("pk", "user_id"))
+    ratings = {}
+    if with_ratings:
+        by_user = dict(
+            Rating.objects.filter(
+                title=tournament.title, user_id__in=[u for _, u in entries]
+            ).values_list("user_id", "ordinal")
+        )
+        ratings = {pk: by_user.get(user, 0.0) for pk, user in entries}
+    tables, byes = _tables(seatings, finished_only=True)
+    return standings.standings(
+        [pk for pk, _ in entries], tables, byes, tournament.table_size, ratings
+    )
+
+
+@dataclass
+class Plan:
+    tables: list[list[int]]
+    byes: list[int]
+
+
+def plan_round(tournament: Tournament, number: int) -> Plan:
+    """Round `number`'s tables (entry ids in seat order) and byes, from the
+    rounds before it: the same for the same results and seed."""
+    earlier = [s for s in _seatings(tournament) if s.round.number < number]
+    history = pairing.History()
+    per_game: dict[int, list[int]] = {}
+    for s in earlier:
+        if s.game_id is None:
+            history.byes[s.entry_id] = history.byes.get(s.entry_id, 0) + 1
+            continue
+        per_game.setdefault(s.game_id, []).append(s.entry_id)
+        history.seats.setdefault(s.entry_id, []).append(s.seat)
+    for group in per_game.values():
+        for i, a in enumerate(group):
+            for b in group[i + 1 :]:
+                key = frozenset((a, b))
+                history.met[key] = history.met.get(key, 0) + 1
+    playing = list(
+        tournament.entries.filter(dropped=False).order_by("pk").values_list("pk", flat=True)
+    )
+    drawn = list(playing)
+    random.Random(f"{tournament.seed}:order").shuffle(drawn)
+    swiss = tournament.format == Tournament.Format.SWISS
+    if swiss:
+        # The standings without the rating (which moves with games outside
+        # the tournament), the seeded draw breaking the last ties.
+        position = {key: i for i, key in enumerate(drawn)}
+        ranked = sorted(
+            lines(tournament, seatings=earlier, with_ratings=False),
+            key=lambda line: (*standings.rank_key(line)[:3], position.get(line.key, 0)),
+        )
+        order = [line.key for line in ranked if line.key in position]
+    else:
+        order = drawn
+    engine = base.get(tournament.title)
+    tables, byes = pairing.pair_round(
+        order, tournament.table_size, engine.MIN_PLAYERS, history,
+        seed=random.Random(f"{tournament.seed}:round:{number}").getrandbits(63),
+        by_points=swiss,
+    )  # fmt: skip
+    return Plan(tables, byes)
+
+
+def _points(value) -> float:
+    return round(float(value), 2)
+
+
+def detail(tournament: Tournament, viewer) -> dict[str, Any]:
+    """The tournament as anyone sees it, with `you` for the viewer."""
+    seatings = _seatings(tournament)
+    entries = list(tournament.entries.select_related("user"))
+    names = {e.pk: e.user.username for e in entries}
+    rounds = []
+    for current in Round.objects.filter(tournament=tournament).order_by("number"):
+        mine = [s for s in seatings if s.round_id == current.pk]
+        tables: dict[int, dict[str, Any]] = {}
+        for s in mine:
+            if s.game_id is None:
+                continue
+            table = tables.setdefault(s.table, {
+                "table": s.table, "game": s.game_id, "status": s.game.status, "players": [],
+            })  # fmt: skip
+            places = (s.game.result or {}).get("places") or []
+            table["players"].append({
+                "username": names[s.entry_id], "seat": s.seat,
+                "place": places[s.seat] if s.seat < len(places) else None,
+            })  # fmt: skip
+        rounds.append({
+            "number": current.number, "started_at": current.started_at,
+            "deadline": current.deadline, "finished_at": current.finished_at,
+            "tables": [tables[n] for n in sorted(tables)],
+            "byes": [names[s.entry_id] for s in mine if s.game_id is None],
+        })  # fmt: skip
+    by_key = {e.pk: e for e in entries}
+    rows = []
+    for rank, line in enumerate(lines(tournament, seatings=seatings), start=1):
+        entry = by_key[line.key]
+        rows.append({
+            "rank": rank, "username": entry.user.username, "points": _points(line.points),
+            "buchholz": _points(line.buchholz), "firsts": line.firsts,
+            "rating": round(line.rating, 1), "played": line.played, "byes": line.byes,
+            "dropped": entry.dropped, "dropped_in": entry.dropped_in,
+        })  # fmt: skip
+    user_id = getattr(viewer, "pk", None) if getattr(viewer, "is_authenticated", False) else None
+    return {
+        **summary(tournament),
+        "options": tournament.options, "clock": tournament.clock, "rules": tournament.rules,
+        "players": [e.user.username for e in entries],
+        "rounds": rounds, "standings": rows,
+        "you": {
+            "signed_up": any(e.user_id == user_id for e in entries),
+            "organiser": user_id is not None and (
+                tournament.organiser_id == user_id or getattr(viewer, "is_moderator", False)
+            ),
+        },
+    }  # fmt: skip
+
+
+def summary(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "id": tournament.pk, "name": tournament.name, "title": tournament.title,
+        "title_name": _title_name(tournament.title), "format": tournament.format,
+        "table_size": tournament.table_size, "rounds_planned": tournament.rounds,
+        "round_days": tournament.round_days, "rated": tournament.rated,
+        "organiser": tournament.organiser.username, "status": tournament.status,
+        "seed": str(tournament.seed), "created_at": tournament.created_at,
+        "started_at": tournament.started_at, "finished_at": tournament.finished_at,
+        "entries": getattr(tournament, "entry_count", None)
+        if hasattr(tournament, "entry_count")
+        else Entry.objects.filter(tournament=tournament).count(),
+    }  # fmt: skip
+
+
+def _title_name(title: str) -> str:
+    try:
+        return base.get(title).TITLE
+    except KeyError:
+        return title
