@@ -18,11 +18,13 @@ The same input always gives the same tables (docs/tournaments.md,
    the square of how often they met before, so a third meeting weighs more
    than two second ones), then (Swiss only) the spread of each table in the
    order (its last place minus its first), so players of like points meet.
-4. Seats: at each table the order of its players over the seats that, first,
-   puts the fewest players in a seat number they held before, then keeps
-   each player's total of seat numbers nearest the middle (who sat first
-   before sits later now); ties go to the first such order in the table's
-   player order.
+4. Seats: at each table the order of its players over the seats that,
+   first, does not put in the first seat someone who sat first before
+   (whenever anyone at the table never has: moving first is the advantage
+   most titles give), then puts the fewest players in a seat number they
+   held before, then keeps each player's total of seat numbers nearest the
+   middle (who sat early before sits later now); ties go to the first such
+   order in the table's player order.
 """
 
 from __future__ import annotations
@@ -162,12 +164,13 @@ def seat(table: Sequence[int], history: History) -> list[int]:
     n = len(table)
     middle = (n - 1) / 2
 
-    def cost(order: Sequence[int]) -> tuple[int, float]:
+    def cost(order: Sequence[int]) -> tuple[int, int, float]:
+        first_again = 1 if 0 in history.seats.get(order[0], ()) else 0
         again = sum(1 for s, p in enumerate(order) if s in history.seats.get(p, ()))
         drift = 0.0
         for s, p in enumerate(order):
             held = history.seats.get(p, [])
             drift += (sum(held) + s - middle * (len(held) + 1)) ** 2
-        return again, drift
+        return first_again, again, drift
 
     return list(min(itertools.permutations(table), key=cost))

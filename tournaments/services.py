@@ -251,7 +251,9 @@ def _drop_leavers(current: Round, seatings: list[Seating]) -> None:
 
 def do_start_round(tournament: Tournament, number: int) -> Round:
     """Pair round `number` from the results so far, create its games (all
-    in this transaction, so they start together) and tell every player."""
+    in this transaction, so they start together) and tell every player.
+    The games are the server's (source `system`, no creator): the round
+    makes them, whoever's act finished the round before."""
     engine = base.get(tournament.title)
     plan = selectors.plan_round(tournament, number)
     now = timezone.now()
@@ -266,8 +268,8 @@ def do_start_round(tournament: Tournament, number: int) -> Round:
         players = [entries[key].user for key in table]
         game = do_create_game(
             title=tournament.title, players=players, options=tournament.options,
-            creator=tournament.organiser, seed=rng.getrandbits(63),
-            source=Event.Source.SYSTEM, clock=tournament.clock, rated=tournament.rated,
+            creator=None, seed=rng.getrandbits(63), source=Event.Source.SYSTEM,
+            clock=tournament.clock, rated=tournament.rated,
         )  # fmt: skip
         seatings += [
             Seating(round=current, entry_id=key, table=table_number, game=game, seat=index)

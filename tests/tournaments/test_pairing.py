@@ -71,6 +71,13 @@ def test_who_sat_first_before_sits_later_and_nobody_takes_a_seat_number_again():
     assert all(sorted(seats) == [0, 1, 2, 3] for seats in history.seats.values())
 
 
+def test_nobody_sits_first_again_while_someone_at_the_table_never_has():
+    history = pairing.History(seats={1: [0], 2: [0, 1], 3: [0], 4: [3]})
+    assert pairing.seat([1, 2, 3, 4], history)[0] == 4
+    everyone = pairing.History(seats={1: [0], 2: [0], 3: [0], 4: [0]})
+    assert sorted(pairing.seat([1, 2, 3, 4], everyone)) == [1, 2, 3, 4]
+
+
 def test_counts_that_do_not_divide_make_tables_one_smaller_or_byes():
     assert pairing.table_sizes(12, 4, 2) == ([4, 4, 4], 0)
     assert pairing.table_sizes(13, 4, 2) == ([4, 3, 3, 3], 0)
