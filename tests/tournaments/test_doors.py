@@ -5,6 +5,9 @@ the pages."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from games.models import Game
@@ -186,3 +189,17 @@ def test_the_pages_list_show_and_sign_up(duel_tournament, players, client):
     assert "Withdraw" in page
     client.post(f"/tournaments/{tournament.pk}/signup/")
     assert Entry.objects.filter(tournament=tournament).count() == 1
+
+
+def test_the_tournaments_doors_call_only_check_entry_points():
+    root = Path(__file__).resolve().parents[2]
+    for door in (root / "tournaments" / "api.py", root / "web" / "views" / "tournaments.py"):
+        tree = ast.parse(door.read_text())
+        acts = [
+            node.attr for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr.startswith("do_")
+        ] + [
+            alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+            for alias in node.names if alias.name.startswith("do_")
+        ]  # fmt: skip
+        assert acts == [], door
