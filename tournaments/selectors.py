@@ -107,8 +107,12 @@ def plan_round(tournament: Tournament, number: int) -> Plan:
             for b in group[i + 1 :]:
                 key = frozenset((a, b))
                 history.met[key] = history.met.get(key, 0) + 1
+    # Those still in when the round was paired: a player dropped in a later
+    # round was still in then (the drops are recorded with their round).
     playing = list(
-        tournament.entries.filter(dropped=False).order_by("pk").values_list("pk", flat=True)
+        tournament.entries.exclude(dropped=True, dropped_in__lt=number)
+        .order_by("pk")
+        .values_list("pk", flat=True)
     )
     drawn = list(playing)
     random.Random(f"{tournament.seed}:order").shuffle(drawn)
@@ -208,3 +212,26 @@ def _title_name(title: str) -> str:
         return base.get(title).TITLE
     except KeyError:
         return title
+
+
+def differences(tournament: Tournament) -> list[str]:
+    """Each round whose recorded tables, seats or byes are not what the
+    pairing gives from the rounds before it and the seed: one line each."""
+    found = []
+    for current in Round.objects.filter(tournament=tournament).order_by("number"):
+        plan = plan_round(tournament, current.number)
+        tables: dict[int, list[int]] = {}
+        byes = []
+        for s in current.seatings.order_by("table", "seat"):
+            if s.game_id is None:
+                byes.append(s.entry_id)
+            else:
+                tables.setdefault(s.table, []).append(s.entry_id)
+        recorded = [tables[n] for n in sorted(tables)]
+        if recorded != plan.tables or sorted(byes) != sorted(plan.byes):
+            found.append(
+                f"tournament {tournament.pk} round {current.number}: recorded tables "
+                f"{recorded} byes {sorted(byes)}, the pairing gives {plan.tables} "
+                f"byes {sorted(plan.byes)}"
+            )
+    return found

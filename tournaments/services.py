@@ -38,7 +38,7 @@ from games.services.creation import do_create_game
 from notifications import outbox
 from notifications.models import Notification
 from ops.keys import LARGEST_ID
-from tournaments import selectors
+from tournaments import pairing, selectors
 from tournaments.models import Entry, Round, Seating, Tournament
 
 FORMATS = tuple(Tournament.Format.values)
@@ -219,8 +219,9 @@ def do_advance(tournament: Tournament) -> bool:
     _drop_leavers(current, seatings)
     active = tournament.entries.filter(dropped=False).count()
     engine = base.get(tournament.title)
-    least = max(2, engine.MIN_PLAYERS)
-    if current.number >= tournament.rounds or active < least:
+    # Too few left for even one table (the pairing's sizes): no round to play.
+    tables, _ = pairing.table_sizes(active, tournament.table_size, engine.MIN_PLAYERS)
+    if current.number >= tournament.rounds or not tables:
         tournament.status, tournament.finished_at = Tournament.Status.FINISHED, timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
     else:

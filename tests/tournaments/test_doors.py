@@ -6,14 +6,17 @@ the pages."""
 from __future__ import annotations
 
 import ast
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from games.models import Game
 from games.services.seats import check_resign
 from notifications.models import Notification
 from tests.api.conftest import client_for
+from tests.conftest import make_user
 from tests.tournaments.conftest import play_round
 from tournaments import selectors
 from tournaments.models import Entry, Seating, Tournament
@@ -175,6 +178,46 @@ def test_a_player_who_resigns_plays_no_later_round_and_keeps_their_points(
     assert sorted(s.table for s in second) == [0, 1, 1]
     names = [row["username"] for row in selectors.detail(tournament, None)["standings"]]
     assert quitter.entry.user.username in names
+    # round 1 still pairs again as recorded, the quitter in it
+    call_command("verify_tournaments", tournament.pk, stdout=StringIO())
+
+
+def test_a_tournament_with_too_few_players_left_for_a_table_finishes(
+    duel_tournament, players, olga, django_capture_on_commit_callbacks
+):
+    tournament = duel_tournament(rounds=3)
+    for player in players[:2]:
+        client_for(player).post(f"/api/tournaments/{tournament.pk}/signup/")
+    client_for(olga).post(f"/api/tournaments/{tournament.pk}/start/")
+    seating = Seating.objects.get(round__tournament=tournament, seat=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        check_resign(seating.game, seating.entry.user)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert tournament.round_set.count() == 1
+
+
+def test_verify_tournaments_names_a_round_that_does_not_pair_again_as_recorded(
+    duel_tournament, players, olga
+):
+    tournament = duel_tournament()
+    for player in players[:4]:
+        client_for(player).post(f"/api/tournaments/{tournament.pk}/signup/")
+    client_for(olga).post(f"/api/tournaments/{tournament.pk}/start/")
+    out = StringIO()
+    call_command("verify_tournaments", stdout=out)
+    assert "every round pairs again as recorded" in out.getvalue()
+    # two players of different tables change places in the record
+    first, second = Seating.objects.filter(round__tournament=tournament, seat=0).order_by("table")[
+        :2
+    ]
+    Seating.objects.filter(pk=first.pk).update(table=second.table, game=second.game)
+    Seating.objects.filter(pk=second.pk).update(table=first.table, game=first.game)
+    out = StringIO()
+    with pytest.raises(SystemExit) as exit:
+        call_command("verify_tournaments", tournament.pk, stdout=out, stderr=StringIO())
+    assert exit.value.code == 1
+    assert f"tournament {tournament.pk} round 1" in out.getvalue()
 
 
 def test_the_pages_list_show_and_sign_up(duel_tournament, players, client):
@@ -203,3 +246,15 @@ def test_the_tournaments_doors_call_only_check_entry_points():
             for alias in node.names if alias.name.startswith("do_")
         ]  # fmt: skip
         assert acts == [], door
+
+
+def test_the_admin_shows_tournaments_and_changes_none(duel_tournament, players, client):
+    tournament = duel_tournament()
+    client_for(players[0]).post(f"/api/tournaments/{tournament.pk}/signup/")
+    admin = make_user("root", is_staff=True, is_superuser=True)
+    client.force_login(admin)
+    assert tournament.name in client.get("/admin/tournaments/tournament/").content.decode()
+    page = client.get(f"/admin/tournaments/tournament/{tournament.pk}/change/")
+    assert page.status_code == 200 and "p1" in page.content.decode()
+    client.post(f"/admin/tournaments/tournament/{tournament.pk}/delete/", {"post": "yes"})
+    assert Tournament.objects.filter(pk=tournament.pk).exists()

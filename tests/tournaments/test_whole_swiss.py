@@ -11,8 +11,10 @@ only the player's moves."""
 from __future__ import annotations
 
 import itertools
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 
 from games.audit.verification import game_problems
 from games.engines import bots as engine_bots
@@ -134,3 +136,7 @@ def test_twelve_players_play_three_swiss_rounds_of_tables_of_four_to_the_end():
             assert sum(1 for n in met.values() if n == 2) == 3
     # nobody meets anyone three times
     assert max(met.values()) <= 2
+    # every round pairs again from the seed and the results as recorded
+    out = StringIO()
+    call_command("verify_tournaments", tournament.pk, stdout=out)
+    assert "every round pairs again as recorded" in out.getvalue()
