@@ -258,3 +258,43 @@ def test_the_admin_shows_tournaments_and_changes_none(duel_tournament, players, 
     assert page.status_code == 200 and "p1" in page.content.decode()
     client.post(f"/admin/tournaments/tournament/{tournament.pk}/delete/", {"post": "yes"})
     assert Tournament.objects.filter(pk=tournament.pk).exists()
+
+
+def test_an_organiser_creates_one_from_the_page_and_a_refusal_keeps_what_was_typed(
+    olga, alice, client
+):
+    client.force_login(olga)
+    assert "Create a tournament" in client.get("/tournaments/").content.decode()
+    form = {"name": "Page cup", "title": "duel", "format": "round_robin", "table_size": "9",
+            "rounds": "2", "per_move": "72h", "on_timeout": "auto", "max_timeouts": "2",
+            "round_days": "7", "rated": "on", "rules": "be kind"}  # fmt: skip
+    refused = client.post("/tournaments/new/", form)
+    assert refused.status_code == 400 and not Tournament.objects.exists()
+    page = refused.content.decode()
+    assert "table_size must be from 2 to 4" in page and 'value="Page cup"' in page
+    made = client.post("/tournaments/new/", {**form, "table_size": "2"})
+    tournament = Tournament.objects.get()
+    assert made.status_code == 302 and made["Location"] == f"/tournaments/{tournament.pk}/"
+    assert tournament.format == "round_robin" and tournament.rounds == 2
+    assert tournament.clock == {"per_move": "72h", "on_timeout": "auto", "max_timeouts": 2}
+    assert tournament.rules == "be kind" and tournament.round_days == 7
+    # a player without the permission is refused on the form
+    client.force_login(alice)
+    assert "Create a tournament" not in client.get("/tournaments/").content.decode()
+    assert client.post("/tournaments/new/", {**form, "table_size": "2"}).status_code == 400
+    assert Tournament.objects.count() == 1
+
+
+def test_the_organiser_starts_and_advances_from_the_page(duel_tournament, players, olga, client):
+    tournament = duel_tournament()
+    for player in players[:2]:
+        client_for(player).post(f"/api/tournaments/{tournament.pk}/signup/")
+    client.force_login(olga)
+    client.post(f"/tournaments/{tournament.pk}/start/")
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Round 1" in page and "/games/" in page and "Finish the round" in page
+    client.post(f"/tournaments/{tournament.pk}/advance/")
+    after = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "has not ended yet" in after and tournament.round_set.count() == 1
