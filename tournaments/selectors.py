@@ -235,3 +235,21 @@ def differences(tournament: Tournament) -> list[str]:
                 f"byes {sorted(plan.byes)}"
             )
     return found
+
+
+def of_game(game_id: int) -> dict[str, Any] | None:
+    """The tournament, round and table a game is, for its page; None for a
+    game that is no tournament's."""
+    found = (
+        Seating.objects.filter(game_id=game_id)
+        .values("table", "round__number", "round__tournament_id", "round__tournament__name",
+                "round__tournament__rounds")
+        .first()
+    )  # fmt: skip
+    if found is None:
+        return None
+    return {
+        "id": found["round__tournament_id"], "name": found["round__tournament__name"],
+        "round": found["round__number"], "rounds": found["round__tournament__rounds"],
+        "table": found["table"],
+    }  # fmt: skip

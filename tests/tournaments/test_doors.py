@@ -295,6 +295,10 @@ def test_the_organiser_starts_and_advances_from_the_page(duel_tournament, player
     assert tournament.status == Tournament.Status.RUNNING
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "Round 1" in page and "/games/" in page and "Finish the round" in page
+    game = Seating.objects.filter(round__tournament=tournament).first().game_id
+    game_page = client.get(f"/games/{game}/").content.decode()
+    assert "Table 1 of round 1 of 2 in the tournament" in game_page
+    assert f"/tournaments/{tournament.pk}/" in game_page
     client.post(f"/tournaments/{tournament.pk}/advance/")
     after = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "has not ended yet" in after and tournament.round_set.count() == 1
