@@ -6,6 +6,10 @@ met, the seats each player has held, the byes each has had, and a seed.
 The same input always gives the same tables (docs/tournaments.md,
 "Pairing").
 
+Round robin at tables of two, while nobody has dropped, is the circle
+method instead (`circle_round`): every pair meets exactly once in `n - 1`
+rounds (`n` rounds and one bye each when `n` is odd).
+
 1. Table sizes: `ceil(n / size)` tables as equal as possible, if every one
    of them has `size` or `size - 1` players and the title takes that many;
    otherwise `n // size` full tables and the rest sit out the round (byes).
@@ -174,3 +178,26 @@ def seat(table: Sequence[int], history: History) -> list[int]:
         return first_again, again, drift
 
     return list(min(itertools.permutations(table), key=cost))
+
+
+def circle_round(
+    order: Sequence[int], number: int, history: History
+) -> tuple[list[list[int]], list[int]]:
+    """Round `number` (from 1) of the circle method for tables of two: the
+    first player stays, the others turn one place a round; with an odd
+    count, whoever faces the empty place has the bye.  Seats as rule 4."""
+    players: list[int | None] = list(order)
+    if len(players) % 2:
+        players.append(None)
+    n = len(players)
+    turn = (number - 1) % (n - 1)
+    rest = players[1:]
+    line = [players[0], *rest[len(rest) - turn :], *rest[: len(rest) - turn]]
+    tables, out = [], []
+    for i in range(n // 2):
+        a, b = line[i], line[n - 1 - i]
+        if a is None or b is None:
+            out.append(b if a is None else a)
+        else:
+            tables.append(seat([a, b], history))
+    return tables, [p for p in out if p is not None]

@@ -129,6 +129,10 @@ def plan_round(tournament: Tournament, number: int) -> Plan:
     else:
         order = drawn
     engine = base.get(tournament.title)
+    everyone = tournament.entries.count()
+    if not swiss and tournament.table_size == 2 and len(order) == everyone:
+        tables, byes = pairing.circle_round(order, number, history)
+        return Plan(tables, byes)
     tables, byes = pairing.pair_round(
         order, tournament.table_size, engine.MIN_PLAYERS, history,
         seed=random.Random(f"{tournament.seed}:round:{number}").getrandbits(63),

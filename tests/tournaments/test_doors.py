@@ -302,3 +302,25 @@ def test_the_organiser_starts_and_advances_from_the_page(duel_tournament, player
     client.post(f"/tournaments/{tournament.pk}/advance/")
     after = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "has not ended yet" in after and tournament.round_set.count() == 1
+
+
+def test_a_round_robin_of_four_at_tables_of_two_meets_every_pair_once(
+    duel_tournament, players, olga, django_capture_on_commit_callbacks
+):
+    tournament = duel_tournament(format="round_robin", rounds=3)
+    for player in players[:4]:
+        client_for(player).post(f"/api/tournaments/{tournament.pk}/signup/")
+    client_for(olga).post(f"/api/tournaments/{tournament.pk}/start/")
+    for number in (1, 2, 3):
+        with django_capture_on_commit_callbacks(execute=True):
+            play_round(tournament, number)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    pairs = [
+        frozenset(Seating.objects.filter(game=game).values_list("entry_id", flat=True))
+        for game in Game.objects.filter(
+            tournament_seatings__round__tournament=tournament
+        ).distinct()
+    ]
+    assert len(pairs) == 6 and len(set(pairs)) == 6
+    call_command("verify_tournaments", tournament.pk, stdout=StringIO())

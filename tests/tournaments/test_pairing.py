@@ -117,3 +117,21 @@ def test_round_robin_spreads_meetings_over_rounds():
         met_in(tables, history)
     assert max(history.met.values()) <= 2
     assert len(history.met) >= 100
+
+
+def test_the_circle_method_meets_every_pair_once_at_tables_of_two():
+    for count in (6, 5):
+        history = pairing.History()
+        rounds = count - 1 if count % 2 == 0 else count
+        byes: list[int] = []
+        for number in range(1, rounds + 1):
+            tables, out = pairing.circle_round(list(range(count)), number, history)
+            met_in(tables, history)
+            byes += out
+        assert len(history.met) == count * (count - 1) // 2
+        assert set(history.met.values()) == {1}
+        assert sorted(byes) == ([] if count % 2 == 0 else list(range(count)))
+        # first and second seats alternate: nobody sits first more than
+        # one round in two, give or take one
+        for seats in history.seats.values():
+            assert abs(seats.count(0) - seats.count(1)) <= 1
