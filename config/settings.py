@@ -501,6 +501,12 @@ CELERY_BEAT_SCHEDULE["expire-tables"] = {
     "task": "games.tasks.expire_tables",
     "schedule": env.float("CORREO_TABLE_SWEEP_INTERVAL", default=600.0),
 }
+# How often beat seats a tournament round whose games have all ended but
+# whose message to do so was lost (tournaments.tasks.sweep_rounds).
+CELERY_BEAT_SCHEDULE["sweep-tournament-rounds"] = {
+    "task": "tournaments.tasks.sweep_rounds",
+    "schedule": env.float("CORREO_TOURNAMENT_SWEEP_INTERVAL", default=600.0),
+}
 
 # Pacing the "your turn" mails (notifications.pacing): a player seen at the
 # game's page within CORREO_PRESENCE_SECONDS gets none for that game (and it

@@ -257,3 +257,19 @@ def of_game(game_id: int) -> dict[str, Any] | None:
         "round": found["round__number"], "rounds": found["round__tournament__rounds"],
         "table": found["table"],
     }  # fmt: skip
+
+
+def waiting_rounds() -> list[int]:
+    """The running tournaments whose current round is unfinished while
+    none of its games still runs: the ones the sweep should advance."""
+    running = Game.objects.filter(
+        status=Game.Status.ACTIVE, tournament_seatings__round__finished_at__isnull=True
+    ).values("tournament_seatings__round__tournament_id")
+    return list(
+        Round.objects.filter(
+            finished_at__isnull=True, tournament__status=Tournament.Status.RUNNING
+        )
+        .exclude(tournament_id__in=running)
+        .values_list("tournament_id", flat=True)
+        .distinct()
+    )

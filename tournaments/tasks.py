@@ -4,8 +4,9 @@ A `games.hooks.on_committed` listener hears of every game that finished or
 was aborted; if it is a tournament's, the Celery task `advance` is queued,
 which locks the tournament and makes the next round if the whole round
 has ended (tournaments.services.do_advance: at most once per round, however
-many games end at once).  A message lost while the broker was away leaves
-the round waiting for the organiser's `advance` (the API and the page).
+many games end at once).  A message lost while the broker was away is made
+good by the beat's `sweep_rounds` (every CORREO_TOURNAMENT_SWEEP_INTERVAL
+seconds), or sooner by the organiser's `advance` (the API and the page).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import logging
 from celery import shared_task
 
 from games.models import Game
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Seating
 
 log = logging.getLogger(__name__)
@@ -42,3 +43,16 @@ def advance_after_commit(game: Game, event) -> None:
 @shared_task(acks_late=True, ignore_result=True)
 def advance(tournament_id: int) -> None:
     services.advance(tournament_id)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def sweep_rounds() -> int:
+    """Every running tournament whose round has ended and not been followed:
+    the rounds seated."""
+    seated = 0
+    for tournament_id in selectors.waiting_rounds():
+        try:
+            seated += bool(services.advance(tournament_id))
+        except Exception:
+            log.exception("tournament %s: the next round failed (swept again)", tournament_id)
+    return seated

@@ -17,6 +17,7 @@ from games.services.seats import check_resign
 from notifications.models import Notification
 from tests.api.conftest import client_for
 from tests.conftest import make_user
+from tests.ratings.conftest import play_out
 from tests.tournaments.conftest import play_round
 from tournaments import selectors
 from tournaments.models import Entry, Seating, Tournament
@@ -324,3 +325,25 @@ def test_a_round_robin_of_four_at_tables_of_two_meets_every_pair_once(
     ]
     assert len(pairs) == 6 and len(set(pairs)) == 6
     call_command("verify_tournaments", tournament.pk, stdout=StringIO())
+
+
+def test_the_sweep_seats_a_round_whose_message_was_lost(duel_tournament, players, olga, settings):
+    from tournaments import tasks
+
+    assert settings.CELERY_BEAT_SCHEDULE["sweep-tournament-rounds"]["task"] == (
+        tasks.sweep_rounds.name
+    )
+    tournament = duel_tournament()
+    for player in players[:4]:
+        client_for(player).post(f"/api/tournaments/{tournament.pk}/signup/")
+    client_for(olga).post(f"/api/tournaments/{tournament.pk}/start/")
+    games = list(Game.objects.filter(tournament_seatings__round__tournament=tournament).distinct())
+    # the first game ends: the round still waits for the second
+    play_out(games[0])
+    assert tasks.sweep_rounds() == 0
+    # the second ends, and the message it sends is lost (no on_commit ran)
+    play_out(games[1])
+    assert tournament.round_set.count() == 1
+    assert tasks.sweep_rounds() == 1
+    assert tournament.round_set.count() == 2
+    assert tasks.sweep_rounds() == 0
