@@ -19,7 +19,6 @@ games end at the same moment.
 from __future__ import annotations
 
 import datetime
-import random
 import secrets
 from typing import Any
 
@@ -263,13 +262,15 @@ def do_start_round(tournament: Tournament, number: int) -> Round:
         deadline=now + datetime.timedelta(days=tournament.round_days),
     )  # fmt: skip
     entries = {e.pk: e for e in tournament.entries.select_related("user")}
-    rng = random.Random(f"{tournament.seed}:games:{number}")
     seatings = []
     for table_number, table in enumerate(plan.tables, start=1):
         players = [entries[key].user for key in table]
         game = do_create_game(
             title=tournament.title, players=players, options=tournament.options,
-            creator=None, seed=rng.getrandbits(63), source=Event.Source.SYSTEM,
+            # Each game draws its own secret seed (it deals the hidden
+            # cards): the tournament's seed is public, so nothing secret
+            # may come from it.
+            creator=None, source=Event.Source.SYSTEM,
             clock=tournament.clock, rated=tournament.rated,
         )  # fmt: skip
         seatings += [

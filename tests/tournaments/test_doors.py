@@ -347,3 +347,18 @@ def test_the_sweep_seats_a_round_whose_message_was_lost(duel_tournament, players
     assert tasks.sweep_rounds() == 1
     assert tournament.round_set.count() == 2
     assert tasks.sweep_rounds() == 0
+
+
+def test_the_public_seed_gives_away_no_games_secret_seed(duel_tournament, players, olga):
+    tournament = duel_tournament()
+    for player in players[:4]:
+        client_for(player).post(f"/api/tournaments/{tournament.pk}/signup/")
+    shown = client_for(None).get(f"/api/tournaments/{tournament.pk}/").json()
+    assert shown["seed"] == str(tournament.seed)
+    client_for(olga).post(f"/api/tournaments/{tournament.pk}/start/")
+    seeds = set(Game.objects.values_list("seed", flat=True))
+    assert len(seeds) == 2 and tournament.seed not in seeds
+    # the pairing needs no game's seed: the public one gives the tables made
+    again = selectors.plan_round(tournament, 1)
+    made = Seating.objects.filter(round__tournament=tournament).order_by("table", "seat")
+    assert [s.entry_id for s in made] == [key for table in again.tables for key in table]
