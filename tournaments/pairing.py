@@ -17,8 +17,8 @@ rounds (`n` rounds and one bye each when `n` is odd).
    the order.
 3. Tables: the order cut into consecutive groups (largest tables first),
    then improved by exchanging two players between two tables while that
-   lowers the cost; the same from seeded shuffles of the order, keeping the
-   cheapest.  The cost is, first, the repeats (for every pair at a table,
+   lowers the cost; while repeats remain, the same from seeded shuffles of
+   the order, keeping the cheapest.  The cost is, first, the repeats (for every pair at a table,
    the square of how often they met before, so a third meeting weighs more
    than two second ones), then (Swiss only) the spread of each table in the
    order (its last place minus its first), so players of like points meet.
@@ -105,6 +105,7 @@ def group(
 ) -> list[list[int]]:
     """The players cut into tables of `sizes`, at the least cost."""
     rank = {p: i for i, p in enumerate(playing)}
+    weights = _weights(history)
     rng = random.Random(seed)
     starts = [list(playing)]
     for _ in range(RESTARTS):
@@ -114,13 +115,27 @@ def group(
     best, best_cost = None, None
     for start in starts:
         tables = _cut(start, sizes)
-        _improve(tables, history, rank, by_points)
-        cost = _cost(tables, history, rank, by_points)
+        _improve(tables, weights, rank, by_points)
+        cost = _cost(tables, weights, rank, by_points)
         if best_cost is None or cost < best_cost:
             best, best_cost = tables, cost
+        if best_cost[0] == 0:
+            break  # no repeat left: a fresh start could only cost time
     assert best is not None
     best.sort(key=lambda t: min(rank[p] for p in t))
     return [sorted(t, key=rank.__getitem__) for t in best]
+
+
+Weights = dict[tuple[int, int], int]
+
+
+def _weights(history: History) -> Weights:
+    """Each pair's weight, the square of its meetings, by (lower, higher)."""
+    return {tuple(sorted(pair)): n * n for pair, n in history.met.items()}  # type: ignore[misc]
+
+
+def _weight(weights: Weights, a: int, b: int) -> int:
+    return weights.get((a, b) if a < b else (b, a), 0)
 
 
 def _cut(players: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
@@ -140,27 +155,37 @@ def _spread(table: Sequence[int], rank: Mapping[int, int]) -> int:
     return max(places) - min(places)
 
 
-def _cost(tables, history, rank, by_points) -> tuple[int, int]:
+def _cost(tables, weights: Weights, rank, by_points: bool) -> tuple[int, int]:
     return (
-        sum(repeats(t, history) for t in tables),
+        sum(_weight(weights, a, b) for t in tables for a, b in itertools.combinations(t, 2)),
         sum(_spread(t, rank) for t in tables) if by_points else 0,
     )
 
 
-def _improve(tables: list[list[int]], history: History, rank, by_points: bool) -> None:
-    """Exchange two players between two tables while that lowers the cost."""
+def _improve(tables: list[list[int]], weights: Weights, rank, by_points: bool) -> None:
+    """Exchange two players between two tables while that lowers the cost
+    (the change of the two tables' cost, computed from the two players
+    alone for the repeats)."""
     better = True
     while better:
         better = False
-        for i, j in itertools.combinations(range(len(tables)), 2):
-            for a, b in itertools.product(range(len(tables[i])), range(len(tables[j]))):
-                first, second = tables[i], tables[j]
-                before = _cost([first, second], history, rank, by_points)
-                first[a], second[b] = second[b], first[a]
-                if _cost([first, second], history, rank, by_points) < before:
+        for first, second in itertools.combinations(tables, 2):
+            for i, j in itertools.product(range(len(first)), range(len(second))):
+                a, b = first[i], second[j]
+                change = sum(
+                    _weight(weights, b, x) - _weight(weights, a, x) for x in first if x != a
+                ) + sum(_weight(weights, a, y) - _weight(weights, b, y) for y in second if y != b)
+                if change > 0:
+                    continue
+                spread = 0
+                if by_points:
+                    before = _spread(first, rank) + _spread(second, rank)
+                    first[i], second[j] = b, a
+                    spread = _spread(first, rank) + _spread(second, rank) - before
+                    first[i], second[j] = a, b
+                if (change, spread) < (0, 0):
+                    first[i], second[j] = b, a
                     better = True
-                else:
-                    first[a], second[b] = second[b], first[a]
 
 
 def seat(table: Sequence[int], history: History) -> list[int]:
