@@ -146,10 +146,6 @@ def _cut(players: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
     return tables
 
 
-def repeats(table: Sequence[int], history: History) -> int:
-    return sum(history.meetings(a, b) ** 2 for a, b in itertools.combinations(table, 2))
-
-
 def _spread(table: Sequence[int], rank: Mapping[int, int]) -> int:
     places = [rank[p] for p in table]
     return max(places) - min(places)
