@@ -18,10 +18,11 @@ rounds (`n` rounds and one bye each when `n` is odd).
 3. Tables: the order cut into consecutive groups (largest tables first),
    then improved by exchanging two players between two tables while that
    lowers the cost; while repeats remain, the same from seeded shuffles of
-   the order, keeping the cheapest.  The cost is, first, the repeats (for every pair at a table,
-   the square of how often they met before, so a third meeting weighs more
-   than two second ones), then (Swiss only) the spread of each table in the
-   order (its last place minus its first), so players of like points meet.
+   the order, keeping the cheapest.  The cost is, first, the repeats (for
+   every pair at a table, the square of how often they met before, so a
+   third meeting weighs more than two second ones), then (Swiss only) the
+   spread of each table in the order (its last place minus its first), so
+   players of like points meet.
 4. Seats: at each table the order of its players over the seats that,
    first, does not put in the first seat someone who sat first before
    (whenever anyone at the table never has: moving first is the advantage
