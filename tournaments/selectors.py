@@ -273,3 +273,10 @@ def waiting_rounds() -> list[int]:
         .values_list("tournament_id", flat=True)
         .distinct()
     )
+
+
+def mine(user, most: int = 20) -> list[dict[str, Any]]:
+    """The tournaments `user` is signed up for that have not finished (the
+    dashboard's), newest first."""
+    found = listed().filter(entries__user=user).exclude(status=Tournament.Status.FINISHED)
+    return [summary(t) for t in found[:most]]

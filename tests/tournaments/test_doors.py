@@ -221,7 +221,9 @@ def test_verify_tournaments_names_a_round_that_does_not_pair_again_as_recorded(
     assert f"tournament {tournament.pk} round 1" in out.getvalue()
 
 
-def test_the_pages_list_show_and_sign_up(duel_tournament, players, client):
+def test_the_pages_list_show_and_sign_up_and_the_dashboard_lists_mine(
+    duel_tournament, players, client
+):
     tournament = duel_tournament()
     assert tournament.name in client.get("/tournaments/").content.decode()
     client.force_login(players[0])
@@ -233,6 +235,8 @@ def test_the_pages_list_show_and_sign_up(duel_tournament, players, client):
     assert "Withdraw" in page
     client.post(f"/tournaments/{tournament.pk}/signup/")
     assert Entry.objects.filter(tournament=tournament).count() == 1
+    dashboard = client.get("/").content.decode()
+    assert "Your tournaments" in dashboard and f"/tournaments/{tournament.pk}/" in dashboard
 
 
 def test_the_tournaments_doors_call_only_check_entry_points():
