@@ -88,8 +88,18 @@ DETAIL = {
 }
 
 
+class GivenChoice(serializers.ChoiceField):
+    """A choice that, given empty (`?status=`), is refused rather than read
+    as absent, as games.api.serializers.Flag does for a yes or no."""
+
+    def get_value(self, dictionary):
+        if hasattr(dictionary, "getlist") and dictionary.get(self.field_name) == "":
+            return ""  # refused by to_internal_value: not one of the choices
+        return super().get_value(dictionary)
+
+
 class ListQuery(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["signup", "running", "finished"], required=False)
+    status = GivenChoice(choices=["signup", "running", "finished"], required=False)
 
 
 class CreateIn(serializers.Serializer):

@@ -366,3 +366,9 @@ def test_the_public_seed_gives_away_no_games_secret_seed(duel_tournament, player
     again = selectors.plan_round(tournament, 1)
     made = Seating.objects.filter(round__tournament=tournament).order_by("table", "seat")
     assert [s.entry_id for s in made] == [key for table in again.tables for key in table]
+
+
+@pytest.mark.parametrize("query", ["status=", "status=lost", "status=%00"])
+def test_a_bad_filter_of_the_list_is_a_clear_400(query, client):
+    answer = client_for(None).get(f"/api/tournaments/?{query}")
+    assert answer.status_code == 400 and answer.json()["error"] == "invalid"
