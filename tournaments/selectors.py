@@ -14,7 +14,7 @@ from django.utils.translation import gettext_noop
 
 from games.engines import base
 from games.errors import NotFound
-from games.models import Game
+from games.models import Game, Seat
 from ops.keys import LARGEST_ID
 from ratings.models import Rating
 from tournaments import pairing, standings
@@ -45,9 +45,9 @@ def _seatings(tournament: Tournament) -> list[Seating]:
     )
 
 
-def _tables(seatings: list[Seating], finished_only: bool):
-    """The tables of `seatings` as standings.Table (ended games only when
-    `finished_only`), and the byes."""
+def _tables(seatings: list[Seating]):
+    """The tables of `seatings` whose games have ended, as standings.Table,
+    and the byes."""
     games: dict[int, list[Seating]] = {}
     byes = []
     for s in seatings:
@@ -55,14 +55,24 @@ def _tables(seatings: list[Seating], finished_only: bool):
             byes.append(s.entry_id)
         else:
             games.setdefault(s.game_id, []).append(s)
+    aborted = [g for g, group in games.items() if group[0].game.status == Game.Status.ABORTED]
+    left = set(
+        Seat.objects.filter(game_id__in=aborted, status=Seat.Status.RESIGNED).values_list(
+            "game_id", "index"
+        )
+    )
     tables = []
     for group in games.values():
         game = group[0].game
-        if game.status == Game.Status.ACTIVE and finished_only:
-            continue
         group.sort(key=lambda s: s.seat)
-        places = (game.result or {}).get("places") if game.status == Game.Status.FINISHED else None
-        tables.append(standings.Table([s.entry_id for s in group], places))
+        players = [s.entry_id for s in group]
+        gone = [(game.pk, s.seat) in left for s in group]
+        if game.status == Game.Status.FINISHED:
+            tables.append(standings.Table(players, (game.result or {}).get("places")))
+        elif game.status == Game.Status.ABORTED and any(gone):
+            tables.append(standings.after_leaving(players, gone))
+        elif game.status == Game.Status.ABORTED:
+            tables.append(standings.Table(players, None))
     return tables, byes
 
 
@@ -78,7 +88,7 @@ def lines(tournament: Tournament, *, seatings=None, with_ratings: bool = True):
             ).values_list("user_id", "ordinal")
         )
         ratings = {pk: by_user.get(user, 0.0) for pk, user in entries}
-    tables, byes = _tables(seatings, finished_only=True)
+    tables, byes = _tables(seatings)
     return standings.standings(
         [pk for pk, _ in entries], tables, byes, tournament.table_size, ratings
     )

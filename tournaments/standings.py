@@ -6,8 +6,11 @@ at a full table of four, 3, 2, 1 and 0; at a table of three in a
 tournament of fours, 3, 1.5 and 0, so first and last are worth the same at
 every table.  Players sharing a place share the points of the places they
 cover, averaged (two tied first at a four: (3 + 2) / 2 = 2.5 each).  A bye
-is worth the average of a full table, `(size - 1) / 2`.  A game that did not
-finish (aborted by a moderator) is worth nothing to anyone at it.
+is worth the average of a full table, `(size - 1) / 2`.  A game that could
+not go on once a player left it (aborted by a resignation) ranks those who
+stayed tied first and those who left tied after them; a first place counts
+as one only for a player left alone.  Any other game that did not finish
+(aborted by a moderator) is worth nothing to anyone at it.
 
 The standings order: points, then Buchholz (the sum of the points of every
 opponent met at a table, their final points), then the number of first
@@ -61,10 +64,20 @@ class Line:
 @dataclass(frozen=True)
 class Table:
     """A finished table: its players in seat order and their places (None
-    when its game ended without a result)."""
+    when its game ended without a result); `decided`: whether its places
+    count as first places."""
 
     players: Sequence[int]
     places: Sequence[int] | None
+    decided: bool = True
+
+
+def after_leaving(players: Sequence[int], left: Sequence[bool]) -> Table:
+    """The table of a game that could not go on once players left it: who
+    stayed tied first, who left tied after them."""
+    stayed = left.count(False)
+    places = [stayed + 1 if gone else 1 for gone in left]
+    return Table(players, places, decided=stayed == 1)
 
 
 def standings(
@@ -87,7 +100,8 @@ def standings(
             line = lines[key]
             line.points += points[seat]
             line.played += 1
-            line.firsts += 1 if table.places is not None and table.places[seat] == 1 else 0
+            first = table.decided and table.places is not None and table.places[seat] == 1
+            line.firsts += 1 if first else 0
             line.opponents.extend(other for other in table.players if other != key)
     for key in byes:
         lines[key].points += bye_points(size)

@@ -177,8 +177,13 @@ def test_a_player_who_resigns_plays_no_later_round_and_keeps_their_points(
     assert quitter.entry_id not in {s.entry_id for s in second}
     # three left at tables of two: one table and a bye
     assert sorted(s.table for s in second) == [0, 1, 1]
-    names = [row["username"] for row in selectors.detail(tournament, None)["standings"]]
-    assert quitter.entry.user.username in names
+    rows = {row["username"]: row for row in selectors.detail(tournament, None)["standings"]}
+    assert rows[quitter.entry.user.username]["dropped_in"] == 1
+    # the duel could not go on without the quitter: their opponent stayed
+    # and takes first place's point, the quitter none
+    opponent = Seating.objects.get(game=game, seat=1).entry.user.username
+    assert (rows[opponent]["points"], rows[opponent]["firsts"]) == (1, 1)
+    assert rows[quitter.entry.user.username]["points"] == 0
     # round 1 still pairs again as recorded, the quitter in it
     call_command("verify_tournaments", tournament.pk, stdout=StringIO())
 

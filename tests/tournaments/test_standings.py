@@ -66,3 +66,16 @@ def test_an_aborted_table_is_worth_nothing_and_a_bye_half_of_first():
     lines = standings.standings([1, 2, 3], [Table([1, 2], None)], [3], 4)
     points = {line.key: line.points for line in lines}
     assert points == {1: 0, 2: 0, 3: F(3, 2)}
+
+
+def test_a_game_that_could_not_go_on_ranks_who_stayed_before_who_left():
+    # a four whose game ended when 3 resigned: 1, 2 and 4 share places 1 to
+    # 3, (3 + 2 + 1) / 3 = 2 each, and nobody counts a first place
+    table = standings.after_leaving([1, 2, 3, 4], [False, False, True, False])
+    lines = {line.key: line for line in standings.standings([1, 2, 3, 4], [table], [], 4)}
+    assert [lines[k].points for k in (1, 2, 3, 4)] == [2, 2, 0, 2]
+    assert all(line.firsts == 0 for line in lines.values())
+    # a two whose game ended when 2 resigned: 1 takes the first place
+    alone = standings.after_leaving([1, 2], [False, True])
+    lines = {line.key: line for line in standings.standings([1, 2], [alone], [], 2)}
+    assert (lines[1].points, lines[1].firsts, lines[2].points) == (1, 1, 0)
