@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ratings",  # ratings per title, derived from the finished games' streams
+    "tournaments",  # rounds of tables of one title, standings from the results
     "notifications",
     "boards",  # the boards in SVG, for the pages and the mails alike
     "django_htmx",
@@ -499,6 +500,12 @@ CORREO_MAX_WAITING_TABLES = env.int("CORREO_MAX_WAITING_TABLES", default=10)
 CELERY_BEAT_SCHEDULE["expire-tables"] = {
     "task": "games.tasks.expire_tables",
     "schedule": env.float("CORREO_TABLE_SWEEP_INTERVAL", default=600.0),
+}
+# How often beat seats a tournament round whose games have all ended but
+# whose message to do so was lost (tournaments.tasks.sweep_rounds).
+CELERY_BEAT_SCHEDULE["sweep-tournament-rounds"] = {
+    "task": "tournaments.tasks.sweep_rounds",
+    "schedule": env.float("CORREO_TOURNAMENT_SWEEP_INTERVAL", default=600.0),
 }
 
 # Pacing the "your turn" mails (notifications.pacing): a player seen at the

@@ -12,6 +12,7 @@ from config.docs import OfflineRedocView
 from notifications import views as notification_views
 from ops import health, metrics
 from ratings import api as ratings_api
+from tournaments import api as tournaments_api
 from web.forms import LiftingSetPasswordForm, OutboxPasswordResetForm
 from web.throttle import auth_throttled, password_throttled
 
@@ -48,6 +49,28 @@ urlpatterns = [
         "api/users/<str:username>/ratings/",
         ratings_api.PlayerRatingsView.as_view(),
         name="user-ratings",
+    ),
+    path("api/tournaments/", tournaments_api.TournamentsView.as_view(), name="tournaments"),
+    path("api/tournaments/<int:pk>/", tournaments_api.TournamentView.as_view(), name="tournament"),
+    path(
+        "api/tournaments/<int:pk>/signup/",
+        tournaments_api.SignUpView.as_view(),
+        name="tournament-signup",
+    ),
+    path(
+        "api/tournaments/<int:pk>/withdraw/",
+        tournaments_api.WithdrawView.as_view(),
+        name="tournament-withdraw",
+    ),
+    path(
+        "api/tournaments/<int:pk>/start/",
+        tournaments_api.StartView.as_view(),
+        name="tournament-start",
+    ),
+    path(
+        "api/tournaments/<int:pk>/advance/",
+        tournaments_api.AdvanceView.as_view(),
+        name="tournament-advance",
     ),
     path("api/", include("games.api.urls")),
     # The web pages: Django's own auth views (the standard names and fields

@@ -36,6 +36,7 @@ class Notification(models.Model):
         VERIFY_EMAIL = "verify_email"  # the link that confirms the account's address
         TALK = "talk"  # a message at the table: held for the daily digest, never mailed alone
         ORDER_DROPPED = "order_dropped"  # a standing order dropped or lapsed: to its owner
+        ROUND_READY = "round_ready"  # a tournament round's table is ready: to each player
 
     class Status(models.TextChoices):
         PENDING = "pending"

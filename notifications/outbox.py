@@ -200,13 +200,15 @@ def _initial_status(user, kind: str) -> str | None:
     return None
 
 
-# What a table tells its players (games.services.tables, .invitations): not
-# a game's events, so no digest holds them (an invitation waits for no
+# What a table tells its players (games.services.tables, .invitations) and
+# a tournament its players (tournaments.services, a round's table): not a
+# game's events, so no digest holds them (an invitation waits for no
 # morning); a player who turned mail off gets none.
 TABLE_KINDS = {
     Notification.Kind.INVITATION,
     Notification.Kind.TABLE_STARTED,
     Notification.Kind.TABLE_EXPIRED,
+    Notification.Kind.ROUND_READY,
 }
 
 

@@ -379,6 +379,8 @@ def table_links(n: Notification) -> dict[str, Any]:
     }
     if game := n.context.get("game"):
         links["game_url"] = absolute(reverse("web:game", args=[game]))
+    if tournament := n.context.get("tournament"):
+        links["tournament_url"] = absolute(reverse("web:tournament", args=[tournament]))
     if n.kind == Notification.Kind.INVITATION:
         invitation = Invitation.objects.filter(pk=n.context.get("invitation")).first()
         if n.user_id is None and invitation is not None:
@@ -550,6 +552,7 @@ TABLE_KINDS = {
     Notification.Kind.INVITATION,
     Notification.Kind.TABLE_STARTED,
     Notification.Kind.TABLE_EXPIRED,
+    Notification.Kind.ROUND_READY,
 }
 # A digest tells of several games; a rejection answers a mail that was refused.
 NO_PICTURE = {Notification.Kind.DIGEST, Notification.Kind.REJECTION}

@@ -1,6 +1,6 @@
-"""A player's dashboard: their invitations and waiting tables, their games
-(the ones waiting for them first), games they can watch, and the form that
-opens a table (where a new game starts)."""
+"""A player's dashboard: their invitations, waiting tables and tournaments,
+their games (the ones waiting for them first), games they can watch, and
+the form that opens a table (where a new game starts)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from games.engines import base
 from games.models import Event, Game
 from games.selectors import listing, narration, tables, visibility
 from ops.throttling import CreateRateThrottle
+from tournaments import selectors as tournaments
 
 WATCHABLE = 20
 
@@ -34,6 +35,7 @@ def context(user) -> dict[str, Any]:
         "limits": creation_limits(user), "fresh": True,
         "invitations": tables.invitations_for(user),
         "waiting": [tables.summary(table) for table in waiting],
+        "tournaments": tournaments.mine(user),
     }  # fmt: skip
 
 

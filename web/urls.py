@@ -12,6 +12,7 @@ from web.views import (
     push,
     tables,
     talk,
+    tournaments,
     verify,
 )
 
@@ -51,6 +52,13 @@ urlpatterns = [
     path("tables/<game:pk>/links/revoke/", tables.revoke_links, name="table-revoke"),
     path("invitations/<game:pk>/<str:verb>/", tables.answer, name="answer"),
     path("invitations/<str:token>/", tables.invitation, name="invitation"),
+    path("tournaments/", tournaments.tournaments, name="tournaments"),
+    path("tournaments/new/", tournaments.new_tournament, name="new-tournament"),
+    path("tournaments/<game:pk>/", tournaments.tournament, name="tournament"),
+    path("tournaments/<game:pk>/advance/", tournaments.advance, name="tournament-advance"),
+    path("tournaments/<game:pk>/signup/", tournaments.sign_up, name="tournament-signup"),
+    path("tournaments/<game:pk>/withdraw/", tournaments.withdraw, name="tournament-withdraw"),
+    path("tournaments/<game:pk>/start/", tournaments.start, name="tournament-start"),
     path("games/archive/", people.archive, name="archive"),
     path("players/<str:username>/", people.player, name="player"),
     path("ratings/", people.leaderboard, name="ratings"),

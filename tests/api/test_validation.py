@@ -50,6 +50,8 @@ from tests.conftest import make_user
 from tests.support.consent import consenting
 from tests.support.play import hand
 from tests.support.rows import rows_of
+from tournaments.models import Entry, Round, Seating, Tournament
+from tournaments.services import check_create_tournament, check_sign_up, check_start_tournament
 
 # --- bad input at every endpoint ---------------------------------------------
 
@@ -125,6 +127,14 @@ WRITES = {
     "import": ("post", "/api/games/import/", "mo",
                lambda w: {"document": exchange.export(w.game, exchange.full_viewer(w.game)),
                           "map": {"alice": "alice", "bob": "bob"}}),
+    "tournament": ("post", "/api/tournaments/", "mo",
+                   lambda w: {"name": "Winter cup", "title": "duel", "table_size": 2,
+                              "rounds": 2, "format": "round_robin"}),
+    "tournament-signup": ("post", "/api/tournaments/{tournament}/signup/", "carol", lambda w: {}),
+    "tournament-withdraw": ("post", "/api/tournaments/{tournament}/withdraw/", "bob",
+                            lambda w: {}),
+    "tournament-start": ("post", "/api/tournaments/{tournament}/start/", "mo", lambda w: {}),
+    "tournament-advance": ("post", "/api/tournaments/{running}/advance/", "mo", lambda w: {}),
 }  # fmt: skip
 # The import takes bodies up to CORREO_IMPORT_MAX_BYTES, not DATA_UPLOAD_MAX_MEMORY_SIZE:
 # a megabyte is read, and refused for what it holds.
@@ -159,6 +169,8 @@ READS = {
     "seats": ("/api/seats/", None),
     "leaderboard": ("/api/titles/duel/ratings/", None),
     "user ratings": ("/api/users/bob/ratings/", None),
+    "tournaments": ("/api/tournaments/", None),
+    "tournament": ("/api/tournaments/{tournament}/", None),
 }
 # Every deleting endpoint (they read no body), and who may use it.
 DELETES = {
@@ -194,12 +206,15 @@ class World:
     ended: int  # a game of alice and bob's that a moderator aborted
     offer: int  # a seat of a running game offered to whoever takes it
     withdrawable: int  # another such offer
+    tournament: int  # a duel tournament mo organises, taking sign-ups: alice and bob are in
+    running: int  # another, started, its one game aborted: the round waits for `advance`
 
     def at(self, path: str) -> str:
         return path.format(
             game=self.game.pk, locked=self.locked.pk, item=self.item, token=self.token,
             table=self.table, invitation=self.invitation, declinable=self.declinable,
             said=self.said, ended=self.ended, offer=self.offer, withdrawable=self.withdrawable,
+            tournament=self.tournament, running=self.running,
         )  # fmt: skip
 
 
@@ -250,6 +265,13 @@ def _build() -> World:
     offered = do_create_game(title="duel", players=[bob, mo], seed=10)
     offer = check_offer_seat(offered, mo, seat=0, reason="bob left")
     withdrawable = check_offer_seat(offered, mo, seat=1, reason="mo left")
+    cup = check_create_tournament(mo, name="Cup", title="duel", table_size=2, rounds=2)
+    running = check_create_tournament(mo, name="Open", title="duel", table_size=2, rounds=2)
+    for player in (alice, bob):
+        check_sign_up(cup.pk, player)
+        check_sign_up(running.pk, player)
+    check_start_tournament(running.pk, mo)
+    check_abort(Seating.objects.get(round__tournament=running, seat=0).game, mo, reason="over")
     people = [("alice", alice), ("bob", bob), ("carol", carol), ("mo", mo)]
     clients = {name: client_for(user) for name, user in people}
     for client in clients.values():
@@ -261,7 +283,8 @@ def _build() -> World:
                  locked=locked, item=item.pk, token=tokens.issue(alice, "spare")[0].pk,
                  bobs_token=tokens.issue(bob, "bob's")[0].pk, table=table.pk,
                  invitation=invited["mo"], declinable=invited["bob"], said=said,
-                 ended=ended.pk, offer=offer.pk, withdrawable=withdrawable.pk)  # fmt: skip
+                 ended=ended.pk, offer=offer.pk, withdrawable=withdrawable.pk,
+                 tournament=cup.pk, running=running.pk)  # fmt: skip
 
 
 @pytest.fixture
@@ -278,7 +301,7 @@ def everything() -> dict:
     """Every row a request could write, to compare before and after."""
     return rows_of(User, ApiToken, Game, Seat, Event, Snapshot, Vacation, Notification,
                    ModerationItem, Suspension, Table, TableSeat, Invitation, InviteLink, Mute,
-                   Block, SeatOffer)  # fmt: skip
+                   Block, SeatOffer, Tournament, Entry, Round, Seating)  # fmt: skip
 
 
 def _first(value, kind) -> list | None:
@@ -490,8 +513,8 @@ def test_junk_in_the_query_string_breaks_no_endpoint(world, endpoint, subtests):
 BAD_IDS = [
     "1" + "0" * 30, str(2**63), str(2**63 - 1), "0", "-1", "%00", "%ED%A0%80", "1e3", "%D9%A1",
 ]  # fmt: skip
-# The ids a path may name: a game's, a table's, an invitation's.
-IDS = r"\{(game|table|invitation|declinable|ended|offer|withdrawable)\}"
+# The ids a path may name: a game's, a table's, an invitation's, a tournament's.
+IDS = r"\{(game|table|invitation|declinable|ended|offer|withdrawable|tournament|running)\}"
 WITH_A_GAME = [
     ("get", path, who, None) for path, who in READS.values() if re.search(IDS, path)
 ] + [

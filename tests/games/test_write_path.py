@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "notifications", "accounts", "config")
+PACKAGES = ("games", "notifications", "accounts", "config", "ratings", "tournaments")
 SERVICES = ROOT / "games" / "services"
 STORE = ROOT / "games" / "store.py"
 # Doors take requests from people: they must go through a check_*.

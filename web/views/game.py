@@ -15,6 +15,7 @@ from games.services.queue import check_report
 from games.services.rematch import check_rematch
 from games.services.takeback import check_answer_takeback, check_request_takeback
 from notifications import pacing
+from tournaments import selectors as tournaments
 from web import moves, pages
 from web.views.common import attempt, int_or_none, readable
 
@@ -25,8 +26,10 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         lambda: pages.page_for(pk, request.user, at=int_or_none(request.GET.get("at")))
     )
     _at_the_table(request, page)
-    template = "web/_game.html" if request.htmx else "web/game.html"
-    return _render(request, template, page)
+    if request.htmx:
+        return _render(request, "web/_game.html", page)
+    # Read for the whole page only: the polled part never shows it.
+    return _render(request, "web/game.html", page, tournament=tournaments.of_game(pk))
 
 
 @require_GET
@@ -128,8 +131,8 @@ def _after_write(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("web:game", pk=pk)
 
 
-def _render(request: HttpRequest, template: str, page: pages.GamePage) -> HttpResponse:
-    response = render(request, template, pages.context(page))
+def _render(request: HttpRequest, template: str, page: pages.GamePage, **extra) -> HttpResponse:
+    response = render(request, template, {**pages.context(page), **extra})
     response["ETag"] = pages.etag(page)
     response["Vary"] = "Cookie, HX-Request"
     # no-store: Back and Forward must fetch the game again, never show a
