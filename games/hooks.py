@@ -23,6 +23,11 @@
 - table_rows: `listener(tables, rows)`, a page of the lobby (`rows` are the
   tables' summaries, in order): a listener adds what it knows to each row
   in place (the `ratings` app, each seated player's rating).
+- deadline_limit: `listener(game) -> list[datetime]`, inside the transaction
+  that sets a clocked game's deadlines (games.clocks.deadlines.refresh):
+  no seat's deadline is set later than the earliest time returned (or than
+  the event's time, if that is later).  The `tournaments` app returns the
+  deadline of the round the game belongs to.  Reading only.
 - seat_requirement: `listener(table, user)`, before a person takes a seat at
   a table with `requirements`; raises errors.RequirementsNotMet to refuse
   (the `ratings` app, which knows ratings and reliability, listens).
@@ -127,6 +132,7 @@ table_notice = Hook()
 seat_requirement = Hook()
 table_rows = Hook()
 order_note = Hook()
+deadline_limit = Hook()
 
 on_rows, rows_for = rows.register, rows.collect
 on_append, appended = append.register, append.fire
@@ -138,3 +144,4 @@ on_table_notice, table_noticed = table_notice.register, table_notice.fire
 on_seat_requirement, seat_requirements = seat_requirement.register, seat_requirement.fire
 on_order_note, order_noted = order_note.register, order_note.fire
 on_table_rows, tables_listed = table_rows.register, table_rows.fire
+on_deadline_limit, deadline_limits = deadline_limit.register, deadline_limit.collect

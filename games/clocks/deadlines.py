@@ -5,6 +5,10 @@ comes to act gets `per_move` from now (or from the end of its player's
 vacation); a seat that acted and must act again starts afresh; a seat waiting
 on others in a simultaneous step keeps its deadline; a seat with nothing to do
 has none.  Paused games keep no deadlines, only the time each seat had left.
+
+An upper app may limit the deadlines (`hooks.on_deadline_limit`): every
+deadline of the game is then at most that limit, or the event's time if the
+limit has passed (a tournament's round deadline, docs/tournaments.md).
 """
 
 from __future__ import annotations
@@ -43,10 +47,13 @@ def refresh(game: Game, event: Event | None, now: datetime.datetime) -> None:
     acted = event.seat if event is not None and event.kind in OWN_MOVE_KINDS else None
     running = game.status == Game.Status.ACTIVE and not game.paused
     changed = []
+    limit = deadline_limit(game, now)
     seats = list(Seat.objects.filter(game=game))
     for seat in seats:
         before = (seat.deadline, seat.timeouts, seat.reminded)
         _refresh_seat(game, seat, event, acted, running, now)
+        if limit is not None and seat.deadline is not None and seat.deadline > limit:
+            seat.deadline = limit
         if (seat.deadline, seat.timeouts, seat.reminded) != before:
             schedule_reminder(game, seat)
             changed.append(seat)
@@ -54,6 +61,13 @@ def refresh(game: Game, event: Event | None, now: datetime.datetime) -> None:
         Seat.objects.bulk_update(changed, ["deadline", "timeouts", "reminded", "next_reminder"])
     # Every seat is in hand: the earliest deadline needs no second query.
     set_game_deadline(game, min((s.deadline for s in seats if s.deadline), default=None))
+
+
+def deadline_limit(game: Game, now: datetime.datetime) -> datetime.datetime | None:
+    """The latest any deadline of the game may be (never before `now`), or
+    None when nothing limits it."""
+    limits = hooks.deadline_limits(game)
+    return max(min(limits), now) if limits else None
 
 
 def schedule_reminder(game: Game, seat: Seat) -> None:
