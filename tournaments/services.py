@@ -28,6 +28,7 @@ from django.utils.translation import gettext_noop
 
 from accounts import bots
 from games import hooks
+from games.clocks import deadlines
 from games.clocks import options as clock_options
 from games.engines import base
 from games.errors import Conflict, Forbidden, InvalidRequest, NotFound
@@ -262,7 +263,7 @@ def do_start_round(tournament: Tournament, number: int) -> Round:
         deadline=now + datetime.timedelta(days=tournament.round_days),
     )  # fmt: skip
     entries = {e.pk: e for e in tournament.entries.select_related("user")}
-    seatings = []
+    seatings, games = [], []
     for table_number, table in enumerate(plan.tables, start=1):
         players = [entries[key].user for key in table]
         game = do_create_game(
@@ -271,8 +272,9 @@ def do_start_round(tournament: Tournament, number: int) -> Round:
             # cards): the tournament's seed is public, so nothing secret
             # may come from it.
             creator=None, source=Event.Source.SYSTEM,
-            clock=tournament.clock, rated=tournament.rated,
+            clock=games_clock(tournament), rated=tournament.rated,
         )  # fmt: skip
+        games.append(game)
         seatings += [
             Seating(round=current, entry_id=key, table=table_number, game=game, seat=index)
             for index, key in enumerate(table)
@@ -281,7 +283,37 @@ def do_start_round(tournament: Tournament, number: int) -> Round:
             _tell_ready(tournament, current, game, entries[key].user, players, engine)
     seatings += [Seating(round=current, entry_id=key, table=0) for key in plan.byes]
     Seating.objects.bulk_create(seatings)
+    # The games' first deadlines were set before their seatings existed:
+    # now the round's deadline limits them too.
+    for game in games:
+        deadlines.refresh(game, None, now)
     return current
+
+
+def games_clock(tournament: Tournament) -> dict[str, Any]:
+    """The clock of the tournament's games: its own, or, for a tournament
+    without one, the round's length per move with the default timeout
+    policy, so that every tournament game has a clock the round's
+    deadline can bring in."""
+    return tournament.clock or {"per_move": f"{tournament.round_days}d"}
+
+
+def round_deadline(game: Game) -> list[datetime.datetime]:
+    """The `games.hooks.on_deadline_limit` listener: the deadline of the
+    unfinished round the game is played in, if it is one.  No seat's
+    deadline is later; once it has passed, every seat to act is due at
+    once, and the title's timeout policy plays the game on to its end."""
+    found = (
+        Seating.objects.filter(game_id=game.pk, round__finished_at__isnull=True)
+        .values_list("round__deadline", flat=True)
+        .first()
+    )
+    return [] if found is None else [found]
+
+
+def made_by_the_server(game: Game) -> bool:
+    """A tournament's games have no creator: only those are looked up."""
+    return game.created_by_id is None
 
 
 def _tell_ready(tournament, current: Round, game: Game, user, players, engine) -> None:

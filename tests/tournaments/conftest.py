@@ -8,6 +8,7 @@ from django.contrib.auth.models import Permission
 
 from games.models import Game
 from tests.conftest import make_user
+from tests.games.conftest import run_sweep  # noqa: F401  (the deadline sweep, as beat runs it)
 from tests.ratings.conftest import play_out
 from tournaments.models import Seating
 from tournaments.services import check_create_tournament
