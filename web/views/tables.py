@@ -157,13 +157,20 @@ def requirements_from(form) -> dict[str, Any]:
 def form_context(typed, user) -> dict[str, Any]:
     """The form's titles and options, filled with what was typed (None: a
     fresh form with the defaults)."""
+    titles = titles_typed(typed)
+    return {"titles": titles, "typed": typed, "fresh": typed is None,
+            "limits": dashboard.creation_limits(user)}  # fmt: skip
+
+
+def titles_typed(typed) -> list[dict[str, Any]]:
+    """The titles to choose from, each option holding what was typed for it
+    (None: nothing typed, the defaults show)."""
     titles = dashboard.title_choices()
     if typed is not None:
         for title in titles:
             for option in title["options"]:
                 option["value"] = typed.get(f"{title['name']}-{option['key']}", "")
-    return {"titles": titles, "typed": typed, "fresh": typed is None,
-            "limits": dashboard.creation_limits(user)}  # fmt: skip
+    return titles
 
 
 def options_from(engine: base.Engine, form) -> dict[str, Any]:
