@@ -295,6 +295,29 @@ def test_an_organiser_creates_one_from_the_page_and_a_refusal_keeps_what_was_typ
     assert Tournament.objects.count() == 1
 
 
+def test_the_page_form_takes_the_titles_options_as_the_api_does_and_keeps_a_refused_one(
+    olga, players, client
+):
+    client.force_login(olga)
+    fresh = client.get("/tournaments/new/").content.decode()
+    assert 'name="duel-rounds"' in fresh
+    form = {"name": "Options cup", "title": "duel", "format": "swiss", "table_size": "2",
+            "rounds": "1", "round_days": "7", "duel-rounds": "0"}  # fmt: skip
+    refused = client.post("/tournaments/new/", form)
+    assert refused.status_code == 400 and not Tournament.objects.exists()
+    assert 'name="duel-rounds" value="0"' in refused.content.decode()
+    made = client.post("/tournaments/new/", {**form, "duel-rounds": "5"})
+    tournament = Tournament.objects.get()
+    assert made.status_code == 302 and tournament.options == {"rounds": 5}
+    for player in players[:2]:
+        tournament.entries.create(user=player)
+    client.post(f"/tournaments/{tournament.pk}/start/")
+    game = Seating.objects.filter(round__tournament=tournament).first().game
+    assert game.options == {"rounds": 5}
+    # a blank clock: the games' clock is the round's length
+    assert game.clock["per_move"] == 7 * 86400
+
+
 def test_the_organiser_starts_and_advances_from_the_page(duel_tournament, players, olga, client):
     tournament = duel_tournament()
     for player in players[:2]:

@@ -12,11 +12,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games.engines import base
 from games.errors import IllegalAction, ServiceError, in_words
 from tournaments import selectors, services
-from web import dashboard
 from web.views.common import attempt, int_or_none, readable
-from web.views.tables import clock_from
+from web.views.tables import clock_from, options_from, titles_typed
 
 LIST_SIZE = 50
 
@@ -69,7 +69,8 @@ def advance(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def new_tournament(request: HttpRequest) -> HttpResponse:
     """The organisers' form; after a refusal it comes back with what was
-    typed, and the reason (the title's options are the API's to set)."""
+    typed, and the reason.  The title's options are its `<title>-<key>`
+    fields, read as the table-opening form reads them."""
     if request.method == "GET":
         return render(request, "web/new_tournament.html", _form(None))
     try:
@@ -82,7 +83,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
 
 
 def _form(typed) -> dict[str, Any]:
-    return {"titles": dashboard.title_choices(), "typed": typed, "fresh": typed is None}
+    return {"titles": titles_typed(typed), "typed": typed, "fresh": typed is None}
 
 
 def _from_form(form) -> dict[str, Any]:
@@ -94,10 +95,15 @@ def _from_form(form) -> dict[str, Any]:
         return default if not raw else (int_or_none(raw) if int_or_none(raw) is not None else raw)
 
     clock = clock_from(form)
+    title = form.get("title", "")
+    try:
+        options = options_from(base.get(title), form)
+    except (KeyError, TypeError):
+        options = None  # an unknown title: the service refuses it
     if clock is not None and form.get("max_timeouts", "").strip():
         clock["max_timeouts"] = number("max_timeouts", 0)
     return {
-        "name": form.get("name", ""), "title": form.get("title", ""),
+        "name": form.get("name", ""), "title": title, "options": options,
         "format": form.get("format", "swiss"), "table_size": number("table_size", 4),
         "rounds": number("rounds", 3), "round_days": number("round_days", 14),
         "clock": clock, "rated": "rated" in form, "rules": form.get("rules", ""),
