@@ -300,7 +300,7 @@ def test_the_page_form_takes_the_titles_options_as_the_api_does_and_keeps_a_refu
 ):
     client.force_login(olga)
     fresh = client.get("/tournaments/new/").content.decode()
-    assert 'name="duel-rounds"' in fresh
+    assert 'name="duel-rounds"' in fresh and "options_from" not in fresh  # no comment shown
     form = {"name": "Options cup", "title": "duel", "format": "swiss", "table_size": "2",
             "rounds": "1", "round_days": "7", "duel-rounds": "0"}  # fmt: skip
     refused = client.post("/tournaments/new/", form)
