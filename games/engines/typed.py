@@ -81,7 +81,7 @@ def copier(tp: Any) -> Copy:
     if body is None:
         return _identity
     gen.lines += ["def copy(value):", f"    return {body}"]
-    namespace: dict[str, Any] = {"clone": clone, "copy_any": copy_any}
+    namespace: dict[str, Any] = {"copy_any": copy_any}
     exec("\n".join(gen.lines), namespace)  # the source is built from types only
     copy: Copy = namespace["copy"]
     return copy
