@@ -10,7 +10,9 @@ from django.contrib import admin
 from tournaments.models import Entry, Tournament
 
 
-class ReadOnly(admin.ModelAdmin):
+class ReadOnly:
+    """Neither adds, changes nor deletes: for the list and the inline alike."""
+
     def has_add_permission(self, request, obj=None) -> bool:
         return False
 
@@ -21,24 +23,15 @@ class ReadOnly(admin.ModelAdmin):
         return False
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(ReadOnly, admin.TabularInline):
     model = Entry
     fields = ["user", "dropped", "dropped_in", "created_at"]
     readonly_fields = fields
     extra = 0
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
 
 @admin.register(Tournament)
-class TournamentAdmin(ReadOnly):
+class TournamentAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ["name", "title", "format", "table_size", "rounds", "status", "organiser"]
     list_filter = ["status", "format", "title"]
     inlines = [EntryInline]
