@@ -10,8 +10,21 @@ from django.contrib import admin
 from tournaments.models import Entry, Tournament
 
 
-class ReadOnly:
-    """Neither adds, changes nor deletes: for the list and the inline alike."""
+class EntryInline(admin.TabularInline):
+    """Read-only with its tournament: Django offers no add, change or delete
+    in the inlines of an object the user may only view."""
+
+    model = Entry
+    fields = ["user", "dropped", "dropped_in", "created_at"]
+    readonly_fields = fields
+    extra = 0
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "title", "format", "table_size", "rounds", "status", "organiser"]
+    list_filter = ["status", "format", "title"]
+    inlines = [EntryInline]
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
@@ -21,17 +34,3 @@ class ReadOnly:
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
-
-
-class EntryInline(ReadOnly, admin.TabularInline):
-    model = Entry
-    fields = ["user", "dropped", "dropped_in", "created_at"]
-    readonly_fields = fields
-    extra = 0
-
-
-@admin.register(Tournament)
-class TournamentAdmin(ReadOnly, admin.ModelAdmin):
-    list_display = ["name", "title", "format", "table_size", "rounds", "status", "organiser"]
-    list_filter = ["status", "format", "title"]
-    inlines = [EntryInline]

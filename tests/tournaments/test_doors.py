@@ -266,6 +266,7 @@ def test_the_admin_shows_tournaments_and_changes_none(duel_tournament, players, 
     assert tournament.name in client.get("/admin/tournaments/tournament/").content.decode()
     page = client.get(f"/admin/tournaments/tournament/{tournament.pk}/change/")
     assert page.status_code == 200 and "p1" in page.content.decode()
+    assert "entries-0-DELETE" not in page.content.decode()
     client.post(f"/admin/tournaments/tournament/{tournament.pk}/delete/", {"post": "yes"})
     assert Tournament.objects.filter(pk=tournament.pk).exists()
 
