@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import threading
 from functools import partial
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 
 from accounts import bots
 from games.models import Event, Game
@@ -16,7 +14,7 @@ from games.services.replacement import do_replace_seat
 from games.services.undo import check_undo
 from ratings import ledger, skill
 from ratings.models import Rating, RatingChange, RatingEvent
-from tests.support.threads import run_together
+from tests.support.threads import failures_at_once
 
 # Real commits: a game is rated once the move that finished it has committed.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -193,20 +191,11 @@ def test_two_games_finishing_at_once_rate_one_after_the_other(
     ]
     for game in games:
         finish(game, turns=3)  # one pass to go: the second seat's
-    begin = threading.Barrier(2)
-    errors: list[str] = []
 
     def last_move(game) -> None:
-        try:
-            begin.wait()
-            finish(Game.objects.get(pk=game.pk))
-        except Exception as exc:  # recorded so the assertion shows it
-            errors.append(repr(exc))
-        finally:
-            connection.close()
+        finish(Game.objects.get(pk=game.pk))
 
-    run_together(*(partial(last_move, game) for game in games))
-    assert not errors
+    assert failures_at_once(*(partial(last_move, game) for game in games)) == []
     first, second = RatingChange.objects.filter(user=alice).order_by("event_id")
     assert (second.mu_before, second.sigma_before) == (first.mu_after, first.sigma_after)
     assert Rating.objects.get(user=alice).games == 2

@@ -28,3 +28,24 @@ def run_together(*targets: Callable[[], object]) -> None:
         thread.start()
     for thread in threads:
         thread.join()
+
+
+def failures_at_once(*targets: Callable[[], object]) -> list[str]:
+    """Run the targets in threads released together (a barrier, so that they
+    race rather than follow one another) and return what each raised, as
+    its repr, for an assertion to show."""
+    begin = threading.Barrier(len(targets))
+    failures: list[str] = []
+
+    def released(target: Callable[[], object]) -> Callable[[], None]:
+        def run() -> None:
+            begin.wait()
+            try:
+                target()
+            except Exception as exc:  # recorded so the assertion shows it
+                failures.append(repr(exc))
+
+        return run
+
+    run_together(*(released(target) for target in targets))
+    return failures

@@ -3,17 +3,15 @@ two threads): the next round is seated once."""
 
 from __future__ import annotations
 
-import threading
 from functools import partial
 
 import pytest
-from django.db import connection
 
 from games.models import Game
 from notifications.models import Notification
 from tests.api.conftest import client_for
 from tests.ratings.conftest import play_out
-from tests.support.threads import run_together
+from tests.support.threads import failures_at_once
 from tournaments.models import Seating, Tournament
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -31,20 +29,11 @@ def test_two_games_ending_at_once_seat_the_next_round_once(duel_tournament, play
     assert len(games) == 2
     for game in games:
         play_out(game, turns=3)  # one pass to go: the second seat's
-    begin = threading.Barrier(2)
-    errors: list[str] = []
 
     def last_move(game) -> None:
-        try:
-            begin.wait()
-            play_out(Game.objects.get(pk=game.pk))
-        except Exception as exc:  # recorded so the assertion shows it
-            errors.append(repr(exc))
-        finally:
-            connection.close()
+        play_out(Game.objects.get(pk=game.pk))
 
-    run_together(*(partial(last_move, game) for game in games))
-    assert not errors
+    assert failures_at_once(*(partial(last_move, game) for game in games)) == []
     assert {g.status for g in Game.objects.filter(pk__in=[g.pk for g in games])} == {
         Game.Status.FINISHED
     }
