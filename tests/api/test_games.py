@@ -147,6 +147,24 @@ def test_detail_shows_each_seat_its_own_view(as_, alice, bob, eve, game):
     assert alice_view["head_hash"] == Event.objects.get(game=game, seq=1).hash
 
 
+def test_the_second_seat_at_a_head_reads_only_the_head(
+    as_, alice, bob, game, django_assert_num_queries
+):
+    """What every viewer at a head is shown alike (pinned notes, the open
+    takeback) is read once for all of them, and the reads of one game for
+    one viewer take the seats from the rows kept at the head: after the
+    first seat's detail, the second seat's detail, actions and log each
+    read the head and nothing else of the game."""
+    first, second = as_(alice), as_(bob)
+    second.get("/api/titles/")  # bob's token, looked up once
+    assert first.get(f"/api/games/{game.pk}/").status_code == 200
+    for path in ("", "actions/"):
+        with django_assert_num_queries(1):
+            assert second.get(f"/api/games/{game.pk}/{path}").status_code == 200
+    with django_assert_num_queries(2):  # the head, then the events themselves
+        assert second.get(f"/api/games/{game.pk}/events/").status_code == 200
+
+
 def test_a_private_game_is_refused_to_strangers(as_, alice, bob, eve):
     game = do_create_game(title="duel", players=[alice, bob], seed=1, public=False)
     assert as_(eve).get(f"/api/games/{game.pk}/").status_code == 403
