@@ -188,12 +188,13 @@ def test_the_admin_is_refused_on_the_public_host_and_served_on_loopback():
 def test_the_compose_file_has_the_whole_stack():
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
     services = compose["services"]
-    assert set(services) == {"postgres", "redis", "migrate", "gate", *PROCESSES}
+    assert set(services) == {"postgres", "redis", "migrate", "gate", "rating-gate", *PROCESSES}
     for name in PROCESSES:
         service = services[name]
         assert service["build"]["dockerfile"] == "deploy/Dockerfile"
         assert service["environment"]["REDIS_URL"] == "redis://redis:6379/0"
-        assert service["depends_on"]["gate"]["condition"] == "service_completed_successfully"
+        gate = service["depends_on"]["rating-gate"]
+        assert gate["condition"] == "service_completed_successfully"
         assert service["command"]
     assert "/healthz" in " ".join(services["web"]["healthcheck"]["test"])
     assert services["postgres"]["healthcheck"] and services["redis"]["healthcheck"]
@@ -231,38 +232,42 @@ def test_kubernetes_has_deployments_services_a_migration_job_and_probes():
     assert web["livenessProbe"]["httpGet"]["path"] == "/healthz"
     assert set(by_kind("Service")) == {"correo-web", "correo-smtpd", "correo-push"}
     (job,) = by_kind("Job").values()
-    (migrate,) = job["spec"]["template"]["spec"]["initContainers"]
+    migrate, _gate = job["spec"]["template"]["spec"]["initContainers"]
     assert migrate["command"][-2:] == ["migrate", "--noinput"]
     assert "correo" in by_kind("ConfigMap")
     assert {"SECRET_KEY", "CHAIN_KEY"} <= set(by_kind("Secret")["correo"]["stringData"])
 
 
 GATE = ["python", "manage.py", "verify_games", "--status", "active", "--read-only"]
+RATING_GATE = ["python", "manage.py", "rate_games", "--verify"]
 
 
 def test_compose_runs_the_release_gate_after_migrating_and_before_any_process():
     services = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
-    gate = services["gate"]
-    assert gate["command"] == GATE
-    assert gate["restart"] == "no"
+    gate, ratings = services["gate"], services["rating-gate"]
+    assert gate["command"] == GATE and ratings["command"] == RATING_GATE
+    assert gate["restart"] == ratings["restart"] == "no"
     assert gate["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    assert ratings["depends_on"]["gate"]["condition"] == "service_completed_successfully"
     assert "gate" not in services["migrate"].get("depends_on", {})
 
 
 def test_the_kubernetes_job_completes_only_after_migrating_and_the_gate():
     (job,) = by_kind("Job").values()
     pod = job["spec"]["template"]["spec"]
-    (gate,) = pod["containers"]
-    assert gate["command"] == GATE
-    assert gate["image"] == pod["initContainers"][0]["image"]
-    assert gate["envFrom"] == pod["initContainers"][0]["envFrom"]
+    migrate, gate = pod["initContainers"]
+    (ratings,) = pod["containers"]
+    assert [gate["command"], ratings["command"]] == [GATE, RATING_GATE]
+    for part in (gate, ratings):
+        assert part["image"] == migrate["image"]
+        assert part["envFrom"] == migrate["envFrom"]
     assert pod["restartPolicy"] == "Never"
 
 
 def test_the_web_unit_migrates_then_runs_the_gate_before_it_starts():
     lines = (DEPLOY / "systemd" / "correo-web.service").read_text().splitlines()
     before = [line.split("manage.py ", 1)[1] for line in lines if line.startswith("ExecStartPre=")]
-    assert before[:2] == ["migrate --noinput", " ".join(GATE[2:])]
+    assert before[:3] == ["migrate --noinput", " ".join(GATE[2:]), " ".join(RATING_GATE[2:])]
 
 
 def test_the_probe_host_is_allowed():
