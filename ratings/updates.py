@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games.engines import base
-from games.fields import as_text
+from games.fields import JSONTextField, as_text, from_text
 from games.models import Event, Game
 from games.stream import replay
 from ratings import ledger, skill
@@ -232,7 +232,13 @@ def _insert(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
     """Many rows at once: PostgreSQL's COPY (the ORM's bulk insert spent
     most of a rebuild building and converting instances), else bulk_create."""
     if connection.vendor != "postgresql":
-        made = [model(**dict(zip(columns, row, strict=True))) for row in rows]
+        # The rows carry JSON as text, as COPY takes it; a model takes values.
+        texts = {f.name for f in model._meta.fields if isinstance(f, JSONTextField)}
+        made = [
+            model(**{c: from_text(v) if c in texts else v
+                     for c, v in zip(columns, row, strict=True)})
+            for row in rows
+        ]  # fmt: skip
         model.objects.bulk_create(made, batch_size=BATCH)
         return
     names = ", ".join(connection.ops.quote_name(column) for column in columns)

@@ -206,6 +206,7 @@ def listener(redis_lanes, settings):
     client.close()
 
 
+@pytest.mark.redis
 def test_a_push_that_could_not_be_published_is_sent_when_redis_is_back(
     redis_lanes, listener, settings
 ):
@@ -223,6 +224,7 @@ def test_a_push_that_could_not_be_published_is_sent_when_redis_is_back(
     assert push.held.seqs == {}
 
 
+@pytest.mark.redis
 def test_the_next_publish_that_reaches_redis_sends_what_was_held(redis_lanes, listener, settings):
     live, dead = redis_lanes
     settings.CORREO_REDIS_RETRY_SECONDS = 60  # no timer within the test
@@ -243,6 +245,7 @@ def test_what_is_held_is_bounded(monkeypatch):
     assert list(kept.seqs) == [2, 3, 4]
 
 
+@pytest.mark.redis
 def test_streams_opened_while_redis_was_away_are_ended_once_it_is_back(redis_lanes, settings):
     """They were told a head when they opened, and moves published before
     the subscription came back never reached them: ended, their pages
@@ -265,6 +268,7 @@ def test_streams_opened_while_redis_was_away_are_ended_once_it_is_back(redis_lan
     assert run_apart(scenario) == push.CLOSED
 
 
+@pytest.mark.redis
 def test_a_retry_that_finds_redis_still_away_tries_again(redis_lanes, listener, settings):
     live, dead = redis_lanes
     settings.CORREO_REDIS_RETRY_SECONDS = 0.2
