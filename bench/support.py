@@ -118,7 +118,8 @@ def start_gunicorn(
                     SECRET_KEY=secret_key, CHAIN_KEY=secrets.token_hex(32),
                     THROTTLE_USER="1000000/min", THROTTLE_ANON="1000000/min",
                     LOG_LEVEL="WARNING", GUNICORN_BIND=f"127.0.0.1:{port}",
-                    GUNICORN_MAX_REQUESTS="0", **env)  # fmt: skip
+                    GUNICORN_MAX_REQUESTS="0")  # fmt: skip
+    settings.update(env)
     for name in without:
         settings.pop(name, None)
     # `push`: the push process as deployed (Procfile `push`), ASGI workers.

@@ -52,7 +52,8 @@ import datetime
 import hashlib
 import hmac
 import secrets
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
 from json.encoder import encode_basestring  # what canonical_json does to a str
 from typing import Any
 
@@ -148,17 +149,40 @@ def _v2_hash(event) -> str:
         public_json = canonical_json(public_payload(event))
     else:
         public_json = payload_json
+    return v2_hash_of(
+        payload_json, public_json, actor=event.actor_id, nonce=event.nonce,
+        created_at=timestamp(event.created_at), game=event.game_id, kind=event.kind,
+        seat=event.seat, seq=event.seq, source=event.source, prev_hash=event.prev_hash,
+    )  # fmt: skip
+
+
+def v2_hash_of(
+    payload_json: str,
+    public_json: str,
+    *,
+    actor: int | None,
+    nonce: str,
+    created_at: str,
+    game: int,
+    kind: str,
+    seat: int | None,
+    seq: int,
+    source: str,
+    prev_hash: str,
+) -> str:
+    """A version-2 hash from the payload's canonical JSON, whole and public:
+    what `_v2_hash` computes, for a caller that serialised the payload once
+    for many events (bench/scale_fill.py chains a million copies of a few)."""
     opening_json = (
-        f'{{"actor":{_scalar(event.actor_id)},"nonce":{_scalar(event.nonce)},'
-        f'"payload":{payload_json}}}'
+        f'{{"actor":{_scalar(actor)},"nonce":{_scalar(nonce)},"payload":{payload_json}}}'
     )
     commitment_ = hashlib.sha256(opening_json.encode()).hexdigest()
     sealed_json = (
         f'{{"event":{{"commitment":"{commitment_}",'
-        f'"created_at":{_scalar(timestamp(event.created_at))},"game":{_scalar(event.game_id)},'
-        f'"kind":{_scalar(event.kind)},"payload":{public_json},"seat":{_scalar(event.seat)},'
-        f'"seq":{_scalar(event.seq)},"source":{_scalar(event.source)}}},'
-        f'"prev":{_scalar(event.prev_hash)}}}'
+        f'"created_at":{_scalar(created_at)},"game":{_scalar(game)},'
+        f'"kind":{_scalar(kind)},"payload":{public_json},"seat":{_scalar(seat)},'
+        f'"seq":{_scalar(seq)},"source":{_scalar(source)}}},'
+        f'"prev":{_scalar(prev_hash)}}}'
     )
     return hashlib.sha256(sealed_json.encode()).hexdigest()
 
@@ -218,6 +242,13 @@ def seal(hash_: str, *, unverified: bool = False) -> tuple[str, str]:
     nothing here could vouch for (see the module's docstring)."""
     current, keys = keyring()
     return current, _mac(keys[current], hash_, UNVERIFIED_PREFIX if unverified else SEAL_PREFIX)
+
+
+def sealer() -> tuple[str, Callable[[str], str]]:
+    """The current key's id and `seal`'s mac for many hashes, the keyring
+    read once (bench/scale_fill.py seals a hundred million)."""
+    current, keys = keyring()
+    return current, partial(_mac, keys[current])
 
 
 def seal_problem(
