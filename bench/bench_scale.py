@@ -69,8 +69,9 @@ PORT = int(os.environ.get("BENCH_PORT", "8934"))
 TARGET_RATIO = 1.3
 ACTIVE_SHARE = 50  # one active game for every fifty finished
 TABLE_SHARE = 20  # one open table for every twenty active games
-# Disk per game at the default mix, with indexes (measured at 10 000 games).
-BYTES_PER_GAME = 64_000
+# Disk per game of the realistic mix, indexes included, at 10 000 games:
+# what a size is checked against until the first size shows its own.
+BYTES_PER_GAME = 131_000
 
 
 def timed(call) -> float:
@@ -202,15 +203,17 @@ def main() -> None:
     parser.add_argument("--sizes", default=os.environ.get("BENCH_SCALE_SIZES", "10000,1000000"))
     parser.add_argument("--requests", type=int, default=40)
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--mix", choices=sorted(scale_fill.MIXES), default="realistic")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
     if connection.vendor != "postgresql":
         skip("measures PostgreSQL as deployed; set DATABASE_URL")
     results: dict[str, dict[int, float]] = {}
     templates = None
+    per_game = BYTES_PER_GAME
     with deployed_redis(13) as redis_url:
         for n, size in enumerate(sizes):
-            need = size * BYTES_PER_GAME
+            need = size * per_game
             free = shutil.disk_usage(_data_directory()).free
             if need > free * 0.9:
                 emit(f"scale.skipped.{size}", need / 1e9, "GB", free_gb=round(free / 1e9, 1))
@@ -218,11 +221,14 @@ def main() -> None:
             with database(size, args.keep and n == len(sizes) - 1):
                 started = time.perf_counter()
                 written = scale_fill.fill(size, size // ACTIVE_SHARE, templates=templates,
+                                          mix=scale_fill.MIXES[args.mix],
                                           log=lambda line: print(line, flush=True))  # fmt: skip
                 templates = written.pop("templates")
                 open_tables(max(1, size // ACTIVE_SHARE // TABLE_SHARE), random.Random(size))
+                per_game = _database_bytes() / (size + size // ACTIVE_SHARE)
                 emit(f"scale.fill.{size}", time.perf_counter() - started, "s", **written,
-                     database_gb=round(_database_bytes() / 1e9, 2))  # fmt: skip
+                     mix=args.mix, database_gb=round(_database_bytes() / 1e9, 2),
+                     bytes_per_game=round(per_game))  # fmt: skip
                 server = start_gunicorn(PORT, secret_key=SECRET_KEY, REDIS_URL=redis_url,
                                         CHAIN_KEY=CHAIN_KEY, WEB_WORKERS="1")  # fmt: skip
                 try:

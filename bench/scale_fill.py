@@ -52,6 +52,13 @@ MIX = (
     ("estates", 2, 0.14), ("estates", 3, 0.06), ("estates", 4, 0.04),
     ("18cuba", 2, 0.03), ("18cuba", 3, 0.02), ("18cuba", 4, 0.01),
 )  # fmt: skip
+# A mix of short games only (Point City, and two-player Havana): about 60
+# events a game, against 167 in MIX, for a disk that cannot hold a million
+# games of MIX (about 130 GB).
+SHORT = (
+    ("pointcity", 2, 0.60), ("pointcity", 3, 0.15), ("pointcity", 4, 0.10), ("havana", 2, 0.15),
+)  # fmt: skip
+MIXES = {"realistic": MIX, "short": SHORT}
 # Templates played per kind: clones of the same template differ in all but
 # the moves, so a few per kind are enough for the sizes to be typical.
 TEMPLATES_PER_KIND = 2
@@ -565,27 +572,41 @@ def fill(finished: int, active: int, *, users: int | None = None, seed: int = 1,
     url = _url(settings.DATABASES["default"])
     with connection.cursor() as cursor:
         remake = drop_constraints(cursor)
-        copy_users(cursor, plan, make_password(PASSWORD))
-    connection.close()  # the cloning processes are forked: none may share it
+    try:
+        with connection.cursor() as cursor:
+            copy_users(cursor, plan, make_password(PASSWORD))
+        connection.close()  # the cloning processes are forked: none may share it
+        total = finished + active
+        cloning = time.perf_counter()
+        written = _clone_all(url, templates, plan, processes or len(os.sched_getaffinity(0)))
+        written["accounts_user"] = pool
+        log(f"cloned {total} games: {time.perf_counter() - cloning:.0f} s")
+    finally:  # a failed fill leaves no table without its constraints
+        indexing = time.perf_counter()
+        _remake(remake)
+        log(f"indexes and constraints again, analysed: {time.perf_counter() - indexing:.0f} s")
+    written["seconds"] = round(time.perf_counter() - started)
+    written["busy_user"], written["first_game"] = first_user, first_game
+    written["templates"] = templates
+    return written
 
-    total = finished + active
-    processes = processes or len(os.sched_getaffinity(0))
+
+def _clone_all(url: str, templates: list[Template], plan: Plan, processes: int) -> dict[str, int]:
+    total = plan.finished + plan.active
     bounds = [total * n // processes for n in range(processes + 1)]
-    cloning = time.perf_counter()
-    context = multiprocessing.get_context("fork")
-    with context.Pool(processes) as pool_:
-        results = pool_.starmap(clone_range, [
-            (url, templates, plan, bounds[n], bounds[n + 1])
-            for n in range(processes)
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        results = pool.starmap(clone_range, [
+            (url, templates, plan, bounds[n], bounds[n + 1]) for n in range(processes)
         ])  # fmt: skip
-    written = {table: sum(r[table] for r in results) for table in TABLES}
-    written["accounts_user"] = pool
-    log(f"cloned {total} games: {time.perf_counter() - cloning:.0f} s")
+    return {table: sum(r[table] for r in results) for table in TABLES}
 
-    indexing = time.perf_counter()
+
+def _remake(statements: list[str]) -> None:
+    from django.db import connection
+
     with connection.cursor() as cursor:
         cursor.execute("SET maintenance_work_mem = '1GB'")
-        for statement in remake:
+        for statement in statements:
             cursor.execute(statement)
         for table in TABLES:
             if table != "games_verifiedhead":  # keyed by its game
@@ -593,11 +614,6 @@ def fill(finished: int, active: int, *, users: int | None = None, seed: int = 1,
                                f"(SELECT max(id) FROM {table}))")  # fmt: skip
         for table in TABLES:
             cursor.execute(f"VACUUM ANALYZE {table}")
-    log(f"indexes and constraints again, analysed: {time.perf_counter() - indexing:.0f} s")
-    written["seconds"] = round(time.perf_counter() - started)
-    written["busy_user"] = first_user
-    written["templates"] = templates
-    return written
 
 
 def _url(db: dict[str, Any]) -> str:
