@@ -8,7 +8,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.serializers import EmptyIn, Flag, validated
+from games.api.serializers import EmptyIn, Flag, GivenChoice, validated
 from tournaments import selectors, services
 
 PAGE_SIZE = 50
@@ -86,16 +86,6 @@ DETAIL = {
     },
     "required": ["id", "name", "rounds", "standings"],
 }
-
-
-class GivenChoice(serializers.ChoiceField):
-    """A choice that, given empty (`?status=`), is refused rather than read
-    as absent, as games.api.serializers.Flag does for a yes or no."""
-
-    def get_value(self, dictionary):
-        if hasattr(dictionary, "getlist") and dictionary.get(self.field_name) == "":
-            return ""  # refused by to_internal_value: not one of the choices
-        return super().get_value(dictionary)
 
 
 class ListQuery(serializers.Serializer):

@@ -19,8 +19,9 @@ WATCHABLE = 20
 
 
 def context(user) -> dict[str, Any]:
-    mine_first = listing.newest_first(listing.games_for(user, mine=True), user)
-    watch_first = listing.newest_first(listing.games_for(user).exclude(seats__user=user), user)
+    mine_first = listing.newest_first(listing.games_for(user, mine=True), user, mine=True)
+    others = listing.games_for(user).exclude(seats__user=user)
+    watch_first = listing.newest_first(others, user, others=True)
     # Both lists' seats and players are read together, once both pages are.
     mine = list(mine_first.prefetch_related(None)[:100])
     watch = list(watch_first.prefetch_related(None)[:WATCHABLE])

@@ -19,16 +19,28 @@ def validated(serializer_class: type[serializers.Serializer], data) -> dict:
     return serializer.validated_data
 
 
-class Flag(serializers.BooleanField):
-    """A yes or no that, given, must say yes or no.  DRF reads an empty value
-    of a query or form field (`?all=`) as if the field were absent and takes
-    the default: a client that meant something by it would never learn it
-    was ignored."""
+class Given:
+    """A query field that, given empty (`?limit=`), is refused rather than
+    read as absent.  DRF reads an empty value of a query or form field as
+    if the field were absent and takes the default: a client that meant
+    something by it would never learn it was ignored."""
 
     def get_value(self, dictionary):
         if hasattr(dictionary, "getlist") and dictionary.get(self.field_name) == "":
-            return ""  # refused by to_internal_value: not a yes or no
-        return super().get_value(dictionary)
+            return ""  # refused by to_internal_value: not a value of the field's kind
+        return super().get_value(dictionary)  # type: ignore[misc]
+
+
+class Flag(Given, serializers.BooleanField):
+    """A yes or no that, given, must say yes or no."""
+
+
+class GivenInteger(Given, serializers.IntegerField):
+    """A number that, given, must be a number."""
+
+
+class GivenChoice(Given, serializers.ChoiceField):
+    """A choice that, given, must be one of the choices."""
 
 
 class CreateGameIn(serializers.Serializer):
@@ -83,8 +95,8 @@ class TakebackIn(serializers.Serializer):
 
 
 class EventsQuery(serializers.Serializer):
-    after = serializers.IntegerField(min_value=0, required=False, default=0)
-    limit = serializers.IntegerField(min_value=1, max_value=500, required=False, default=100)
+    after = GivenInteger(min_value=0, required=False, default=0)
+    limit = GivenInteger(min_value=1, max_value=500, required=False, default=100)
 
 
 class GamesQuery(serializers.Serializer):
@@ -92,11 +104,11 @@ class GamesQuery(serializers.Serializer):
     to_act = Flag(required=False, default=False)
     player = serializers.CharField(max_length=150, required=False)
     title = serializers.CharField(max_length=32, required=False)
-    status = serializers.ChoiceField(choices=["active", "finished", "aborted"], required=False)
+    status = GivenChoice(choices=["active", "finished", "aborted"], required=False)
     # Read by the paginator; checked here so that a page that cannot exist
     # (0, -1, "x") is a 400 instead of DRF's 404 or a silent default.
-    page = serializers.IntegerField(min_value=1, required=False)
-    page_size = serializers.IntegerField(min_value=1, required=False)
+    page = GivenInteger(min_value=1, required=False)
+    page_size = GivenInteger(min_value=1, required=False)
 
 
 class SeqOut(serializers.Serializer):
@@ -233,7 +245,7 @@ class CheckpointsQuery(serializers.Serializer):
         required=False, max_length=80, trim_whitespace=False,
         help_text="the previous answer's `next`: the checkpoints published after it",
     )  # fmt: skip
-    limit = serializers.IntegerField(min_value=1, max_value=1000, required=False, default=500)
+    limit = GivenInteger(min_value=1, max_value=1000, required=False, default=500)
 
     def validate_since(self, value: str) -> tuple:
         at, _, rest = value.partition("/")
@@ -307,8 +319,8 @@ class CreateTableIn(serializers.Serializer):
 class TablesQuery(serializers.Serializer):
     title = serializers.CharField(max_length=32, required=False)
     open = Flag(required=False, default=False)
-    page = serializers.IntegerField(min_value=1, required=False)
-    page_size = serializers.IntegerField(min_value=1, required=False)
+    page = GivenInteger(min_value=1, required=False)
+    page_size = GivenInteger(min_value=1, required=False)
 
 
 class TableQuery(serializers.Serializer):
@@ -374,8 +386,8 @@ class MessageIn(serializers.Serializer):
 
 
 class MessagesQuery(serializers.Serializer):
-    after = serializers.IntegerField(min_value=0, required=False, default=0)
-    limit = serializers.IntegerField(min_value=1, max_value=500, required=False, default=200)
+    after = GivenInteger(min_value=0, required=False, default=0)
+    limit = GivenInteger(min_value=1, max_value=500, required=False, default=200)
 
 
 class SeatIn(serializers.Serializer):

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, When
 
 from games.engines import base
-from games.models import Game, Seat
+from games.models import Game, Seat, listed_at
 from games.selectors.viewers import viewer_of
 from games.stream import store
 from games.stream.lru import LRU
@@ -70,15 +70,39 @@ def behind(user) -> Q:
     return delayed & ~Q(Exists(theirs.exclude(status=Seat.Status.REPLACED)))
 
 
-def newest_first(games: QuerySet[Game], user) -> QuerySet[Game]:
+def newest_first(
+    games: QuerySet[Game], user, *, mine: bool = False, others: bool = False
+) -> QuerySet[Game]:
     """`games`, the most recently updated first as far as `user` may know:
     a game whose spectators see it late sorts by the time of the event they
-    see (kept on its row: games.stream.spectators), or its place in the list would
-    tell them that it moved.  The database sorts and pages for everyone."""
+    see (kept on its row: games.stream.spectators), or its place in the list
+    would tell them that it moved; its own players see it as it is.  The
+    database sorts and pages for everyone.
+
+    That order is the index's (games.models.listed_at) for everyone who
+    holds no seat in such a game, nearly everyone: their page is read off
+    the index, at a million games as at ten.  A player who does is the one
+    viewer the index cannot serve, and the database sorts what their
+    filters let through.  `others`: none of `games` is the user's, so the
+    strangers' order is theirs without asking; `mine`: all of them are (a
+    player's own games, few enough to sort)."""
     if getattr(user, "is_moderator", False):
         return games.order_by("-updated_at", "-id")
-    listed_at = Case(When(behind(user), then=F("spectator_at")), default=F("updated_at"))
-    return games.annotate(listed_at=listed_at).order_by("-listed_at", "-id")
+    if mine or (not others and user.is_authenticated and _plays_delayed(user)):
+        at = Case(When(behind(user), then=F("spectator_at")), default=F("updated_at"))
+        return games.annotate(listed_at=at).order_by("-listed_at", "-id")
+    return games.annotate(listed_at=listed_at()).order_by("-listed_at", "-id")
+
+
+def _plays_delayed(user) -> bool:
+    """Whether `user` holds a seat in a game that strangers see late, where
+    their list's order is not the strangers' (`behind`)."""
+    return (
+        Seat.objects.filter(user=user, game__public=True, game__status=Game.Status.ACTIVE,
+                            game__spectator_delay__gt=0)
+        .exclude(status=Seat.Status.REPLACED)
+        .exists()
+    )  # fmt: skip
 
 
 def shown_seq(user) -> Case:

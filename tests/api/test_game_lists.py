@@ -22,8 +22,9 @@ from tests.support.play import current_state
 
 ATTACK = 600
 MOVED = 3
-# The count, the page, its seats, their users.
-LIST_QUERIES = 4
+# Whether she plays a delayed game (her order is then not the index's), the
+# count, the page, its seats, their users.
+LIST_QUERIES = 5
 # The session and its user, two pages, their seats and players, their last
 # moves (which, then those events), my invitations, my waiting tables.
 DASHBOARD_QUERIES = 10
