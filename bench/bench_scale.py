@@ -25,10 +25,14 @@ and in this process, as the beat's tasks run them:
 Each prints its median and p90 in ms at every size, and at the last size
 its ratio to the first (`.ratio`; goal: at most 1.3).  The templates are
 played once and cloned for every size, so the sizes differ in nothing but
-how many games there are.  A database of a million games takes about
-65 GB and an hour to fill; the bench says how much it needs and skips a
+how many games there are.  A million games of the realistic mix need
+about 130 GB; of the short mix (`--mix short`) 51 GB and 21 minutes to
+fill here.  The bench says how much a size needs and skips a
 size that the disk cannot hold.  `--keep` leaves the last database
-(`correo_scale_<size>`) for a profile.
+(`correo_scale_<size>`) for a profile, and `--reuse` measures again on
+such a database instead of filling one (migrated first; its clocks set
+to fall due after the run, as a fill sets them; its old seals are under
+the key of the run that filled it, which changes no figure).
 """
 
 from __future__ import annotations
@@ -186,6 +190,51 @@ def open_tables(count: int, rng: random.Random) -> None:
                         spectator_delay=0)  # fmt: skip
 
 
+def warm_running_games() -> None:
+    """Read the running games' rows once, as a live site keeps them in memory
+    by playing them: without it, what the first request of each game costs
+    at a million games (51 GB on a machine of 24) is the disk's reads."""
+    with connection.cursor() as cursor:
+        for table in ("games_event", "games_snapshot", "games_seat"):
+            cursor.execute(f"SELECT count(*) FROM {table} t JOIN games_game g "
+                           f"ON g.id = t.game_id WHERE g.status = 'active'")  # fmt: skip
+
+
+def serve_and_measure(size: int, requests: int, redis_url: str, results: dict) -> None:
+    warm_running_games()
+    server = start_gunicorn(PORT, secret_key=SECRET_KEY, REDIS_URL=redis_url,
+                            CHAIN_KEY=CHAIN_KEY, WEB_WORKERS="1")  # fmt: skip
+    try:
+        measure(size, requests, User.objects.get(username=scale_fill.BUSY_NAME), results)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def kept(size: int):
+    """A database an earlier `--keep` left, migrated to this checkout's schema."""
+    from django.core.management import call_command
+
+    original = connection.settings_dict["NAME"]
+    connection.close()
+    settings.DATABASES["default"]["NAME"] = connection.settings_dict["NAME"] = (
+        f"correo_scale_{size}"
+    )
+    try:
+        call_command("migrate", verbosity=0)
+        yield
+    finally:
+        connection.close()
+        settings.DATABASES["default"]["NAME"] = connection.settings_dict["NAME"] = original
+
+
+def _exists(name: str) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        return cursor.fetchone() is not None
+
+
 @contextlib.contextmanager
 def database(size: int, keep: bool):
     settings.DATABASES["default"]["TEST"]["NAME"] = f"correo_scale_{size}"
@@ -203,6 +252,7 @@ def main() -> None:
     parser.add_argument("--sizes", default=os.environ.get("BENCH_SCALE_SIZES", "10000,1000000"))
     parser.add_argument("--requests", type=int, default=40)
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--reuse", action="store_true")
     parser.add_argument("--mix", choices=sorted(scale_fill.MIXES), default="realistic")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
@@ -213,12 +263,18 @@ def main() -> None:
     per_game = BYTES_PER_GAME
     with deployed_redis(13) as redis_url:
         for n, size in enumerate(sizes):
+            keep = args.keep and n == len(sizes) - 1
+            if args.reuse and _exists(f"correo_scale_{size}"):
+                with kept(size):
+                    scale_fill.refresh_clocks()
+                    serve_and_measure(size, args.requests, redis_url, results)
+                continue
             need = size * per_game
             free = shutil.disk_usage(_data_directory()).free
             if need > free * 0.9:
                 emit(f"scale.skipped.{size}", need / 1e9, "GB", free_gb=round(free / 1e9, 1))
                 continue
-            with database(size, args.keep and n == len(sizes) - 1):
+            with database(size, keep):
                 started = time.perf_counter()
                 written = scale_fill.fill(size, size // ACTIVE_SHARE, templates=templates,
                                           mix=scale_fill.MIXES[args.mix],
@@ -229,14 +285,7 @@ def main() -> None:
                 emit(f"scale.fill.{size}", time.perf_counter() - started, "s", **written,
                      mix=args.mix, database_gb=round(_database_bytes() / 1e9, 2),
                      bytes_per_game=round(per_game))  # fmt: skip
-                server = start_gunicorn(PORT, secret_key=SECRET_KEY, REDIS_URL=redis_url,
-                                        CHAIN_KEY=CHAIN_KEY, WEB_WORKERS="1")  # fmt: skip
-                try:
-                    busy = User.objects.get(username=scale_fill.BUSY_NAME)
-                    measure(size, args.requests, busy, results)
-                finally:
-                    server.terminate()
-                    server.wait(timeout=10)
+                serve_and_measure(size, args.requests, redis_url, results)
     first = sizes[0]
     for name, by_size in results.items():
         last = max(by_size)

@@ -515,6 +515,25 @@ def drop_constraints(cursor) -> list[str]:
     return remake
 
 
+def refresh_clocks() -> None:
+    """Every running game's deadline an hour to three days ahead again, and
+    no outage, as a fill leaves them: a database kept from an earlier run
+    would otherwise meet its first sweep with hundreds of timeouts due and
+    the silence since then taken for an outage."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE games_game SET deadline = now() + interval '1 hour' "
+                       "+ random() * interval '71 hours' WHERE status = 'active'")  # fmt: skip
+        cursor.execute("""UPDATE games_seat SET deadline = g.deadline,
+                          next_reminder = greatest(g.deadline - interval '12 hours',
+                                                   now() + interval '1 hour')
+                          FROM games_game g WHERE g.id = games_seat.game_id
+                          AND games_seat.deadline IS NOT NULL""")  # fmt: skip
+        cursor.execute("DELETE FROM games_outage")
+        cursor.execute("UPDATE games_sweepstate SET last_run = now()")
+
+
 # --- the whole fill --------------------------------------------------------------------
 
 

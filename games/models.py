@@ -108,8 +108,23 @@ class Game(models.Model):
     class Meta:
         ordering = ["-updated_at", "-id"]
         indexes = [
-            # Strangers' lists, newest first (games.selectors.listing.newest_first).
+            # Strangers' lists, newest first (games.selectors.listing.newest_first);
+            # of one status (the archive's finished games) without first passing
+            # over every newer game of another (the running ones).
             models.Index(listed_at().desc(), models.F("id").desc(), name="game_listed_idx"),
+            models.Index(
+                models.F("status"),
+                listed_at().desc(),
+                models.F("id").desc(),
+                name="game_status_listed_idx",
+            ),
+            # The few running games strangers see late: whether a player sits
+            # at one (listing._plays_delayed) without reading all their games.
+            models.Index(
+                fields=["id"],
+                condition=models.Q(public=True, spectator_delay__gt=0, status="active"),
+                name="game_delayed_idx",
+            ),
             # Moderators' lists, and every query left in the default order.
             models.Index(fields=["-updated_at", "-id"], name="game_updated_idx"),
         ]
