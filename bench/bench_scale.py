@@ -194,9 +194,13 @@ def warm_running_games() -> None:
     """Read the running games' rows once, as a live site keeps them in memory
     by playing them: without it, what the first request of each game costs
     at a million games (51 GB on a machine of 24) is the disk's reads."""
+    # Each a column of the rows, so that the rows are read and not only an
+    # index that counts them.
+    read = {"games_event": "payload", "games_snapshot": "state", "games_seat": "reminded",
+            "notifications_notification": "context::text"}  # fmt: skip
     with connection.cursor() as cursor:
-        for table in ("games_event", "games_snapshot", "games_seat"):
-            cursor.execute(f"SELECT count(*) FROM {table} t JOIN games_game g "
+        for table, column in read.items():
+            cursor.execute(f"SELECT sum(length(t.{column})) FROM {table} t JOIN games_game g "
                            f"ON g.id = t.game_id WHERE g.status = 'active'")  # fmt: skip
 
 
