@@ -6,8 +6,8 @@ For each size, a database of its own is filled by bench/scale_fill.py with
 that many finished games and a fiftieth as many active ones (20 000 beside a
 million), their players (a game for every fifty seats, one player at 500
 games), events, snapshots, sent mails and checkpoints, plus an open table in
-the lobby for every twenty active games.  Then, through gunicorn as
-deployed (DEBUG off, PostgreSQL, Redis), one request at a time:
+the lobby for every twenty active games (at least fifty: two full pages).
+Then, through gunicorn as deployed (DEBUG off, PostgreSQL, Redis), one request at a time:
 
 - `scale.move`: a legal move (`POST /api/games/{id}/actions/`) in a
   different active game each time, by the seat to act;
@@ -16,6 +16,8 @@ deployed (DEBUG off, PostgreSQL, Redis), one request at a time:
 - `scale.lobby`: `/tables/`, the open tables;
 - `scale.archive.*`: `/games/archive/`, finished games by title, the
   busy player's games, and the active ones;
+- `scale.api_list`, `scale.api_list.title`: the busy player's
+  `GET /api/games/`, all of it and one title's finished games;
 
 and in this process, as the beat's tasks run them:
 
@@ -160,10 +162,17 @@ def measure(size: int, requests: int, busy: User, results: dict) -> None:
         "scale.archive.player": "/games/archive/?" + urlencode({"player": busy.username}),
         "scale.archive.active": "/games/archive/?" + urlencode({"status": "active"}),
     }
-    for name, path in pages.items():
+    api = {
+        "scale.api_list": "/api/games/",
+        "scale.api_list.title": "/api/games/?" + urlencode({"title": "havana",
+                                                            "status": "finished"}),
+    }  # fmt: skip
+    headers = dict.fromkeys(pages.values(), cookie)
+    headers.update({path: auth(busy) for path in api.values()})
+    for name, path in {**pages, **api}.items():
         took = []
         for n in range(requests + 1):
-            status, data, ms = http.call("GET", path, cookie)
+            status, data, ms = http.call("GET", path, headers[path])
             if status != 200:
                 raise RuntimeError(f"{path}: {status}")
             if n:  # the first: the worker's first sight of that page
@@ -284,7 +293,8 @@ def main() -> None:
                                           mix=scale_fill.MIXES[args.mix],
                                           log=lambda line: print(line, flush=True))  # fmt: skip
                 templates = written.pop("templates")
-                open_tables(max(1, size // ACTIVE_SHARE // TABLE_SHARE), random.Random(size))
+                # At least two of the lobby's pages, so both sizes show full ones.
+                open_tables(max(50, size // ACTIVE_SHARE // TABLE_SHARE), random.Random(size))
                 per_game = _database_bytes() / (size + size // ACTIVE_SHARE)
                 emit(f"scale.fill.{size}", time.perf_counter() - started, "s", **written,
                      mix=args.mix, database_gb=round(_database_bytes() / 1e9, 2),

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api import schema
 from games.api import serializers as s
+from games.api.pagination import GamesPagination
 from games.audit import exchange
 from games.audit.exchange import import_record
 from games.clocks import options as clock_options
@@ -64,12 +64,6 @@ class TitlesView(APIView):
             for name, engine in sorted(base.available().items())
         ]
         return Response({"titles": titles})
-
-
-class GamesPagination(PageNumberPagination):
-    page_size = 25
-    page_size_query_param = "page_size"
-    max_page_size = 100
 
 
 class GamesView(APIView):
