@@ -17,6 +17,13 @@ class Press(models.TextChoices):
     NONE = "none"
 
 
+def seen_late() -> models.Q:
+    """The games strangers see late: public, running, with a spectator delay
+    (games.stream.spectators).  ("active" is Game.Status.ACTIVE, not yet
+    defined here.)"""
+    return models.Q(public=True, spectator_delay__gt=0, status="active")
+
+
 def listed_at() -> models.Case:
     """When a game last changed as a stranger may know it: its spectators'
     point for a public running game they see late (games.stream.spectators),
@@ -24,11 +31,9 @@ def listed_at() -> models.Case:
     no seat in such a game (games.selectors.listing.newest_first), through
     the index of this very expression (Game.Meta): a page reads its rows
     off the index instead of sorting every game the filters let through (a
-    second for the dashboard at a million games).
-    ("active" is Game.Status.ACTIVE, not yet defined here.)"""
-    delayed = models.Q(public=True, spectator_delay__gt=0, status="active")
+    second for the dashboard at a million games)."""
     return models.Case(
-        models.When(delayed, then=models.F("spectator_at")), default=models.F("updated_at")
+        models.When(seen_late(), then=models.F("spectator_at")), default=models.F("updated_at")
     )
 
 
@@ -120,11 +125,7 @@ class Game(models.Model):
             ),
             # The few running games strangers see late: whether a player sits
             # at one (listing._plays_delayed) without reading all their games.
-            models.Index(
-                fields=["id"],
-                condition=models.Q(public=True, spectator_delay__gt=0, status="active"),
-                name="game_delayed_idx",
-            ),
+            models.Index(fields=["id"], condition=seen_late(), name="game_delayed_idx"),
             # Moderators' lists, and every query left in the default order.
             models.Index(fields=["-updated_at", "-id"], name="game_updated_idx"),
         ]

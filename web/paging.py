@@ -4,14 +4,15 @@ Django's Paginator counts every row the filters let through, to say "page 3
 of N".  At a million finished games, the archive's count of one title's
 games took 0.46 s, where the page itself takes a few milliseconds off the
 list's index (games.models.listed_at).  The archive says "Newer" and
-"Older" instead: a page reads one row more than it shows, and that row says
-whether an older page exists.
+"Older" instead (games.selectors.listing.page_rows).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from games.selectors import listing
 
 # Deeper than this, OFFSET walks too many rows to be worth serving: filters
 # narrow a list better than paging ten thousand pages down.
@@ -49,6 +50,5 @@ def page_of(rows, asked: str | None, per_page: int) -> Page:
         number = 1
     if not 1 <= number <= LAST_PAGE:
         number = 1
-    start = (number - 1) * per_page
-    found = list(rows[start : start + per_page + 1])
-    return Page(found[:per_page], number, has_next=len(found) > per_page)
+    shown, has_next = listing.page_rows(rows, number, per_page)
+    return Page(shown, number, has_next)

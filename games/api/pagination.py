@@ -4,8 +4,8 @@ stops at a thousand.
 DRF's page-number pagination counts every game the filters let through, to
 know its last page and to say `count`: at a million games, `GET
 /api/games/` spent half a second counting the public ones.  Here a page
-reads one row more than it shows, and that row says whether a next page
-exists, so the pages go on as far as the list does; `count` counts the
+says whether a next one exists without a count (games.selectors.listing.
+page_rows), so the pages go on as far as the list does; `count` counts the
 first CAP + 1 games only, and past CAP the answer says `count_capped: true`
 (`count` is then CAP: "a thousand or more").
 """
@@ -16,6 +16,8 @@ from rest_framework.exceptions import NotFound
 from rest_framework.pagination import BasePagination
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
+
+from games.selectors import listing
 
 CAP = 1_000
 PAGE_SIZE, MAX_PAGE_SIZE = 25, 100
@@ -28,12 +30,10 @@ class GamesPagination(BasePagination):
         self.request, self.queryset = request, queryset
         self.number = int(request.query_params.get("page") or 1)
         size = min(int(request.query_params.get("page_size") or PAGE_SIZE), MAX_PAGE_SIZE)
-        start = (self.number - 1) * size
-        rows = list(queryset[start : start + size + 1])
+        rows, self.has_next = listing.page_rows(queryset, self.number, size)
         if not rows and self.number > 1:
             raise NotFound("Invalid page.")
-        self.has_next = len(rows) > size
-        return rows[:size]
+        return rows
 
     def get_paginated_response(self, data) -> Response:
         # In whatever order the database finds them first: the list's own

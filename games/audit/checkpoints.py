@@ -57,7 +57,8 @@ def record_of(checkpoint: Checkpoint) -> dict[str, Any]:
     }
 
 
-def _signed(game: dict[str, Any], at: datetime) -> Checkpoint:
+def signed(game: dict[str, Any], at: datetime) -> Checkpoint:
+    """A checkpoint of `game` (FIELDS) as it stands, signed, not yet saved."""
     signer = keys.current()
     checkpoint = Checkpoint(
         game_id=game["pk"],
@@ -129,7 +130,7 @@ def publish(game_ids: Iterable[int] | None = None) -> int:
 def _write(games: list[dict[str, Any]]) -> int:
     """Signed, out to the log (synced) first, then into the table."""
     at = timezone.now()
-    batch = [_signed(game, at) for game in games]
+    batch = [signed(game, at) for game in games]
     _append_to_log([record_of(checkpoint) for checkpoint in batch])
     with transaction.atomic():
         Checkpoint.objects.bulk_create(batch, ignore_conflicts=True)
