@@ -51,7 +51,14 @@ import statistics
 import time
 from urllib.parse import urlencode
 
-from support import deployed_redis, django_setup, emit, skip, start_gunicorn
+from support import (
+    deployed_redis,
+    django_setup,
+    emit,
+    skip,
+    start_gunicorn,
+    throwaway_database,
+)  # fmt: skip
 
 SECRET_KEY = os.environ["SECRET_KEY"] = "bench-" + secrets.token_hex(32)
 CHAIN_KEY = os.environ["CHAIN_KEY"] = secrets.token_hex(32)
@@ -63,7 +70,6 @@ import scale_fill  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 
 from accounts import tokens  # noqa: E402
 from accounts.models import User  # noqa: E402
@@ -248,18 +254,6 @@ def _exists(name: str) -> bool:
         return cursor.fetchone() is not None
 
 
-@contextlib.contextmanager
-def database(size: int, keep: bool):
-    settings.DATABASES["default"]["TEST"]["NAME"] = f"correo_scale_{size}"
-    old = setup_databases(verbosity=0, interactive=False)
-    try:
-        yield
-    finally:
-        if not keep:
-            connection.close()
-            teardown_databases(old, verbosity=0)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default=os.environ.get("BENCH_SCALE_SIZES", "10000,1000000"))
@@ -287,7 +281,7 @@ def main() -> None:
             if need > free * 0.9:
                 emit(f"scale.skipped.{size}", need / 1e9, "GB", free_gb=round(free / 1e9, 1))
                 continue
-            with database(size, keep):
+            with throwaway_database(name=f"correo_scale_{size}", keep=keep):
                 started = time.perf_counter()
                 written = scale_fill.fill(size, size // ACTIVE_SHARE, templates=templates,
                                           mix=scale_fill.MIXES[args.mix],
@@ -295,9 +289,10 @@ def main() -> None:
                 templates = written.pop("templates")
                 # At least two of the lobby's pages, so both sizes show full ones.
                 open_tables(max(50, size // ACTIVE_SHARE // TABLE_SHARE), random.Random(size))
-                per_game = _database_bytes() / (size + size // ACTIVE_SHARE)
+                stored = _database_bytes()
+                per_game = stored / (size + size // ACTIVE_SHARE)
                 emit(f"scale.fill.{size}", time.perf_counter() - started, "s", **written,
-                     mix=args.mix, database_gb=round(_database_bytes() / 1e9, 2),
+                     mix=args.mix, database_gb=round(stored / 1e9, 2),
                      bytes_per_game=round(per_game))  # fmt: skip
                 serve_and_measure(size, args.requests, redis_url, results)
     first = sizes[0]

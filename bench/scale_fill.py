@@ -31,17 +31,17 @@ the rating bench measures them on its own.
 from __future__ import annotations
 
 import argparse
-import bisect
 import datetime
 import io
 import json
 import multiprocessing
 import os
 import random
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from support import database_url, django_setup
 
 # The title mix of the generated games: (title, players, share).  Shorter
 # titles are played more, as on every platform; 18Cuba's long games are few
@@ -175,14 +175,13 @@ def play_templates(mix=MIX, per_kind: int = TEMPLATES_PER_KIND, seed: int = 1,
             game = do_create_game(title=title, players=players[:count], seed=rng.getrandbits(31),
                                   clock={"per_move": "72h"}, rated=False)  # fmt: skip
             engine = engine_for(game)
-            by_seat = dict(enumerate(players[:count]))
             cuts = []
             with connection.cursor() as cursor:
                 while game.status == Game.Status.ACTIVE:
                     state = store.load(game, engine).state
                     seat = min(engine.to_act(state))
                     _, action = bots.choose(engine, state, seat, "greedy", rng.getrandbits(64))
-                    check_submit_action(game, by_seat[seat], action=action, expected_seq=game.seq)
+                    check_submit_action(game, players[seat], action=action, expected_seq=game.seq)
                     game.refresh_from_db()
                     if game.status == Game.Status.ACTIVE and game.seq % CUT_EVERY == 0:
                         cuts.append(_cut(cursor, game.pk, game.seq))
@@ -289,14 +288,13 @@ def clone_range(
     written = dict.fromkeys(TABLES, 0)
     busy = plan.busy_games()
     by_kind = _by_kind(templates)
-    cumulative = _cumulative(plan.weights)
     with psycopg.connect(url, autocommit=False) as connection:
         for chunk in range(start, stop, CHUNK):
             buffers = {table: io.StringIO() for table in TABLES[1:]}
             for index in range(chunk, min(stop, chunk + CHUNK)):
                 rng = random.Random(plan.seed * 1_000_003 + index)
-                kind = bisect.bisect(cumulative, rng.random())
-                template = rng.choice(by_kind[min(kind, len(by_kind) - 1)])
+                kind = rng.choices(by_kind, weights=plan.weights)[0]
+                template = rng.choice(kind)
                 _clone(template, plan, index, index in busy, rng, buffers, written)
             with connection.cursor() as cursor:
                 for table, buffer in buffers.items():
@@ -308,18 +306,11 @@ def clone_range(
 
 
 def _by_kind(templates: list[Template]) -> list[list[Template]]:
+    """The templates by kind, in the mix's order (that of its weights)."""
     kinds: dict[tuple[str, int], list[Template]] = {}
     for template in templates:
         kinds.setdefault((template.title, template.players), []).append(template)
     return list(kinds.values())
-
-
-def _cumulative(weights: list[float]) -> list[float]:
-    total, running, out = sum(weights), 0.0, []
-    for weight in weights:
-        running += weight / total
-        out.append(running)
-    return out
 
 
 _COLUMNS: dict[str, list[str]] = {}  # per table, the columns COPY writes (set by fill)
@@ -328,6 +319,7 @@ DAY = datetime.timedelta(days=1)
 
 def _clone(template: Template, plan: Plan, index: int, busy: bool, rng: random.Random,
            buffers: dict[str, io.StringIO], written: dict[str, int]) -> None:  # fmt: skip
+    from games.audit import checkpoints
     from games.stream import chain
 
     gid = plan.first_game + index
@@ -418,10 +410,12 @@ def _clone(template: Template, plan: Plan, index: int, busy: bool, rng: random.R
     buffers["notifications_notification"].write("".join(out))
     written["notifications_notification"] += mails
 
-    checkpoint_at = end if finished else end - DAY / 4
-    record = _checkpoint(gid, head, prev, checkpoint_at, final=finished,
-                         listed=bool(raw_game["public"]))  # fmt: skip
-    buffers["games_checkpoint"].write("\t".join(text(record[c]) for c in _CHECKPOINT) + "\n")
+    # Signed by the server's own hand, with the game's row as it stands.
+    shown = dict({f: raw_game.get(f) for f in checkpoints.FIELDS}, pk=gid, seq=head,
+                 head_hash=prev)  # fmt: skip
+    checkpoint = checkpoints.signed(shown, end if finished else end - DAY / 4)
+    buffers["games_checkpoint"].write(
+        "\t".join(text(getattr(checkpoint, column)) for column in _CHECKPOINT) + "\n")  # fmt: skip
     written["games_checkpoint"] += 1
     if finished:
         buffers["games_verifiedhead"].write(f"{gid}\t{head}\t{prev}\t{text(end + DAY)}\n")
@@ -448,18 +442,6 @@ def _created(payload_json: str, users: list[int]) -> tuple[str, str]:
 
 
 _CHECKPOINT = ("game_id", "seq", "head_hash", "at", "final", "listed", "key_id", "signature")
-
-
-def _checkpoint(gid, seq, head_hash, at, *, final, listed) -> dict[str, Any]:
-    from games.audit import checkpoint_keys, checkpoints
-    from games.models import Checkpoint
-
-    signer = checkpoint_keys.current()
-    checkpoint = Checkpoint(game_id=gid, seq=seq, head_hash=head_hash, at=at, final=final,
-                            listed=listed, key_id=signer.key_id)  # fmt: skip
-    signature = signer.sign(checkpoints.record_of(checkpoint))
-    return {"game_id": gid, "seq": seq, "head_hash": head_hash, "at": at, "final": final,
-            "listed": listed, "key_id": signer.key_id, "signature": signature}  # fmt: skip
 
 
 # --- the accounts ----------------------------------------------------------------------
@@ -569,7 +551,6 @@ def fill(finished: int, active: int, *, users: int | None = None, seed: int = 1,
     empty of games) with `finished` + `active` games; what was written, and
     under "templates" the templates (played here unless given: another
     database's, for figures that differ only in the number of games)."""
-    from django.conf import settings
     from django.contrib.auth.hashers import make_password
     from django.db import connection
 
@@ -588,7 +569,7 @@ def fill(finished: int, active: int, *, users: int | None = None, seed: int = 1,
                 weights=[share for _t, _p, share in mix])  # fmt: skip
     prepare(templates[0])
 
-    url = _url(settings.DATABASES["default"])
+    url = database_url()
     with connection.cursor() as cursor:
         remake = drop_constraints(cursor)
     try:
@@ -635,20 +616,12 @@ def _remake(statements: list[str]) -> None:
             cursor.execute(f"VACUUM ANALYZE {table}")
 
 
-def _url(db: dict[str, Any]) -> str:
-    return (f"postgresql://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
-            f"/{db['NAME']}")  # fmt: skip
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--finished", type=int, default=1_000_000)
     parser.add_argument("--active", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
     arguments = parser.parse_args()
-    sys.path.insert(0, os.path.dirname(__file__))
-    from support import django_setup
-
     django_setup(None)
     written = fill(arguments.finished, arguments.active, seed=arguments.seed)
     written.pop("templates")

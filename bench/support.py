@@ -38,8 +38,10 @@ def skip(reason: str) -> None:
 
 
 @contextlib.contextmanager
-def throwaway_database(*, needs_postgresql: bool = False):
-    """A fresh, migrated database of its own (never the test suite's).
+def throwaway_database(*, needs_postgresql: bool = False, name: str | None = None,
+                       keep: bool = False):  # fmt: skip
+    """A fresh, migrated database of its own (never the test suite's),
+    `name`d or named by this process; `keep`: left behind, for a profile.
 
     The benches default to the local PostgreSQL; one that measures a server
     as deployed (gunicorn on PostgreSQL) says so, and any bench whose
@@ -56,12 +58,14 @@ def throwaway_database(*, needs_postgresql: bool = False):
     except OperationalError as error:
         skip(f"cannot reach the database of DATABASE_URL ({error}); set DATABASE_URL")
 
-    settings.DATABASES["default"]["TEST"]["NAME"] = f"correo_bench_{os.getpid()}"
+    settings.DATABASES["default"]["TEST"]["NAME"] = name or f"correo_bench_{os.getpid()}"
     old_config = setup_databases(verbosity=0, interactive=False)
     try:
         yield
     finally:
-        teardown_databases(old_config, verbosity=0)
+        if not keep:
+            connection.close()
+            teardown_databases(old_config, verbosity=0)
 
 
 @contextlib.contextmanager
