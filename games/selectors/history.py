@@ -12,17 +12,14 @@ from games.models import Event, Game
 from games.selectors import orders, talk, visibility
 from games.selectors.verify_record import verification_of
 from games.selectors.viewers import Viewer, reveals_all
-from games.stream import chain, replay, store
+from games.stream import chain, replay, sql, store
 
 
 def events(game: Game, viewer: Viewer, *, after: int, limit: int) -> list[dict[str, Any]]:
-    rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=viewer.head).select_related(
-        "actor"
-    )
     reveal = reveals_all(game, viewer)
     reader = talk.reader_for(game, viewer)
     shown = []
-    for event in rows.order_by("seq")[:limit]:
+    for event in sql.events_told(game.pk, after, viewer.head, limit):
         seen = visibility.event_for(
             event, viewer.seat, reveal_all=reveal, chain_version=game.chain_version, reader=reader
         )

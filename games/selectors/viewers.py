@@ -74,13 +74,10 @@ def game_with_seats(pk: int) -> tuple[Game, list[Seat]]:
 
 
 def _load_table(pk: int) -> tuple[Game, list[Seat]]:
-    seats = list(Seat.objects.filter(game_id=pk).select_related("game", "user").order_by("index"))
-    if not seats:
+    table = sql.table(pk)
+    if table is None:
         raise NotFound(gettext_noop("no such game"))
-    game = seats[0].game
-    for seat in seats:
-        seat.game = game
-    return game, seats
+    return table
 
 
 def seen_by(pk: int, user) -> tuple[Game, Viewer]:

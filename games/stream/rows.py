@@ -45,6 +45,12 @@ def from_row(model: type[models.Model], values) -> models.Model:
     return model.from_db(db.alias, names, values)
 
 
+def attach(obj: models.Model, field: str, related: models.Model) -> None:
+    """Cache `related` as `obj.<field>` (a foreign key), as select_related
+    does: read without a query, and without the checks an assignment makes."""
+    obj._meta.get_field(field).set_cached_value(obj, related)
+
+
 def mark_saved(obj: models.Model, pk: Any) -> None:
     """`obj` as `obj.save()` leaves a new row: its primary key set and its
     state no longer "adding" (so a later save updates, and unique checks

@@ -158,6 +158,63 @@ def events_between(game_id: int, after: int, upto: int) -> list[Event]:
 
 
 @cache
+def _told_sql() -> str:
+    user = get_user_model()
+    event, users = _table(Event), _table(user)
+    game, seq = f"{event}.{_column(Event, 'game')}", f"{event}.{_column(Event, 'seq')}"
+    return (
+        f"SELECT {_select(Event)}, {_select(user)} FROM {event} LEFT JOIN {users} "
+        f"ON {users}.{_name(user._meta.pk.column)} = {event}.{_column(Event, 'actor')} "
+        f"WHERE {game} = %s AND {seq} > %s AND {seq} <= %s ORDER BY {seq} LIMIT %s"
+    )
+
+
+def events_told(game_id: int, after: int, upto: int, limit: int) -> list[Event]:
+    """At most `limit` of the game's events after seq `after` up to `upto`,
+    in order, each with its actor (None for the system's)."""
+    user = get_user_model()
+    width = len(Event._meta.concrete_fields)
+    told = []
+    for row in _rows(_told_sql(), [game_id, after, upto, max(limit, 0)]):
+        event = instances.from_row(Event, row[:width])
+        actor = None if event.actor_id is None else instances.from_row(user, row[width:])
+        instances.attach(event, "actor", actor)
+        told.append(event)
+    return told
+
+
+@cache
+def _table_sql() -> str:
+    user = get_user_model()
+    game, seat, users = _table(Game), _table(Seat), _table(user)
+    return (
+        f"SELECT {_select(Seat)}, {_select(Game)}, {_select(user)} FROM {seat} "
+        f"JOIN {game} ON {game}.{_column(Game, 'id')} = {seat}.{_column(Seat, 'game')} "
+        f"JOIN {users} ON {users}.{_name(user._meta.pk.column)} = {seat}.{_column(Seat, 'user')} "
+        f"WHERE {seat}.{_column(Seat, 'game')} = %s ORDER BY {seat}.{_column(Seat, 'index')}"
+    )
+
+
+def table(pk: int) -> tuple[Game, list[Seat]] | None:
+    """A game and all its seats (replaced ones too) with their users, in
+    seat order, read in one statement so that they agree; None if the game
+    has no seats.  Every seat's `game` is the one Game instance."""
+    rows = _rows(_table_sql(), [pk])
+    if not rows:
+        return None
+    user = get_user_model()
+    seat_width, game_width = len(Seat._meta.concrete_fields), len(Game._meta.concrete_fields)
+    game = instances.from_row(Game, rows[0][seat_width : seat_width + game_width])
+    seats = []
+    for row in rows:
+        seat = instances.from_row(Seat, row[:seat_width])
+        instances.attach(seat, "game", game)
+        instances.attach(seat, "user", instances.from_row(user, row[seat_width + game_width :]))
+        seats.append(seat)
+    return game, seats
+
+
+@cache
 def _seat_sql() -> str:
     return (
         f"SELECT {_column(Seat, 'index')} FROM {_table(Seat)} WHERE {_column(Seat, 'game')} = %s "

@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from games.models import Event, Game, Seat, Snapshot
+from games.services.moves import do_submit_action
 from games.stream import rows as instances
 from games.stream import sql, store
 from games.stream.derived import engine_for
@@ -111,3 +112,40 @@ def test_a_row_marked_saved_is_one_the_orm_knows_as_written(game, alice):
         written.save()
     assert [q["sql"].split()[0] for q in queries.captured_queries] == ["UPDATE"]
     assert Notification.objects.filter(key="same").count() == 1
+
+
+def test_a_table_read_in_one_statement_is_the_one_the_orm_reads(game):
+    Seat.objects.filter(game=game, index=1).update(status=Seat.Status.REPLACED)
+    orm = list(Seat.objects.filter(game=game).select_related("game", "user").order_by("index"))
+    with CaptureQueriesContext(connection) as queries:
+        built_game, seats = sql.table(game.pk)
+        users = [(seat.user.username, seat.game is built_game) for seat in seats]
+    assert len(queries.captured_queries) == 1
+    assert users == [(seat.user.username, True) for seat in orm]
+    for built, theirs in [(built_game, orm[0].game), *zip(seats, orm, strict=True)]:
+        for field in type(built)._meta.concrete_fields:
+            assert getattr(built, field.attname) == getattr(theirs, field.attname), field.attname
+    assert sql.table(game.pk + 1000) is None
+
+
+def test_events_told_are_the_ones_the_orm_reads_with_their_actors(game):
+    engine = engine_for(game)
+    state = store.load(game, engine).state
+    seat = sorted(engine.to_act(state))[0]
+    action = engine.legal_actions(state, seat)[0]
+    mover = Seat.objects.get(game=game, index=seat).user
+    do_submit_action(game, seat, actor=mover, action=action, text=None,
+                     expected_seq=game.seq, source="api", kind=Event.Kind.ACTION)  # fmt: skip
+    orm = list(Event.objects.filter(game=game).select_related("actor").order_by("seq"))
+    told = sql.events_told(game.pk, 0, game.seq, 10)
+    assert [(e.seq, e.actor and e.actor.username) for e in told] == [
+        (e.seq, e.actor and e.actor.username) for e in orm
+    ]
+    assert told[0].actor is None and told[-1].actor.username == mover.username
+    for built, theirs in zip(told, orm, strict=True):
+        for field in Event._meta.concrete_fields:
+            assert getattr(built, field.attname) == getattr(theirs, field.attname), field.attname
+    assert [e.seq for e in sql.events_told(game.pk, 0, game.seq, 1)] == [1]
+    assert [e.seq for e in sql.events_told(game.pk, 1, game.seq, 9)] == [2]
+    assert sql.events_told(game.pk, 0, game.seq, 0) == []
+    assert sql.events_told(game.pk, 0, game.seq, -1) == []
