@@ -145,6 +145,12 @@ def exits(paths: tuple[Path, ...]) -> frozenset[int]:
 
 
 @cache
+def rotated_exits(name: str, rotation: int) -> frozenset[int]:
+    """The edges the tile's track leaves through at ``rotation``."""
+    return exits(rotated_paths(name, rotation))
+
+
+@cache
 def distinct_rotations(name: str) -> tuple[int, ...]:
     """Rotations that look different (symmetric tiles repeat themselves).
 

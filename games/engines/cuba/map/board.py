@@ -33,7 +33,7 @@ from ..data.hexes import (
     edge_open,
     harbor_accepts,
 )
-from ..data.tiles import SPECIAL, TILES, exits, initial_supply, rotated_paths
+from ..data.tiles import SPECIAL, TILES, initial_supply, rotated_exits, rotated_paths
 
 
 class Board(TypedDict):
@@ -86,7 +86,7 @@ def _derive_part(name: str, placed: dict[str, tuple[str, int]]) -> Part:
         raise DataError(f"part {name}: the two special tiles go on two land hexes")
     targets = []
     for coord, (tile, rot) in placed.items():
-        for edge in exits(rotated_paths(tile, rot)):
+        for edge in rotated_exits(tile, rot):
             other = NEIGHBOURS[coord][edge]
             if other is None or other not in LAND or other in placed:
                 raise DataError(f"part {name}: the arrow of {coord} at side {edge} leads nowhere")
@@ -200,7 +200,7 @@ def part_side_open(part: Part | None, coord: str, edge: int) -> bool:
         return False
     if other in part.tiles:
         tile, rot = part.tiles[other]
-        return (edge + 3) % 6 in exits(rotated_paths(tile, rot))
+        return (edge + 3) % 6 in rotated_exits(tile, rot)
     return True
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ...i18n import N_
@@ -26,12 +26,13 @@ from ..data.tiles import (
     TILES,
     Tile,
     distinct_rotations,
-    exits,
+    rotated_exits,
     rotated_paths,
 )
 from ..refusals import reason, refusal, refuse
 from .board import (
     FC,
+    PARTS,
     Board,
     Content,
     Part,
@@ -125,22 +126,34 @@ def _rotation_fault(
     """The rules `_static_fault` asks last, those that depend on the
     rotation; the listing of legal lays asks only these of each rotation,
     having asked the rest once per hex and tile."""
-    part = part_of(board)
-    ends = exits(rotated_paths(tile.name, rot))
-    if not _sides_open(part, coord, ends):
-        bad = sorted(e for e in ends if not edge_open(coord, e))
-        if bad:
-            return reason(
-                N_("track would run off the map, into the sea or into a barrier at side {side}"),
-                side=bad[0],
-            )
-        bad = sorted(e for e in ends if not part_side_open(part, coord, e))
-        return reason(
-            N_("track would run off the part of the map in play at side {side}"), side=bad[0]
-        )
+    fault = _sides_fault(board.get("part"), coord, tile.name, rot)
+    if fault:
+        return fault
     if cur.color == "white":
         return _lay_fault(who, coord, tile)
     return _upgrade_fault(board, who, coord, tile, rot)
+
+
+# Asked of every rotation of every tile on every candidate hex whenever a
+# company's lays are listed, and fixed by the map and the part alone.
+@cache
+def _sides_fault(part_name: str | None, coord: str, name: str, rot: int) -> str | None:
+    """Why track on tile `name` at `rot` may not leave `coord` (off the map,
+    into the sea or a barrier, off the part in play), or None."""
+    part = PARTS[part_name] if part_name is not None else None
+    ends = rotated_exits(name, rot)
+    if _sides_open(part, coord, ends):
+        return None
+    bad = sorted(e for e in ends if not edge_open(coord, e))
+    if bad:
+        return reason(
+            N_("track would run off the map, into the sea or into a barrier at side {side}"),
+            side=bad[0],
+        )
+    bad = sorted(e for e in ends if not part_side_open(part, coord, e))
+    return reason(
+        N_("track would run off the part of the map in play at side {side}"), side=bad[0]
+    )
 
 
 def _sides_open(part: Part | None, coord: str, ends: Iterable[int]) -> bool:

@@ -79,6 +79,9 @@ def old_tile_name(coord: str, laid: str | None) -> str | None:
     return PREPRINTED_HAVANA if coord == HAVANA else None
 
 
+# Fixed by the two tiles alone, and asked of every rotation of every tile
+# whenever a company's lays are listed.
+@cache
 def upgrade_fault(old: str, old_rot: int, new: str, new_rot: int) -> str | None:
     """Why ``new`` cannot replace ``old`` (colour, label, locations, track), or None."""
     new_tile = TILES[new]
