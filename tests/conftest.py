@@ -291,6 +291,20 @@ def throttle_rates(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def mail_pictures(request):
+    """Mails go without the board's picture unless a test is marked
+    `mail_pictures`.  Drawing one takes the renderer 50-120 ms, and mails
+    are built wherever a test moves a game, so the pictures cost about a
+    twelfth of the whole suite's CPU; the marked tests draw every title's
+    board in mails of random games, and the smoke test's deployed stack
+    sends them as production does."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    if request.node.get_closest_marker("mail_pictures") is None:
+        request.getfixturevalue("settings").NOTIFICATIONS_BOARD_IMAGE = False
+
+
+@pytest.fixture(autouse=True)
 def mail_unpaced(request):
     """Turn mails go at once unless a test paces them itself
     (notifications.pacing): tests of other things read every mail."""

@@ -159,6 +159,7 @@ def test_the_mail_links_the_game_page_and_the_settings_page(alice, bob):
     assert "Mail settings: https://correo.test/settings/" in body
 
 
+@pytest.mark.mail_pictures
 def test_a_turn_mail_carries_the_board_as_an_inline_picture(db):
     from email import message_from_bytes
     from email.policy import default
@@ -184,6 +185,7 @@ def test_a_turn_mail_carries_the_board_as_an_inline_picture(db):
     assert "The game as you see it:" in mail.get_body(("plain",)).get_content()
 
 
+@pytest.mark.mail_pictures
 def test_no_picture_without_a_drawn_board_or_when_turned_off(db, settings):
     from games.services.creation import do_create_game
 
