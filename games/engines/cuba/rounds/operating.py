@@ -147,12 +147,17 @@ def _forced(state: State) -> bool:
     account = turn.acting_account(state)
     assert account is not None
     seat = int(account[1:])
+    legal: list = []
+    deciding = False
     for step in OPERATING.reachable(state):
-        if auto(step, state):
+        if not deciding and auto(step, state):
             return True
-        if step is not abilities and step.legal(state, seat):
-            break  # a person decides here first: a later step's forced move waits
-    legal = OPERATING.legal(state, seat)
+        offered = step.legal(state, seat)
+        # A person decides here first: a later step's forced move waits.
+        deciding = deciding or (step is not abilities and bool(offered))
+        legal += offered
+        if len(legal) > 1:
+            return False  # a choice: the rest of the steps' moves need not be listed
     if len(legal) != 1 or legal[0]["type"] in CHOICE_EVEN_ALONE:
         return False
     log.note(state, "forced", seat=seat, action=legal[0])
