@@ -157,13 +157,13 @@ def unheard_seats(game_id: int, user_id: int | None) -> frozenset[int]:
     if user_id is None:
         return frozenset()
     from accounts.models import Block
-    from games.models import Seat
+    from games.models import Mute, Seat
 
     blocked = Block.objects.filter(blocker_id=user_id).values("blocked_id")
-    held = Seat.objects.filter(game_id=game_id, user_id__in=blocked).values_list(
-        "index", flat=True
-    )
-    return muted_seats(game_id, user_id) | frozenset(held)
+    held = Seat.objects.filter(game_id=game_id, user_id__in=blocked).order_by()
+    muted = Mute.objects.filter(game_id=game_id, user_id=user_id).order_by()
+    both = muted.values_list("seat").union(held.values_list("index"))  # one query
+    return frozenset(seat for (seat,) in both)
 
 
 def messages_up_to(game_id: int, head: int):

@@ -160,6 +160,19 @@ def test_a_blocked_players_messages_are_not_shown_to_who_blocked_them(
     assert len(as_(alice).get(f"/api/games/{game.pk}/messages/").json()["messages"]) == 2
 
 
+def test_a_muted_seat_and_a_blocked_account_are_both_unheard(as_, game, alice, bob, carol):
+    post(as_(bob), game, {"to": "table", "text": "from bob"})
+    post(as_(carol), game, {"to": "table", "text": "from carol"})
+    block(alice, "bob")
+    as_(alice).post(f"/api/games/{game.pk}/mutes/", {"seat": 2}, format="json")
+    assert as_(alice).get(f"/api/games/{game.pk}/messages/").json()["messages"] == []
+    as_(alice).delete(f"/api/games/{game.pk}/mutes/2/")
+    texts = [
+        m.get("text") for m in as_(alice).get(f"/api/games/{game.pk}/messages/").json()["messages"]
+    ]
+    assert texts == ["from carol"]
+
+
 def test_a_player_mutes_a_seat_for_themselves_only(as_, game, alice, bob, carol):
     post(as_(bob), game, {"to": "table", "text": "blah"})
     post(as_(bob), game, {"to": 0, "text": "blah privately"})
