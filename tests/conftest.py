@@ -295,9 +295,9 @@ def mail_pictures(request):
     """Mails go without the board's picture unless a test is marked
     `mail_pictures`.  Drawing one takes the renderer 50-120 ms, and mails
     are built wherever a test moves a game, so the pictures cost about a
-    twelfth of the whole suite's CPU; the marked tests draw every title's
-    board in mails of random games, and the smoke test's deployed stack
-    sends them as production does."""
+    twelfth of the whole suite's CPU.  tests/notifications/test_mail_pictures.py
+    draws every title's board into turn mails of bots' games, and the smoke
+    test's deployed stack sends them as production does."""
     if not request.config.pluginmanager.hasplugin("django"):
         return
     if request.node.get_closest_marker("mail_pictures") is None:

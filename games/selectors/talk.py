@@ -144,10 +144,13 @@ def muted_seats(game_id: int, user_id: int | None) -> frozenset[int]:
     """The seats whose messages this user chose not to see in this game."""
     if user_id is None:
         return frozenset()
+    return frozenset(_mutes(game_id, user_id).values_list("seat", flat=True))
+
+
+def _mutes(game_id: int, user_id: int):
     from games.models import Mute
 
-    rows = Mute.objects.filter(game_id=game_id, user_id=user_id).values_list("seat", flat=True)
-    return frozenset(rows)
+    return Mute.objects.filter(game_id=game_id, user_id=user_id).order_by()
 
 
 def unheard_seats(game_id: int, user_id: int | None) -> frozenset[int]:
@@ -157,12 +160,11 @@ def unheard_seats(game_id: int, user_id: int | None) -> frozenset[int]:
     if user_id is None:
         return frozenset()
     from accounts.models import Block
-    from games.models import Mute, Seat
+    from games.models import Seat
 
     blocked = Block.objects.filter(blocker_id=user_id).values("blocked_id")
     held = Seat.objects.filter(game_id=game_id, user_id__in=blocked).order_by()
-    muted = Mute.objects.filter(game_id=game_id, user_id=user_id).order_by()
-    both = muted.values_list("seat").union(held.values_list("index"))  # one query
+    both = _mutes(game_id, user_id).values_list("seat").union(held.values_list("index"))
     return frozenset(seat for (seat,) in both)
 
 

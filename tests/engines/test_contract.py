@@ -217,11 +217,11 @@ def check_step(engine, state, players, rng, seen, number=0):
     assert to_act and to_act <= set(range(players))
     assert engine.result(state) is None
     viewers = [None, *range(players)]
-    for viewer in viewers:
+    for i, viewer in enumerate(viewers):
         view = engine.view(state, viewer)
         # Every view is drawn at every step, but the JSON round trip of one
         # viewer's in turn: for every viewer it was a third of the walk.
-        if viewers.index(viewer) == number % len(viewers):
+        if i == number % len(viewers):
             assert json.loads(canonical_json(view)) == view
     for seat in range(players):
         legal = engine.legal_actions(state, seat)

@@ -164,8 +164,12 @@ def copy_board(board: Board) -> Board:
 
 
 def part_of(board: Board) -> Part | None:
-    part = board.get("part")
-    return PARTS[part] if part is not None else None
+    return part_named(board.get("part"))
+
+
+def part_named(name: str | None) -> Part | None:
+    """The part of the map called `name` (None: the whole map)."""
+    return PARTS[name] if name is not None else None
 
 
 def in_play(board: Board, coord: str) -> bool:

@@ -32,7 +32,6 @@ from ..data.tiles import (
 from ..refusals import reason, refusal, refuse
 from .board import (
     FC,
-    PARTS,
     Board,
     Content,
     Part,
@@ -41,6 +40,7 @@ from .board import (
     content,
     copy_board,
     is_blocked,
+    part_named,
     part_of,
     part_side_open,
 )
@@ -140,7 +140,7 @@ def _rotation_fault(
 def _sides_fault(part_name: str | None, coord: str, name: str, rot: int) -> str | None:
     """Why track on tile `name` at `rot` may not leave `coord` (off the map,
     into the sea or a barrier, off the part in play), or None."""
-    part = PARTS[part_name] if part_name is not None else None
+    part = part_named(part_name)
     ends = rotated_exits(name, rot)
     if _sides_open(part, coord, ends):
         return None
