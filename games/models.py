@@ -82,6 +82,11 @@ class Game(models.Model):
     # The seats whose players are bots (accounts.bots), so that a move in a
     # game without bots costs no look-up of whether a bot must answer it.
     bot_seats = JSONTextField(default=list)
+    # Whether a seat ever wrote a standing order here, for the same reason:
+    # set under the row's lock with the order's row (games.services.orders),
+    # and read back by each append, so a move knows without a query whether
+    # orders may fire after it.
+    orders_written = models.BooleanField(default=False)
     # Set when a timeout under the `moderator` policy needs a moderator.
     flagged = models.BooleanField(default=False, db_index=True)
     # A moderator's lock while a dispute is open: no moves, clocks paused.

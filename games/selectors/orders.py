@@ -54,9 +54,10 @@ def entries(game_id: int, seat: int | None = None) -> list[OrderEvent]:
 
 
 def has_orders(game: Game) -> bool:
-    """Whether anyone ever wrote an order in this game (one indexed probe:
-    the committed listener asks it after every event of a running game)."""
-    return OrderEvent.objects.filter(game_id=game.pk).exists()
+    """Whether anyone ever wrote an order in this game: the committed
+    listener asks after every event of a running game, so it is a flag on
+    the row (set with the first order; each append reads it back)."""
+    return game.orders_written
 
 
 def standing(game: Game, seat: int | None = None) -> dict[int, list[Standing]]:

@@ -29,6 +29,7 @@ import logging
 import threading
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -94,15 +95,21 @@ def _read_line(engine, state, seat: int, order: dict[str, Any]) -> dict[str, Any
 def do_write_order(game: Game, seat: int, *, actor, order: dict[str, Any], source: str) -> int:
     """Record the order under the seat's next number; then, if the seat is
     to act now, it may fire at once."""
-    for _ in range(5):
-        number = selected.next_number(game.pk, seat)
-        row = _entry(game, seat, OrderEvent.Kind.WRITTEN, number, actor=actor,
-                     payload={"order": order, "via": source},
-                     key=f"w:{game.pk}:{seat}:{number}")  # fmt: skip
-        if store.write_new(hooks.Row(row, "key")):
-            break
-    else:  # pragma: no cover - five concurrent writes by one seat
-        raise StaleSeq(game.seq, game.seq)
+    with transaction.atomic():
+        # The flag first: it takes the game row's lock, so a move being
+        # appended now either reads it back set or commits before this
+        # order does, and then the firing below sees that move.
+        Game.objects.filter(pk=game.pk, orders_written=False).update(orders_written=True)
+        for _ in range(5):
+            number = selected.next_number(game.pk, seat)
+            row = _entry(game, seat, OrderEvent.Kind.WRITTEN, number, actor=actor,
+                         payload={"order": order, "via": source},
+                         key=f"w:{game.pk}:{seat}:{number}")  # fmt: skip
+            if store.write_new(hooks.Row(row, "key")):
+                break
+        else:  # pragma: no cover - five concurrent writes by one seat
+            raise StaleSeq(game.seq, game.seq)
+    game.orders_written = True
     do_fire_orders(game.pk)
     return number
 

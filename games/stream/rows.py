@@ -45,6 +45,21 @@ def from_row(model: type[models.Model], values) -> models.Model:
     return model.from_db(db.alias, names, values)
 
 
+def column_values(model: type[models.Model], names, values) -> dict[str, Any]:
+    """Some of a row's columns, by field name (`names`, read in that order),
+    as the ORM would read them: {attname: value}."""
+    db = connections[DEFAULT_DB_ALIAS]
+    readers = dict(zip(model._meta.concrete_fields, _converters(model), strict=True))
+    read = {}
+    for name, value in zip(names, values, strict=True):
+        field = model._meta.get_field(name)
+        column, converters = readers[field]
+        for convert in converters:
+            value = convert(value, column, db)
+        read[field.attname] = value
+    return read
+
+
 def attach(obj: models.Model, field: str, related: models.Model) -> None:
     """Cache `related` as `obj.<field>` (a foreign key), as select_related
     does: read without a query, and without the checks an assignment makes."""

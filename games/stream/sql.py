@@ -285,20 +285,33 @@ def advance(pk: int, expected_seq: int, values: dict[str, Any]) -> bool:
         return cursor.rowcount == 1
 
 
+# Game columns that appends never write and other writers set under the
+# row's lock: the append reads them back as it leaves the row, so what
+# follows the commit sees them as of its own event, not as of the read
+# before it (games.services.orders: a standing order written during a move
+# fires after it).
+READ_BACK = ("orders_written",)
+
+
+@dataclass
+class Appended:
+    rows: list[Row]  # the new rows written (one whose unique value exists is skipped)
+    read_back: dict[str, Any]  # READ_BACK's columns as the append left the game
+
+
 def append(
     event: Event,
     expected_seq: int,
     values: dict[str, Any],
     to_act: list | None,
     rows: list[Row] = (),
-) -> list[Row] | None:
+) -> Appended | None:
     """Advance the game to `event` (as `advance`), insert the event, flag the
     seats in `to_act` (if given) and insert the new `rows`: all or nothing.
 
-    Returns the rows that were written (a row whose unique value exists is
-    skipped), or None if the game's seq had moved on.  On PostgreSQL this is
-    one statement, atomic without a transaction; elsewhere it is several, in
-    a transaction.
+    None if the game's seq had moved on.  On PostgreSQL this is one
+    statement, atomic without a transaction; elsewhere it is several, in a
+    transaction.
     """
     if _db().vendor != "postgresql":
         with transaction.atomic():
@@ -307,7 +320,8 @@ def append(
             insert(event)
             if to_act is not None:
                 flag_seats_to_act(event.game_id, to_act)
-            return [row for row in rows if insert_new(row.instance, row.unique)]
+            written = [row for row in rows if insert_new(row.instance, row.unique)]
+            return Appended(written, _read_back(event.game_id))
     shape = tuple((type(row.instance), row.unique) for row in rows)
     flagged = None if to_act is None else len(to_act)
     params = _advance_params(event.game_id, expected_seq, values)
@@ -322,12 +336,23 @@ def append(
     if event_id is None:
         return None
     instances.mark_saved(event, event_id)
+    row_ids, read = row_ids[: len(rows)], row_ids[len(rows) :]
     written = []
     for row, pk in zip(rows, row_ids, strict=True):
         if pk is not None:
             instances.mark_saved(row.instance, pk)
             written.append(row)
-    return written
+    return Appended(written, instances.column_values(Game, READ_BACK, read))
+
+
+@cache
+def _read_back_sql() -> str:
+    columns = ", ".join(_column(Game, name) for name in READ_BACK)
+    return f"SELECT {columns} FROM {_table(Game)} WHERE {_column(Game, 'id')} = %s"
+
+
+def _read_back(game_id: int) -> dict[str, Any]:
+    return instances.column_values(Game, READ_BACK, _rows(_read_back_sql(), [game_id])[0])
 
 
 @cache
@@ -413,7 +438,8 @@ def insert_new(obj: models.Model, unique: str) -> bool:
 def _append_sql(fields: tuple[str, ...], flagged: int | None, rows: tuple) -> str:
     """`append`'s statement for these game fields, this many seats to flag
     (None: no flags) and these (model, unique field) rows."""
-    parts = [f"moved AS ({_advance_sql(fields)} RETURNING {_column(Game, 'id')})"]
+    read_back = ", ".join(_column(Game, name) for name in READ_BACK)
+    parts = [f"moved AS ({_advance_sql(fields)} RETURNING {_column(Game, 'id')}, {read_back})"]
     if flagged is not None:
         game_id = f"(SELECT {_column(Game, 'id')} FROM moved)"
         parts.append(f"flagged AS ({_flags_statement(flagged, game_id)})")
@@ -422,7 +448,8 @@ def _append_sql(fields: tuple[str, ...], flagged: int | None, rows: tuple) -> st
     parts.append(f"appended AS ({_insert_after_move_sql(Event)})")
     names = ["appended"] + [f"row{i}" for i in range(len(rows))]
     ids = ", ".join(f"(SELECT id FROM {name})" for name in names)
-    return f"WITH {', '.join(parts)} SELECT {ids}"
+    kept = ", ".join(f"(SELECT {_column(Game, name)} FROM moved)" for name in READ_BACK)
+    return f"WITH {', '.join(parts)} SELECT {ids}, {kept}"
 
 
 @cache

@@ -199,12 +199,13 @@ def append(
     rows = hooks.rows_for(after, event, before)
     listeners = hooks.append.applying(after)
     with transaction.atomic() if listeners else contextlib.nullcontext():
-        written = sql.append(event, expected_seq, values, flags, rows)
-        if written is None:
+        appended = sql.append(event, expected_seq, values, flags, rows)
+        if appended is None:
             current = Game.objects.values_list("seq", flat=True).get(pk=game.pk)
             raise StaleSeq(expected_seq, current)
         game.__dict__.update(values)
-        for row in written:
+        game.__dict__.update(appended.read_back)
+        for row in appended.rows:
             if row.written is not None:
                 row.written(row.instance)
         for listener in listeners:

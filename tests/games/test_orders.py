@@ -83,6 +83,42 @@ def test_point_city_default_order_fires_as_the_seats_move_when_its_turn_comes(
 
 
 @committed
+def test_an_order_written_while_a_move_is_on_its_way_fires_after_that_move(make_game, alice, bob):
+    """The move read its game before the order existed; the order was
+    written before the move's append: the append reads the game's flag back,
+    so the order fires once the move has committed."""
+    game = make_game("pointcity", players=[alice, bob], seed=3)
+    first = to_act(game)[0]
+    players = [alice, bob]
+    mover, waiting = players[first], players[1 - first]
+    read_by_the_move = Game.objects.get(pk=game.pk)
+    assert not read_by_the_move.orders_written
+    orders.check_write_order(game, waiting, order={"kind": "default"}, source="api")
+    assert Game.objects.get(pk=game.pk).orders_written
+    engine = engine_for(game)
+    action = engine.legal_actions(state_of(game), first)[0]
+    check_submit_action(read_by_the_move, mover, action=action, expected_seq=game.seq)
+    fired = events(game, Event.Source.ORDER)
+    assert [(event.seat, event.actor_id) for event in fired] == [(1 - first, waiting.pk)]
+
+
+@committed
+def test_a_game_without_orders_asks_nothing_about_them_after_a_move(
+    make_game, alice, bob, django_assert_num_queries
+):
+    game = make_game("pointcity", players=[alice, bob], seed=3)
+    first = to_act(game)[0]
+    engine = engine_for(game)
+    action = engine.legal_actions(state_of(game), first)[0]
+    created = events(game)[-1]
+    with django_assert_num_queries(0):
+        orders.hooks.event_committed(game, created)
+    assert not game.orders_written
+    check_submit_action(game, [alice, bob][first], action=action, expected_seq=game.seq)
+    assert not events(game, Event.Source.ORDER)
+
+
+@committed
 def test_an_order_written_on_the_seats_own_turn_fires_at_once(make_game, alice, bob):
     game = make_game("pointcity", players=[alice, bob], seed=3)
     first = to_act(game)[0]

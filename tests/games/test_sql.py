@@ -100,7 +100,7 @@ def next_event(game: Game) -> Event:
 def test_append_advances_inserts_and_flags_in_one_go(game):
     event = next_event(game)
     values = {"seq": event.seq, "head_hash": event.hash, "to_act": [2]}
-    assert sql.append(event, game.seq, values, [2]) == []
+    assert sql.append(event, game.seq, values, [2]).rows == []
     row = Game.objects.get(pk=game.pk)
     assert (row.seq, row.head_hash, row.to_act) == (event.seq, event.hash, [2])
     stored = Event.objects.get(pk=event.pk)
@@ -113,7 +113,8 @@ def test_append_advances_inserts_and_flags_in_one_go(game):
 def test_append_without_flags_leaves_the_seats(game):
     before = flags(game)
     event = next_event(game)
-    assert sql.append(event, game.seq, {"seq": event.seq, "head_hash": event.hash}, None) == []
+    values = {"seq": event.seq, "head_hash": event.hash}
+    assert sql.append(event, game.seq, values, None).rows == []
     assert flags(game) == before
 
 
@@ -130,6 +131,17 @@ def test_append_at_a_stale_seq_writes_nothing(game):
     assert flags(game) == before
 
 
+def test_append_reads_back_what_another_writer_set_since_the_game_was_read(game):
+    event = next_event(game)
+    values = {"seq": event.seq, "head_hash": event.hash}
+    assert sql.append(event, game.seq, values, None).read_back == {"orders_written": False}
+    Game.objects.filter(pk=game.pk).update(orders_written=True)
+    game.seq = event.seq
+    later = next_event(game)
+    appended = sql.append(later, game.seq, {"seq": later.seq}, None)
+    assert appended.read_back == {"orders_written": True}
+
+
 def notification(game: Game, key: str) -> Notification:
     return Notification(
         key=key, kind="your_turn", user=game.created_by or game.seats.first().user, game=game,
@@ -141,7 +153,7 @@ def test_append_writes_the_new_rows_with_the_event(game):
     first, second = notification(game, "first"), notification(game, "second")
     event = next_event(game)
     rows = [Row(first, "key"), Row(second, "key")]
-    written = sql.append(event, game.seq, {"seq": event.seq}, None, rows)
+    written = sql.append(event, game.seq, {"seq": event.seq}, None, rows).rows
     assert written == rows
     stored = Notification.objects.filter(key__in=["first", "second"]).order_by("pk")
     assert [(n.pk, n.key, n.context) for n in stored] == [
@@ -155,7 +167,7 @@ def test_append_skips_a_row_whose_unique_value_exists(game):
     event = next_event(game)
     written = sql.append(
         event, game.seq, {"seq": event.seq}, None, [Row(again, "key"), Row(fresh, "key")]
-    )
+    ).rows
     assert [row.instance for row in written] == [fresh]
     assert again.pk is None and event.pk is not None
     assert Notification.objects.filter(key__in=["fresh", "taken"]).count() == 2
