@@ -118,7 +118,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "ops.logging.RequestContextMiddleware",  # request id, game id, access line
     # The broker's publish waits until the answer is written.
-    "notifications.after_response.PublishAfterResponseMiddleware",
+    "ops.after_response.PublishAfterResponseMiddleware",
     "ops.metrics.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -11,10 +11,10 @@ from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 
-from notifications import after_response, delivery, webhooks
+from notifications import delivery, webhooks
 from notifications.models import Notification
 from notifications.outbox import password_reset_for
-from ops import outage
+from ops import after_response, outage
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ def password_reset(email: str) -> int:
 def queue_after_commit(row: Notification) -> None:
     """The mail and the webhook are two tasks on two queues: neither waits
     for the other, and a slow hook holds no mail.  In a request they are
-    published once its response is written (notifications.after_response)."""
+    published once its response is written (ops.after_response)."""
     if row.status == Notification.Status.PENDING:
         transaction.on_commit(partial(_publish, deliver, row.pk))
     if row.webhook_status == Notification.Webhook.PENDING:

@@ -22,13 +22,14 @@ import contextlib
 import logging
 import threading
 import time
+from functools import partial
 from urllib.parse import urlparse
 
 import redis
 from django.conf import settings
 from redis import asyncio as aioredis
 
-from ops import outage
+from ops import after_response, outage
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +46,10 @@ def channel() -> str:
 
 
 def publish_committed(game, event) -> None:
-    """The hooks.on_committed listener (web.apps)."""
-    publish(game.pk, event.seq)
+    """The hooks.on_committed listener (web.apps): in a request, once its
+    answer is written (the mover need not wait for Redis)."""
+    if not after_response.later(partial(publish, game.pk, event.seq)):
+        publish(game.pk, event.seq)
 
 
 _clients: dict[str, redis.Redis] = {}

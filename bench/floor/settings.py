@@ -2,7 +2,7 @@
 
 BENCH_DROP_MIDDLEWARE (comma-separated dotted paths) leaves middleware out,
 to measure what one costs or saves against the same build, back to back:
-e.g. notifications.after_response.PublishAfterResponseMiddleware, without
+e.g. ops.after_response.PublishAfterResponseMiddleware, without
 which a move's mail is published at its commit, before the answer."""
 
 import os

@@ -1,7 +1,8 @@
 """A request's outbox rows are published once its response is written
-(notifications.after_response): the player who moved does not wait for the
-broker, and a process that dies between the commit and the publish loses
-nothing, because the outbox sweep sends what was never published, once.
+(ops.after_response), and so is the push to open pages: the player who
+moved does not wait for the broker, and a process that dies between the
+commit and the publish loses nothing, because the outbox sweep sends what
+was never published, once.
 
 The first two tests drive Django's WSGI handler in this process, with Celery
 eager; the others run the deployed stack: gunicorn in a process of its own,
@@ -15,6 +16,7 @@ import json
 import time
 
 import pytest
+import redis
 from django.core.handlers.wsgi import WSGIHandler
 from django.test.client import RequestFactory
 from django.utils import timezone
@@ -26,6 +28,7 @@ from tests.notifications.conftest import new_duel
 from tests.support.play import hand
 from tests.support.server import web_server
 from tests.support.waiting import wait_until
+from web import push
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -83,6 +86,27 @@ def test_a_process_that_dies_before_publishing_loses_no_mail_and_sends_none_twic
     assert tasks.sweep_outbox() == len(pending)
     assert tasks.sweep_outbox() == 0
     assert sum(sent_to(sink, u) for u in (alice, bob)) == sum(before.values()) + len(pending)
+
+
+@pytest.mark.redis
+def test_the_push_to_open_pages_waits_for_the_answer_too(alice, bob, sink, settings):
+    """web.push tells open pages of a move through Redis; in a request that
+    publish waits, like the mail's, until the server has written the answer."""
+    from django.conf import settings as live
+
+    settings.REDIS_URL = live.CACHES["default"]["LOCATION"]
+    game = new_duel(alice, bob)
+    listener = redis.Redis.from_url(settings.REDIS_URL).pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(push.channel())
+    try:
+        listener.get_message(timeout=1)  # the subscription's confirmation
+        response = move_without_closing(game, alice, 0)
+        assert listener.get_message(timeout=0.3) is None
+        response.close()
+        heard = listener.get_message(timeout=2)
+        assert heard is not None and heard["data"] == f"{game.pk} 2".encode()
+    finally:
+        listener.close()
 
 
 def statuses(game, seq: int) -> list[str]:

@@ -166,7 +166,7 @@ def test_a_hanging_redis_holds_up_one_request_for_its_timeouts_and_no_other(
         # The cache's timeout, then the broker's (its reads wait a second
         # more), paid once: by the creation, or by the request after it on
         # the same worker, since the publish follows the creation's answer
-        # (notifications.after_response).  Redis is left alone after that.
+        # (ops.after_response).  Redis is left alone after that.
         answers = [created, *later]
         assert sum(answer.seconds for answer in answers) < 0.5 + 1.5 + 1 + 1
         health = web.call("GET", "/healthz")

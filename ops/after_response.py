@@ -1,22 +1,26 @@
-"""A request's outbox rows are handed to the broker after its response is
-written, not before.
+"""Work a request hands on to others, done after its response is written.
 
-The rows are durable once the request's transaction commits; the publish
-that hands them to a worker is a round trip to the broker (a few
-milliseconds) that the player who moved need not wait for.  So inside a
-request the publish waits for the response to be closed, which the WSGI
-server does once it has sent the bytes.  A process that dies in between
-leaves the rows pending, and the outbox sweep queues them after
-NOTIFICATIONS_SWEEP_GRACE: late, never lost, never twice (a row is claimed
-before it is sent).  Outside a request (workers, beat, commands) the
-publish happens at commit, as before.
+Two things a move does after its commit only tell others about it: the
+publish of its outbox rows to the broker (notifications.tasks.enqueue) and
+the push to open game pages (web.push).  Each is a round trip to Redis
+that the player who moved need not wait for.  So inside a request they wait
+for the response to be closed, which the WSGI server does once it has sent
+the bytes.  A process that dies in between loses neither: the outbox rows
+are durable and the outbox sweep queues them after
+NOTIFICATIONS_SWEEP_GRACE (late, never lost, never twice: a row is claimed
+before it is sent), and a page whose push never came finds the move by its
+poll.  Outside a request (workers, beat, commands) the work is done at
+once, as before.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from contextvars import ContextVar
 from functools import partial
+
+log = logging.getLogger(__name__)
 
 _pending: ContextVar[list[Callable[[], object]] | None] = ContextVar(
     "publish_after_response", default=None
@@ -24,7 +28,8 @@ _pending: ContextVar[list[Callable[[], object]] | None] = ContextVar(
 
 
 def later(publish: Callable[[], object]) -> bool:
-    """Keep `publish` for after the current response; False outside a request."""
+    """Keep `publish` for after the current response; False outside a
+    request (the caller does it now).  `publish` must not raise."""
     pending = _pending.get()
     if pending is None:
         return False
@@ -56,4 +61,7 @@ class PublishAfterResponseMiddleware:
 
 def _publish_all(pending: list[Callable[[], object]]) -> None:
     for publish in pending:
-        publish()  # notifications.tasks.enqueue: never raises, logs a failure
+        try:
+            publish()  # each logs its own failures; this is a last guard
+        except Exception:
+            log.exception("work after the response failed")
