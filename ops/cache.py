@@ -72,29 +72,31 @@ for _name in (
     setattr(FallbackRedisCache, _name, _guarded(_name))
 
 
-def _count_in_redis(self: FallbackRedisCache, key: str, timeout: int, version=None) -> int:
-    """The counter `key` plus one, created with `timeout` seconds to live:
-    a fixed window's request number (ops.throttling).  One round trip to
-    Redis, where Django's incr makes two (EXISTS, then INCR) and a window's
-    first request a third (add): a transaction creates the counter at 0
-    with its expiry if it does not exist, and no other client sees it
+def _count_in_redis(
+    self: FallbackRedisCache, key: str, timeout: int, amount: int = 1, version=None
+) -> int:
+    """The counter `key` plus `amount`, created with `timeout` seconds to
+    live: a fixed window's requests so far (ops.throttling).  One round
+    trip to Redis, where Django's incr makes two (EXISTS, then INCR) and a
+    window's first request a third (add): a transaction creates the counter
+    at 0 with its expiry if it does not exist, and no other client sees it
     between."""
     key = self.make_and_validate_key(key, version)
     pipeline = self._cache.get_client(key, write=True).pipeline(transaction=True)
     pipeline.set(key, 0, ex=timeout, nx=True)
-    pipeline.incr(key)
+    pipeline.incrby(key, amount)
     return int(pipeline.execute()[1])
 
 
-def count_with(cache, key: str, timeout: int, version=None) -> int:
+def count_with(cache, key: str, timeout: int, amount: int = 1, version=None) -> int:
     """`FallbackRedisCache.count` for any other cache (local memory), from
     its own incr and add: a window's first request adds the counter."""
     try:
-        return cache.incr(key, version=version)
+        return cache.incr(key, amount, version=version)
     except ValueError:
-        if cache.add(key, 1, timeout, version=version):
-            return 1
-        return cache.incr(key, version=version)  # another request started it meanwhile
+        if cache.add(key, amount, timeout, version=version):
+            return amount
+        return cache.incr(key, amount, version=version)  # another request started it meanwhile
 
 
 FallbackRedisCache.count = _guarded("count", _count_in_redis, count_with)

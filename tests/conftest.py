@@ -283,8 +283,11 @@ def throttle_rates(monkeypatch):
     from django.core.cache import cache
     from rest_framework.throttling import SimpleRateThrottle
 
+    from ops.throttling import leases
+
     def set_rates(**rates):
         cache.clear()
+        leases.forget_all()  # this process's share of windows the clear emptied
         monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", GENEROUS_RATES | rates)
 
     return set_rates

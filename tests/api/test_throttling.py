@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.core.cache import cache
 
-from ops.throttling import FixedWindowRateThrottle
+from ops.throttling import FixedWindowRateThrottle, Leases, leases
 from tests.notifications.conftest import free_port
 
 
@@ -59,11 +61,79 @@ class Counted(FixedWindowRateThrottle):
 
 def test_a_window_is_one_counter_however_high_the_rate(rf, clock):
     cache.clear()
+    leases.forget_all()
     throttle = Counted()
     request = rf.get("/")
     assert all(throttle.allow_request(request, None) for _ in range(1000))
     assert not throttle.allow_request(request, None)
-    assert cache.get("throttle_test_1:10") == 1001  # 600 s is minute 10
+    counted = cache.get("throttle_test_1:10")  # 600 s is minute 10
+    assert isinstance(counted, int) and counted >= 1000
+
+
+class Process:
+    """A web process of its own: its leases apart, the counter shared."""
+
+    def __init__(self, rate: str) -> None:
+        self.leases = Leases()
+        self.round_trips = 0
+        process = self
+
+        class Throttle(Counted):
+            def admits(self, key: str) -> bool:
+                return process.leases.take(key, self.num_requests, self.window_ends, self.count)
+
+            def count(self, key: str, amount: int = 1) -> int:
+                process.round_trips += 1
+                return super().count(key, amount)
+
+        Throttle.rate = rate
+        self.throttle = Throttle()
+
+    def request(self, rf) -> bool:
+        return self.throttle.allow_request(rf.get("/"), None)
+
+
+def test_processes_together_never_admit_more_than_the_rate(rf, clock):
+    """However a client spreads its requests over the processes (here at
+    random, then all to one), the window admits at most its rate, and a
+    lease left unused elsewhere refuses it at most a fiftieth early per
+    process."""
+    cache.clear()
+    processes = [Process("1000/min") for _ in range(4)]
+    chooser = random.Random(7)
+    admitted = sum(chooser.choice(processes).request(rf) for _ in range(1500))
+    assert 1000 - 3 * 20 <= admitted <= 1000
+    assert not any(process.request(rf) for process in processes for _ in range(50))
+
+
+def test_a_busy_client_costs_redis_a_round_trip_in_many_requests(rf, clock):
+    cache.clear()
+    process = Process("1200/min")
+    assert all(process.request(rf) for _ in range(600))
+    assert process.round_trips < 600 / 10
+
+
+def test_a_spent_window_refuses_without_asking_redis_again(rf, clock):
+    """A flood over the rate costs Redis nothing more: the counter only
+    grows within a window, so once it says spent the process knows."""
+    cache.clear()
+    process = Process("3/min")
+    assert [process.request(rf) for _ in range(4)] == [True, True, True, False]
+    asked = process.round_trips
+    assert not any(process.request(rf) for _ in range(100))
+    assert process.round_trips == asked
+    clock[0] = 660.0  # the next window starts afresh
+    assert process.request(rf)
+
+
+def test_a_small_rate_is_counted_one_request_at_a_time(rf, clock):
+    """Below fifty a minute a lease is one request: each process asks the
+    counter every time, so no budget is ever stranded in another."""
+    cache.clear()
+    first, second = Process("3/min"), Process("3/min")
+    assert [first.request(rf), second.request(rf), first.request(rf)] == [True, True, True]
+    assert not second.request(rf) and not first.request(rf)
+    assert first.round_trips == 3 and second.round_trips == 2
 
 
 @pytest.mark.redis
