@@ -158,7 +158,7 @@ class ActionsView(APIView):
         responses={201: s.SeqOut},
     )
     def post(self, request, pk: int):
-        data = s.validated(s.SubmitIn, request.data)
+        data = s.submission(request.data)
         event = check_submit_action_by_id(
             pk, request.user, action=data.get("action"), text=data.get("text"),
             expected_seq=data["seq"], source="api",
