@@ -92,3 +92,14 @@ def to_seat(state: Any, seat: int) -> None:
 
 def ledger_total(state: Any) -> int:
     return cash.total(state["cash"])
+
+
+def check_of_type(state, seat):
+    """A move is checked against the step's moves of its own type alone
+    (buy_sell_par.legal_of): those are exactly its legal moves of that type."""
+    from games.engines.cuba.steps import buy_sell_par
+
+    listed = buy_sell_par.legal(state, seat)
+    for kind in buy_sell_par.ACTIONS | {"lay", "nonsense"}:
+        of_type = [a for a in listed if a["type"] == kind]
+        assert buy_sell_par.legal_of(state, seat, kind) == of_type, kind

@@ -24,7 +24,7 @@ from games.engines.cuba.rules import cash, shares
 from games.engines.cuba.state import copy_state
 from games.engines.cuba.steps import buy_sell_par
 
-from .stockgame import stock_game
+from .stockgame import check_of_type, stock_game
 
 # slow: random stock rounds, many seeds.
 pytestmark = pytest.mark.slow
@@ -113,6 +113,7 @@ def play_stock_round(rng, state):
         seat = int(state["round"]["entity"][1:])
         legal = STOCK.legal(state, seat)
         assert legal, "a player always has a move"
+        check_of_type(state, seat)
         action = choose(rng, legal, actions, state["players"])
         before = copy_state(state)
         STOCK.process(state, seat, action)

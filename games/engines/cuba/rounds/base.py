@@ -141,12 +141,14 @@ class Round:
         return [a for step in self.reachable(state) for a in step.legal(state, seat)]
 
     def legal_of(self, state: State, seat: int, kind: Any) -> list[Action]:
-        """The legal moves of the reachable steps that take `kind`."""
+        """The legal moves of the reachable steps that take `kind`: of that
+        type alone where the step can list them so (`legal_of`), else all
+        of the step's."""
         return [
             a
             for step in self.reachable(state)
             if kind in step.ACTIONS
-            for a in step.legal(state, seat)
+            for a in _of_type(step, state, seat, kind)
         ]
 
     def timeout(self, state: State, seat: int) -> Action | None:
@@ -196,3 +198,8 @@ class Round:
                 return action
         template = NOT_A_MOVE.get(self.name, "'{words}' is not a move of the {round} now")
         raise refuse(template, words=said, round=self.name)
+
+
+def _of_type(step: Any, state: State, seat: int, kind: Any) -> list[Action]:
+    of_type = getattr(step, "legal_of", None)
+    return of_type(state, seat, kind) if of_type is not None else step.legal(state, seat)

@@ -82,45 +82,71 @@ def blocking(state: State) -> bool:
 def legal(state: State, seat: int) -> list[Action]:
     if not _acting(state, seat):
         return []
-    out: list[Action] = []
-    for sym in in_game(state["companies"]):
-        out += [
-            {"type": "sell", "company": sym, "count": n}
-            for n in range(1, _units_held(state, sym, seat) + 1)
-            if _why_not_sell(state, seat, sym, n) is None
-        ]
-    for sym in in_game(state["companies"]):
-        out += [
-            {"type": "buy", "company": sym, "source": source}
-            for source in shares.SOURCES
-            if _why_not_buy(state, seat, sym, source) is None
-        ]
+    return [action for kind in _KINDS for action in _LEGAL[kind](state, seat)]
+
+
+def legal_of(state: State, seat: int, kind: Any) -> list[Action]:
+    """The legal moves of one type: a move is checked against these alone
+    (a pass no longer lists every buy, sale and start first)."""
+    if not _acting(state, seat) or kind not in _LEGAL:
+        return []
+    return _LEGAL[kind](state, seat)
+
+
+def _sells(state: State, seat: int) -> list[Action]:
+    return [
+        {"type": "sell", "company": sym, "count": n}
+        for sym in in_game(state["companies"])
+        for n in range(1, _units_held(state, sym, seat) + 1)
+        if _why_not_sell(state, seat, sym, n) is None
+    ]
+
+
+def _buys(state: State, seat: int) -> list[Action]:
+    return [
+        {"type": "buy", "company": sym, "source": source}
+        for sym in in_game(state["companies"])
+        for source in shares.SOURCES
+        if _why_not_buy(state, seat, sym, source) is None
+    ]
+
+
+def _pars(state: State, seat: int) -> list[Action]:
     # Only a company nobody has started can be started.  What does not
     # depend on the price is asked once (of the seat, the concession, the
     # company), and of each of the seven prices only what it costs; `apply`
     # asks the same questions in the same order.
+    return [
+        {"type": "par", "company": sym, "price": price}
+        for sym in state["companies"]
+        if _unstarted(state, sym) and _why_not_par_company(state, seat, sym) is None
+        for price in market.PAR_PRICES
+        if _why_not_par_cost(state, seat, price) is None
+    ]
+
+
+def _converts(state: State, seat: int) -> list[Action]:
+    if not _first_round(state) or _why_not_convert_limit(state, seat) is not None:
+        return []
     unstarted = [sym for sym in state["companies"] if _unstarted(state, sym)]
-    for sym in unstarted:
-        if _why_not_par_company(state, seat, sym) is None:
-            out += [
-                {"type": "par", "company": sym, "price": price}
-                for price in market.PAR_PRICES
-                if _why_not_par_cost(state, seat, price) is None
-            ]
-    if _first_round(state) and _why_not_convert_limit(state, seat) is None:
-        for card in CONCESSIONS:
-            if _why_not_convert_card(state, seat, card) is not None:
-                continue
-            for sym in unstarted:
-                if _why_not_convert_company(state, seat, sym) is None:
-                    out += [
-                        {"type": "convert", "card": card, "company": sym, "price": price}
-                        for price in market.PAR_PRICES
-                        if _why_not_convert_cost(state, seat, sym, price) is None
-                    ]
-    if _why_not_pass(state, seat) is None:
-        out.append({"type": "pass"})
-    return out
+    return [
+        {"type": "convert", "card": card, "company": sym, "price": price}
+        for card in CONCESSIONS
+        if _why_not_convert_card(state, seat, card) is None
+        for sym in unstarted
+        if _why_not_convert_company(state, seat, sym) is None
+        for price in market.PAR_PRICES
+        if _why_not_convert_cost(state, seat, sym, price) is None
+    ]
+
+
+def _passes(state: State, seat: int) -> list[Action]:
+    return [{"type": "pass"}] if _why_not_pass(state, seat) is None else []
+
+
+# The order `legal` lists them in.
+_KINDS = ("sell", "buy", "par", "convert", "pass")
+_LEGAL = {"sell": _sells, "buy": _buys, "par": _pars, "convert": _converts, "pass": _passes}
 
 
 def apply(state: State, seat: int, action: Action) -> None:

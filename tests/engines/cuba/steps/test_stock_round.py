@@ -3,6 +3,8 @@ engine (which accepts only what `legal_actions` lists)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games.engines.base import IllegalAction
@@ -12,7 +14,16 @@ from games.engines.cuba.rounds.stock import STOCK
 from games.engines.cuba.rules import cash, shares
 from games.engines.cuba.steps import buy_sell_par
 
-from ..stockgame import ENGINE, give, play, seat_to_act, start_major, stock_game, to_seat
+from ..stockgame import (
+    ENGINE,
+    check_of_type,
+    give,
+    play,
+    seat_to_act,
+    start_major,
+    stock_game,
+    to_seat,
+)
 
 PRICE = {c.price: c.index for c in market.CELLS}
 
@@ -728,3 +739,18 @@ def test_vi3_a_player_above_the_limit_after_a_change_of_director_must_sell_first
     refused(state, {"type": "pass"}, "above the limit of 15: sell first")
     state = play(state, "sell MS 1")
     state = play(state, "pass")
+
+
+@pytest.mark.parametrize("variant", ["2e", "4"])
+def test_a_stock_move_is_checked_against_the_moves_of_its_own_type(variant):
+    rng = random.Random(variant)
+    state = stock_game(variant, 0)
+    for _ in range(60):
+        if STOCK.over(state):
+            break
+        seat = int(state["round"]["entity"][1:])
+        check_of_type(state, seat)
+        check_of_type(state, (seat + 1) % state["players"])  # not to act: none at all
+        legal = STOCK.legal(state, seat)
+        kind = rng.choice(sorted({a["type"] for a in legal} - {"pass"}) or ["pass"])
+        STOCK.process(state, seat, rng.choice([a for a in legal if a["type"] == kind]))
