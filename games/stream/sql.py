@@ -118,62 +118,22 @@ def _game_sql() -> str:
     )
 
 
-def game(pk: int, user_id: int | None = None, *, with_players: bool = False) -> Game | None:
+def game(pk: int, user_id: int | None = None) -> Game | None:
     """The game row as it is now, read with two things a move needs.
 
     `player_seat`: the seat the user plays (None: no active seat).
     The event at the game's head (`head_event(row)`), so that a worker whose
     state is one event behind (the other worker made the last move) catches
     up without another read (`store.load`).
-
-    `with_players`: on PostgreSQL, the game's players are read in the same
-    round trip (a pipeline of the two prepared statements) and kept as rows
-    until `players_of(row)` asks for them: most moves hand the turn on, and
-    the mail that says so needs them, a second round trip otherwise.
     """
-    params = [user_id, Seat.Status.ACTIVE, pk]
-    seated = None
-    if with_players and _pipelines():
-        rows, seated = _pipelined(
-            (_game_sql(), params), (_players_sql(None), [pk, Seat.Status.REPLACED])
-        )
-    else:
-        rows = _rows(_game_sql(), params)
+    rows = _rows(_game_sql(), [user_id, Seat.Status.ACTIVE, pk])
     if not rows:
         return None
     width = len(Game._meta.concrete_fields)
     row = instances.from_row(Game, rows[0][:width])
     row.player_seat = rows[0][width]
     row.head_event_values = rows[0][width + 1 :]
-    row.players_read = seated
     return row
-
-
-def _pipelines() -> bool:
-    """Whether two statements can share a round trip here: on PostgreSQL
-    with prepared statements, unless queries are being logged (a debug
-    cursor counts statements one by one, and tests count them)."""
-    db = _db()
-    return (
-        db.vendor == "postgresql" and settings.CORREO_PREPARED_STATEMENTS and not db.queries_logged
-    )
-
-
-def _pipelined(*statements: tuple[str, list[Any]]) -> list[list[tuple]]:
-    """Each statement's rows, the statements sent in one round trip."""
-    db = _db()
-    db.close_if_health_check_failed()
-    db.ensure_connection()
-    with db.wrap_database_errors:
-        cursors = [_PreparingCursor(db.connection) for _ in statements]
-        with db.connection.pipeline():
-            for cursor, (sql, params) in zip(cursors, statements, strict=True):
-                cursor.execute(sql, params)
-        try:
-            return [cursor.fetchall() for cursor in cursors]
-        finally:
-            for cursor in cursors:
-                cursor.close()
 
 
 def head_event(game: Game) -> Event | None:
@@ -301,21 +261,8 @@ def players(game_id: int, indexes=None) -> list[Player]:
     chosen = None if indexes is None else sorted(indexes)
     sql = _players_sql(None if chosen is None else len(chosen))
     rows = _rows(sql, [game_id, *(chosen or []), Seat.Status.REPLACED])
-    return [_player(row) for row in rows]
-
-
-def players_of(game: Game, indexes=None) -> list[Player]:
-    """`players(game.pk, indexes)`, from the rows read with the game where
-    they were (`game(..., with_players=True)`)."""
-    read = getattr(game, "players_read", None)
-    if read is None:
-        return players(game.pk, indexes)
-    chosen = None if indexes is None else set(indexes)
-    return [_player(row) for row in read if chosen is None or row[-2] in chosen]
-
-
-def _player(row: tuple) -> Player:
-    return Player(row[-2], row[-1], instances.from_row(get_user_model(), row[:-2]))
+    user = get_user_model()
+    return [Player(row[-2], row[-1], instances.from_row(user, row[:-2])) for row in rows]
 
 
 @cache

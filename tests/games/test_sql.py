@@ -142,26 +142,6 @@ def test_append_reads_back_what_another_writer_set_since_the_game_was_read(game)
     assert appended.read_back == {"orders_written": True}
 
 
-@pytest.mark.postgres
-def test_a_moves_read_brings_the_players_without_a_second_query(game, monkeypatch):
-    """The players come in the game's own round trip and are built only
-    when asked for, as `players` would give them."""
-    user = game.seats.order_by("index").first().user
-    row = sql.game(game.pk, user.pk, with_players=True)
-    assert row.players_read is not None and row.player_seat == 0
-    expected = [(p.index, p.status, p.user.pk) for p in sql.players(game.pk, [1, 2])]
-    monkeypatch.setattr(sql, "players", lambda *args: pytest.fail("read the players again"))
-    got = [(p.index, p.status, p.user.pk) for p in sql.players_of(row, [2, 1])]
-    assert got == expected and len(sql.players_of(row)) == game.seats.count()
-    assert sql.players_of(row, []) == []
-
-
-def test_without_the_players_read_with_it_players_of_reads_them(game):
-    row = sql.game(game.pk)
-    assert row.players_read is None
-    assert [p.index for p in sql.players_of(row, [2, 0])] == [0, 2]
-
-
 def notification(game: Game, key: str) -> Notification:
     return Notification(
         key=key, kind="your_turn", user=game.created_by or game.seats.first().user, game=game,
