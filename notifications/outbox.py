@@ -337,7 +337,7 @@ def _to_everyone(game: Game, event: Event, kind: str, context: dict) -> list[Not
 
 
 def _seats(game: Game, indexes=None) -> list[viewers.Player]:
-    return viewers.players(game.pk, indexes)
+    return viewers.players_of(game, indexes)
 
 
 def _tell_turns(game: Game, event: Event, before: list[int]) -> list[Notification | None]:

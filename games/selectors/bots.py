@@ -62,7 +62,7 @@ def bot_to_act(game: Game) -> viewers.Player | None:
     due = sorted(set(game.to_act or []) & set(game.bot_seats or []))
     if not due:
         return None
-    for player in viewers.players(game.pk, due):
+    for player in viewers.players_of(game, due):
         if accounts.is_bot(player.user) and player.status == Seat.Status.ACTIVE:
             return player
     return None

@@ -47,6 +47,12 @@ def players(game_id: int, indexes=None) -> list[Player]:
     return sql.players(game_id, indexes)
 
 
+def players_of(game: Game, indexes=None) -> list[Player]:
+    """`players(game.pk, indexes)`, without a query when they came with
+    the game (a move's read: games.stream.sql.game)."""
+    return sql.players_of(game, indexes)
+
+
 def seats_of(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("index"))
 

@@ -45,6 +45,17 @@ def from_row(model: type[models.Model], values) -> models.Model:
     return model.from_db(db.alias, names, values)
 
 
+def from_json(model: type[models.Model], columns: dict[str, Any]) -> models.Model:
+    """The instance the ORM would read from a row PostgreSQL gave as a JSON
+    object (`row_to_json`), keyed by column: each value through its field's
+    `to_python`, which reads a date or a time from its ISO text and leaves
+    a string, a number or a boolean as it is."""
+    db = connections[DEFAULT_DB_ALIAS]
+    fields = model._meta.concrete_fields
+    values = [field.to_python(columns[field.column]) for field in fields]
+    return model.from_db(db.alias, [field.attname for field in fields], values)
+
+
 def column_values(model: type[models.Model], names, values) -> dict[str, Any]:
     """Some of a row's columns, by field name (`names`, read in that order),
     as the ORM would read them: {attname: value}."""

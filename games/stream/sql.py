@@ -23,6 +23,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 
+from games.fields import from_text
 from games.hooks import Row
 from games.models import Event, Game, Seat, Snapshot
 from games.stream import rows as instances
@@ -105,11 +106,12 @@ def head(pk: int) -> tuple[int, str] | None:
 
 
 @cache
-def _game_sql() -> str:
+def _game_sql(with_players: bool = False) -> str:
     game, seat, event = _table(Game), _table(Seat), _table(Event)
     game_id = f"{game}.{_column(Game, 'id')}"
+    players = f", {_players_json_sql(game_id)}" if with_players else ""
     return (
-        f"SELECT {_select(Game)}, {seat}.{_column(Seat, 'index')}, {_select(Event)} "
+        f"SELECT {_select(Game)}, {seat}.{_column(Seat, 'index')}, {_select(Event)}{players} "
         f"FROM {game} LEFT JOIN {seat} ON {seat}.{_column(Seat, 'game')} = {game_id} "
         f"AND {seat}.{_column(Seat, 'user')} = %s AND {seat}.{_column(Seat, 'status')} = %s "
         f"LEFT JOIN {event} ON {event}.{_column(Event, 'game')} = {game_id} "
@@ -118,21 +120,30 @@ def _game_sql() -> str:
     )
 
 
-def game(pk: int, user_id: int | None = None) -> Game | None:
+def game(pk: int, user_id: int | None = None, *, with_players: bool = False) -> Game | None:
     """The game row as it is now, read with two things a move needs.
 
     `player_seat`: the seat the user plays (None: no active seat).
     The event at the game's head (`head_event(row)`), so that a worker whose
     state is one event behind (the other worker made the last move) catches
     up without another read (`store.load`).
+
+    `with_players`, on PostgreSQL: the players too, as one JSON text that
+    `players_of(row)` reads only when asked.  Most moves hand the turn on,
+    and the mail that says so names players: a second round trip otherwise.
     """
-    rows = _rows(_game_sql(), [user_id, Seat.Status.ACTIVE, pk])
+    with_players = with_players and _db().vendor == "postgresql"
+    rows = _rows(_game_sql(with_players), [user_id, Seat.Status.ACTIVE, pk])
     if not rows:
         return None
     width = len(Game._meta.concrete_fields)
     row = instances.from_row(Game, rows[0][:width])
     row.player_seat = rows[0][width]
-    row.head_event_values = rows[0][width + 1 :]
+    if with_players:
+        row.head_event_values = rows[0][width + 1 : -1]
+        row.players_read = rows[0][-1] or "[]"
+    else:
+        row.head_event_values = rows[0][width + 1 :]
     return row
 
 
@@ -263,6 +274,36 @@ def players(game_id: int, indexes=None) -> list[Player]:
     rows = _rows(sql, [game_id, *(chosen or []), Seat.Status.REPLACED])
     user = get_user_model()
     return [Player(row[-2], row[-1], instances.from_row(user, row[:-2])) for row in rows]
+
+
+def _players_json_sql(game_id: str) -> str:
+    """`players`' rows for the game `game_id` (SQL) as one JSON array of
+    [user row as an object, seat index, seat status], in seat order."""
+    user = get_user_model()
+    users, seats = _table(user), _table(Seat)
+    index = f"{seats}.{_column(Seat, 'index')}"
+    return (
+        f"(SELECT CAST(json_agg(json_build_array(row_to_json({users}), {index}, "
+        f"{seats}.{_column(Seat, 'status')}) ORDER BY {index}) AS text) "
+        f"FROM {seats} JOIN {users} "
+        f"ON {seats}.{_column(Seat, 'user')} = {users}.{_name(user._meta.pk.column)} "
+        f"WHERE {seats}.{_column(Seat, 'game')} = {game_id} "
+        f"AND {seats}.{_column(Seat, 'status')} <> '{Seat.Status.REPLACED}')"
+    )
+
+
+def players_of(game: Game, indexes=None) -> list[Player]:
+    """`players(game.pk, indexes)`, from what the game's read brought where
+    it did (`game(..., with_players=True)`), else read now."""
+    read = getattr(game, "players_read", None)
+    if read is None:
+        return players(game.pk, indexes)
+    chosen = None if indexes is None else set(indexes)
+    return [
+        Player(index, status, instances.from_json(get_user_model(), columns))
+        for columns, index, status in from_text(read)
+        if chosen is None or index in chosen
+    ]
 
 
 @cache

@@ -142,6 +142,35 @@ def test_append_reads_back_what_another_writer_set_since_the_game_was_read(game)
     assert appended.read_back == {"orders_written": True}
 
 
+@pytest.mark.postgres
+def test_a_moves_read_brings_the_players_as_players_would_read_them(game, monkeypatch):
+    """The players come in the game's own statement, built only when asked
+    for, field for field as the ORM reads them (a log-in time and a date
+    read from their JSON text)."""
+    first = game.seats.order_by("index").first().user
+    type(first).objects.filter(pk=first.pk).update(last_login=timezone.now(), bot="")
+    row = sql.game(game.pk, first.pk, with_players=True)
+    assert row.player_seat == 0 and isinstance(row.players_read, str)
+    assert sql.head_event(row).seq == game.seq  # the head event is read as before
+    expected = sql.players(game.pk)
+    monkeypatch.setattr(sql, "players", lambda *args: pytest.fail("read the players again"))
+    got = sql.players_of(row)
+    assert [(p.index, p.status) for p in got] == [(p.index, p.status) for p in expected]
+    names = [field.attname for field in type(first)._meta.concrete_fields]
+    for mine, theirs in zip(got, expected, strict=True):
+        assert [getattr(mine.user, n) for n in names] == [getattr(theirs.user, n) for n in names]
+        assert not mine.user._state.adding
+    assert got[0].user.last_login is not None
+    assert [p.index for p in sql.players_of(row, [2, 0])] == [0, 2]
+    assert sql.players_of(row, []) == []
+
+
+def test_without_the_players_read_with_it_players_of_reads_them(game):
+    row = sql.game(game.pk)
+    assert getattr(row, "players_read", None) is None
+    assert [p.index for p in sql.players_of(row, [2, 0])] == [0, 2]
+
+
 def notification(game: Game, key: str) -> Notification:
     return Notification(
         key=key, kind="your_turn", user=game.created_by or game.seats.first().user, game=game,

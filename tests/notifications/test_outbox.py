@@ -8,10 +8,11 @@ from django.db import transaction
 from games.models import Game
 from games.services.clocks import check_pause
 from games.services.creation import do_create_game
-from games.services.moves import check_submit_action
+from games.services.moves import check_submit_action, check_submit_action_by_id
 from games.services.seats import check_resign
 from games.services.undo import check_undo
 from games.services.vacation import check_start_vacation
+from games.stream import sql
 from notifications import outbox
 from notifications.models import Notification
 from tests.notifications.conftest import new_duel
@@ -41,6 +42,21 @@ def test_it_tells_a_seat_once_while_it_stays_to_act(alice, bob):
     assert kinds_for(bob) == [("your_turn", 1)]
     check_submit_action(game, alice, text="pass", expected_seq=3)
     assert kinds_for(bob) == [("your_turn", 1), ("your_turn", 4)]
+
+
+@pytest.mark.postgres
+def test_a_move_by_id_tells_whose_turn_from_the_players_read_with_the_game(
+    alice, bob, monkeypatch
+):
+    """The API's move reads the players with the game (one statement) and
+    the turn mail is built from them: no second read, the same rows."""
+    game = new_duel(alice, bob)
+    check_submit_action(game, alice, text=f"commit {hand(game, 0)[0]}", expected_seq=1)
+    monkeypatch.setattr(sql, "players", lambda *args: pytest.fail("read the players again"))
+    check_submit_action_by_id(game.pk, bob, text=f"commit {hand(game, 1)[0]}", expected_seq=2)
+    assert kinds_for(alice) == [("your_turn", 1), ("your_turn", 3)]
+    row = Notification.objects.get(user=alice, seq=3)
+    assert (row.to_email, row.seat) == (alice.email, 0)
 
 
 def test_it_tells_everyone_when_the_game_ends(alice, bob):
