@@ -280,15 +280,15 @@ def _players_json_sql(game_id: str) -> str:
     """`players`' rows for the game `game_id` (SQL) as one JSON array of
     [user row as an object, seat index, seat status], in seat order."""
     user = get_user_model()
-    users, seats = _table(user), _table(Seat)
-    index = f"{seats}.{_column(Seat, 'index')}"
+    # Aliases of their own: the statement around this joins the seats too.
+    index = f"seated.{_column(Seat, 'index')}"
     return (
-        f"(SELECT CAST(json_agg(json_build_array(row_to_json({users}), {index}, "
-        f"{seats}.{_column(Seat, 'status')}) ORDER BY {index}) AS text) "
-        f"FROM {seats} JOIN {users} "
-        f"ON {seats}.{_column(Seat, 'user')} = {users}.{_name(user._meta.pk.column)} "
-        f"WHERE {seats}.{_column(Seat, 'game')} = {game_id} "
-        f"AND {seats}.{_column(Seat, 'status')} <> '{Seat.Status.REPLACED}')"
+        f"(SELECT CAST(json_agg(json_build_array(row_to_json(player), {index}, "
+        f"seated.{_column(Seat, 'status')}) ORDER BY {index}) AS text) "
+        f"FROM {_table(Seat)} AS seated JOIN {_table(user)} AS player "
+        f"ON seated.{_column(Seat, 'user')} = player.{_name(user._meta.pk.column)} "
+        f"WHERE seated.{_column(Seat, 'game')} = {game_id} "
+        f"AND seated.{_column(Seat, 'status')} <> '{Seat.Status.REPLACED}')"
     )
 
 

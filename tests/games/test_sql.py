@@ -165,6 +165,14 @@ def test_a_moves_read_brings_the_players_as_players_would_read_them(game, monkey
     assert sql.players_of(row, []) == []
 
 
+@pytest.mark.postgres
+def test_a_replaced_seat_is_left_out_of_the_players_read_with_the_game(game):
+    Seat.objects.filter(game=game, index=1).update(status=Seat.Status.REPLACED)
+    row = sql.game(game.pk, with_players=True)
+    assert [p.index for p in sql.players_of(row)] == [p.index for p in sql.players(game.pk)]
+    assert [p.index for p in sql.players_of(row)] == [0, 2]
+
+
 def test_without_the_players_read_with_it_players_of_reads_them(game):
     row = sql.game(game.pk)
     assert getattr(row, "players_read", None) is None
