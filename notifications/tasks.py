@@ -71,14 +71,11 @@ def queue_after_commit(row: Notification) -> None:
     for the other, and a slow hook holds no mail.  In a request they are
     published once its response is written (ops.after_response)."""
     if row.status == Notification.Status.PENDING:
-        transaction.on_commit(partial(_publish, deliver, row.pk))
+        transaction.on_commit(partial(after_response.run, partial(enqueue, deliver, row.pk)))
     if row.webhook_status == Notification.Webhook.PENDING:
-        transaction.on_commit(partial(_publish, deliver_webhook, row.pk))
-
-
-def _publish(task, notification_id: int) -> None:
-    if not after_response.later(partial(enqueue, task, notification_id)):
-        enqueue(task, notification_id)
+        transaction.on_commit(
+            partial(after_response.run, partial(enqueue, deliver_webhook, row.pk))
+        )
 
 
 def queue_of(task) -> str:

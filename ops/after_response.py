@@ -27,14 +27,14 @@ _pending: ContextVar[list[Callable[[], object]] | None] = ContextVar(
 )
 
 
-def later(publish: Callable[[], object]) -> bool:
-    """Keep `publish` for after the current response; False outside a
-    request (the caller does it now).  `publish` must not raise."""
+def run(work: Callable[[], object]) -> None:
+    """Do `work` once the current response is written; at once outside a
+    request.  `work` must not raise."""
     pending = _pending.get()
     if pending is None:
-        return False
-    pending.append(publish)
-    return True
+        work()
+    else:
+        pending.append(work)
 
 
 class PublishAfterResponseMiddleware:

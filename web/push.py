@@ -48,8 +48,7 @@ def channel() -> str:
 def publish_committed(game, event) -> None:
     """The hooks.on_committed listener (web.apps): in a request, once its
     answer is written (the mover need not wait for Redis)."""
-    if not after_response.later(partial(publish, game.pk, event.seq)):
-        publish(game.pk, event.seq)
+    after_response.run(partial(publish, game.pk, event.seq))
 
 
 _clients: dict[str, redis.Redis] = {}
