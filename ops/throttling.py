@@ -24,8 +24,72 @@ from rest_framework import exceptions, throttling
 from ops.cache import count_with
 from ops.clients import client_address
 
+# A lease grows from one request, doubling while its client keeps coming to
+# this process, up to this share of the rate: a client that makes a few
+# requests strands nothing, and a busy one costs Redis a round trip in a
+# few dozen.
+LEASE_SHARE = 50
+KEPT_LEASES = 10_000  # windows remembered at once; beyond, the oldest go
+
+
+@dataclass
+class _Lease:
+    left: int  # requests this process may still admit in the window
+    size: int  # the next lease to ask for
+    ends: float  # the window's end (the throttle's clock)
+
+
+class Leases:
+    """This process's share of each window's requests, taken from the
+    window's counter in Redis (or the local fallback) a lease at a time."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._held: dict[str, _Lease] = {}
+
+    def take(self, key: str, limit: int, ends: float, count) -> bool:
+        """One request of the window `key` (of `limit` requests, ending at
+        `ends`), from the lease held or from a new one that `count(key,
+        amount)` adds to the shared counter."""
+        with self._lock:
+            lease = self._held.get(key)
+            if lease is not None and lease.left > 0:
+                lease.left -= 1
+                return True
+            if lease is not None and lease.size == 0:
+                return False  # the window is spent: the counter only grows
+            size = lease.size if lease is not None else 1
+        total = count(key, size)
+        granted = max(0, min(size, limit - (total - size)))
+        largest = max(1, limit // LEASE_SHARE)
+        # A window spent says so with size 0: no more round trips in it.
+        fresh = _Lease(max(granted - 1, 0), min(size * 2, largest) if granted else 0, ends)
+        with self._lock:
+            if key not in self._held and len(self._held) >= KEPT_LEASES:
+                self._forget_ended(ends)
+            self._held[key] = fresh
+        return granted > 0
+
+    def _forget_ended(self, before: float) -> None:
+        """Drop the windows that end before `before` (a new window's end);
+        if none does, the oldest half.  A lease forgotten is requests this
+        process will not admit: never more than the rate."""
+        ended = [key for key, lease in self._held.items() if lease.ends < before]
+        for key in ended or list(self._held)[: len(self._held) // 2]:
+            del self._held[key]
+
+    def forget_all(self) -> None:
+        with self._lock:
+            self._held.clear()
+
+
+leases = Leases()
+
 
 class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
+    # This process's leases (tests give a throttle a process of its own).
+    leases = leases
+
     def allow_request(self, request, view) -> bool:
         if self.rate is None:
             return True
@@ -39,7 +103,7 @@ class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
 
     def admits(self, key: str) -> bool:
         """Whether the window `key` has room for one more request."""
-        return leases.take(key, self.num_requests, self.window_ends, self.count)
+        return self.leases.take(key, self.num_requests, self.window_ends, self.count)
 
     def count(self, key: str, amount: int = 1) -> int:
         """The window's counter after adding `amount` (one round trip to Redis)."""
@@ -119,65 +183,3 @@ class Budget(FixedWindowRateThrottle):
         if self.admits(f"{key}:{window}"):
             return None
         return self.wait() or 1.0
-
-
-# A lease grows from one request, doubling while its client keeps coming to
-# this process, up to this share of the rate: a client that makes a few
-# requests strands nothing, and a busy one costs Redis a round trip in a
-# few dozen.
-LEASE_SHARE = 50
-KEPT_LEASES = 10_000  # windows remembered at once; beyond, the oldest go
-
-
-@dataclass
-class _Lease:
-    left: int  # requests this process may still admit in the window
-    size: int  # the next lease to ask for
-    ends: float  # the window's end (the throttle's clock)
-
-
-class Leases:
-    """This process's share of each window's requests, taken from the
-    window's counter in Redis (or the local fallback) a lease at a time."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._held: dict[str, _Lease] = {}
-
-    def take(self, key: str, limit: int, ends: float, count) -> bool:
-        """One request of the window `key` (of `limit` requests, ending at
-        `ends`), from the lease held or from a new one that `count(key,
-        amount)` adds to the shared counter."""
-        with self._lock:
-            lease = self._held.get(key)
-            if lease is not None and lease.left > 0:
-                lease.left -= 1
-                return True
-            if lease is not None and lease.size == 0:
-                return False  # the window is spent: the counter only grows
-            size = lease.size if lease is not None else 1
-        total = count(key, size)
-        granted = max(0, min(size, limit - (total - size)))
-        largest = max(1, limit // LEASE_SHARE)
-        # A window spent says so with size 0: no more round trips in it.
-        fresh = _Lease(max(granted - 1, 0), min(size * 2, largest) if granted else 0, ends)
-        with self._lock:
-            if key not in self._held and len(self._held) >= KEPT_LEASES:
-                self._forget_ended(ends)
-            self._held[key] = fresh
-        return granted > 0
-
-    def _forget_ended(self, now: float) -> None:
-        """Drop the windows that have ended; if none has, the oldest half
-        (a lease forgotten is requests this process will not admit: never
-        more than the rate)."""
-        ended = [key for key, lease in self._held.items() if lease.ends < now]
-        for key in ended or list(self._held)[: len(self._held) // 2]:
-            del self._held[key]
-
-    def forget_all(self) -> None:
-        with self._lock:
-            self._held.clear()
-
-
-leases = Leases()

@@ -79,8 +79,7 @@ class Process:
         process = self
 
         class Throttle(Counted):
-            def admits(self, key: str) -> bool:
-                return process.leases.take(key, self.num_requests, self.window_ends, self.count)
+            leases = self.leases
 
             def count(self, key: str, amount: int = 1) -> int:
                 process.round_trips += 1
