@@ -99,6 +99,7 @@ def check_of_type(state, seat):
     (buy_sell_par.legal_of): those are exactly its legal moves of that type."""
     from games.engines.cuba.steps import buy_sell_par
 
+    assert buy_sell_par._LEGAL.keys() == buy_sell_par.ACTIONS  # no verb left unlisted
     listed = buy_sell_par.legal(state, seat)
     for kind in buy_sell_par.ACTIONS | {"lay", "nonsense"}:
         of_type = [a for a in listed if a["type"] == kind]

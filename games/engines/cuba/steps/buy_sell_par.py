@@ -82,7 +82,7 @@ def blocking(state: State) -> bool:
 def legal(state: State, seat: int) -> list[Action]:
     if not _acting(state, seat):
         return []
-    return [action for kind in _KINDS for action in _LEGAL[kind](state, seat)]
+    return [action for listed in _LEGAL.values() for action in listed(state, seat)]
 
 
 def legal_of(state: State, seat: int, kind: Any) -> list[Action]:
@@ -144,8 +144,7 @@ def _passes(state: State, seat: int) -> list[Action]:
     return [{"type": "pass"}] if _why_not_pass(state, seat) is None else []
 
 
-# The order `legal` lists them in.
-_KINDS = ("sell", "buy", "par", "convert", "pass")
+# Each type's legal moves, in the order `legal` lists them.
 _LEGAL = {"sell": _sells, "buy": _buys, "par": _pars, "convert": _converts, "pass": _passes}
 
 
