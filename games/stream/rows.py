@@ -56,18 +56,26 @@ def from_json(model: type[models.Model], columns: dict[str, Any]) -> models.Mode
     return model.from_db(db.alias, [field.attname for field in fields], values)
 
 
+@cache
+def _by_name(model: type[models.Model]) -> dict[str, tuple[str, Any, list]]:
+    """`_converters` by field name: (attname, column, converters)."""
+    fields = model._meta.concrete_fields
+    return {
+        field.name: (field.attname, column, converters)
+        for field, (column, converters) in zip(fields, _converters(model), strict=True)
+    }
+
+
 def column_values(model: type[models.Model], names, values) -> dict[str, Any]:
     """Some of a row's columns, by field name (`names`, read in that order),
     as the ORM would read them: {attname: value}."""
     db = connections[DEFAULT_DB_ALIAS]
-    readers = dict(zip(model._meta.concrete_fields, _converters(model), strict=True))
     read = {}
     for name, value in zip(names, values, strict=True):
-        field = model._meta.get_field(name)
-        column, converters = readers[field]
+        attname, column, converters = _by_name(model)[name]
         for convert in converters:
             value = convert(value, column, db)
-        read[field.attname] = value
+        read[attname] = value
     return read
 
 
