@@ -106,17 +106,32 @@ def head(pk: int) -> tuple[int, str] | None:
 
 
 @cache
-def _game_sql(with_players: bool = False) -> str:
+def _game_sql(with_players: bool = False, lateral: bool = False) -> str:
     game, seat, event = _table(Game), _table(Seat), _table(Event)
     game_id = f"{game}.{_column(Game, 'id')}"
     players = f", {_players_json_sql(game_id)}" if with_players else ""
+    at_head = (
+        f"{event}.{_column(Event, 'game')} = {game_id} "
+        f"AND {event}.{_column(Event, 'seq')} = {game}.{_column(Game, 'seq')}"
+    )
+    if lateral:
+        # On PostgreSQL the head event is looked up by its (game, seq) key
+        # in a subquery of its own: as a plain join, a planner without
+        # statistics (a new or fast-growing table) scans the game's whole
+        # stream for the seq, a read that grows with every move.  LIMIT
+        # keeps the planner from folding the subquery back into a join.
+        head = ", ".join(f"head.{_name(field.column)}" for field in Event._meta.concrete_fields)
+        head_join = (
+            f"LEFT JOIN LATERAL (SELECT {_select(Event)} FROM {event} WHERE {at_head} LIMIT 1) "
+            "AS head ON TRUE"
+        )
+    else:
+        head, head_join = _select(Event), f"LEFT JOIN {event} ON {at_head}"
     return (
-        f"SELECT {_select(Game)}, {seat}.{_column(Seat, 'index')}, {_select(Event)}{players} "
+        f"SELECT {_select(Game)}, {seat}.{_column(Seat, 'index')}, {head}{players} "
         f"FROM {game} LEFT JOIN {seat} ON {seat}.{_column(Seat, 'game')} = {game_id} "
         f"AND {seat}.{_column(Seat, 'user')} = %s AND {seat}.{_column(Seat, 'status')} = %s "
-        f"LEFT JOIN {event} ON {event}.{_column(Event, 'game')} = {game_id} "
-        f"AND {event}.{_column(Event, 'seq')} = {game}.{_column(Game, 'seq')} "
-        f"WHERE {game_id} = %s"
+        f"{head_join} WHERE {game_id} = %s"
     )
 
 
@@ -132,8 +147,9 @@ def game(pk: int, user_id: int | None = None, *, with_players: bool = False) -> 
     `players_of(row)` reads only when asked.  Most moves hand the turn on,
     and the mail that says so names players: a second round trip otherwise.
     """
-    with_players = with_players and _db().vendor == "postgresql"
-    rows = _rows(_game_sql(with_players), [user_id, Seat.Status.ACTIVE, pk])
+    postgresql = _db().vendor == "postgresql"
+    with_players = with_players and postgresql
+    rows = _rows(_game_sql(with_players, postgresql), [user_id, Seat.Status.ACTIVE, pk])
     if not rows:
         return None
     width = len(Game._meta.concrete_fields)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime
+import json
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from games.hooks import Row
@@ -41,6 +43,36 @@ def test_game_brings_the_head_event(game):
     assert (event.pk, event.seq, event.hash) == Event.objects.values_list("pk", "seq", "hash").get(
         game=game, seq=game.seq
     )
+
+
+@pytest.mark.postgres
+def test_the_head_event_is_read_by_its_key_however_long_the_stream(game):
+    """A plain join let a planner without statistics (a test database, a
+    table that just grew) read every event of the game to find the head's:
+    a move's read that grew with the game."""
+    for _ in range(40):
+        event = next_event(game)
+        sql.append(event, game.seq, {"seq": event.seq, "head_hash": event.hash}, None)
+        game.seq, game.head_hash = event.seq, event.hash
+    query = sql._game_sql(True, True)
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + query, [None, "active", game.pk])
+        plan = cursor.fetchone()[0]
+    plan = json.loads(plan) if isinstance(plan, str) else plan
+    nodes = plan_nodes(plan[0]["Plan"])
+    events_read = [
+        node["Actual Rows"] + node.get("Rows Removed by Filter", 0)
+        for node in nodes
+        if node.get("Relation Name") == "games_event"
+    ]
+    assert events_read == [1]
+    assert sql.head_event(sql.game(game.pk)).seq == game.seq == 41
+
+
+def plan_nodes(node: dict):
+    yield node
+    for child in node.get("Plans", ()):
+        yield from plan_nodes(child)
 
 
 def test_game_brings_the_seat_the_user_plays(game, bob, eve):
