@@ -5,8 +5,10 @@ forward, and read the rows back."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
@@ -18,7 +20,7 @@ BEFORE = [("games", "0011_outages_repaired_per_game")]
 AFTER = [("games", "0012_results_in_one_shape")]
 
 # slow: replays finished games of every title through an old schema.
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 
 def finished_game(title: str, players: int, seed: int, options: dict | None = None):
@@ -114,18 +116,6 @@ def stream(setup, moves, *, undone=None):
     return events
 
 
-@pytest.fixture
-def old_schema():
-    """The database as it stood before the migration; forward again after."""
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE)
-    try:
-        yield OldRows(executor.loader.project_state(BEFORE).apps)
-    finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
-
-
 def migrate_forward():
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
@@ -148,67 +138,134 @@ TITLES = [
 ]
 
 
-# Every title's games are stored in one old schema and migrated forward
-# together: going back and forth through the migrations costs seconds, the
-# games do not meet.
+# Going back through the migrations and forward again costs seconds (a
+# dozen migrations of several apps each way), so every case's games are
+# stored in one old schema and migrated forward together, once for the
+# module; each test then reads what the migration made of its own.  The
+# games do not meet: the migration rewrites each row on its own.
 
 
-def test_a_finished_game_is_replayed_into_the_new_shape(old_schema):
-    expected = {}
+@pytest.fixture(scope="module")
+def converted(django_db_setup, django_db_blocker):
+    """Each case's games written in the old schema, the migration run once
+    over all of them, and what it stored, by case."""
+    with django_db_blocker.unblock():
+        executor = MigrationExecutor(connection)
+        executor.migrate(BEFORE)
+        try:
+            old = OldRows(executor.loader.project_state(BEFORE).apps)
+            cases = {name: write(old) for name, write in CASES.items()}
+            migrate_forward()
+            yield {name: case.read() for name, case in cases.items()}
+        finally:
+            executor = MigrationExecutor(connection)
+            executor.migrate(executor.loader.graph.leaf_nodes())
+            call_command("flush", verbosity=0, interactive=False, reset_sequences=False)
+
+
+class Case:
+    """A case's rows, by name, with what each must read after the migration."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, int] = {}
+
+    def read(self) -> dict[str, Any]:
+        return {name: stored(pk) for name, pk in self.rows.items()}
+
+
+def replayed_games(old: OldRows) -> Case:
+    """Every title's finished game, with an old result that says nothing
+    true, so that only the replay can give the answer; a stray move after
+    the second one is undone at once, which the replay leaves out."""
+    case = Case()
     for title, players, options, _ in TITLES:
-        setup, moves, final = finished_game(title, players, seed=11, options=options)
+        setup, moves, _ = finished_game(title, players, seed=11, options=options)
         engine = base.get(title)
-        # A stray move after the second one, undone at once: replay leaves it out.
         state = engine.apply(engine.apply(setup, *moves[0]), *moves[1])
         seat = min(engine.to_act(state))
         stray = (seat, engine.legal_actions(state, seat)[-1])
-        # An old result that says nothing true: only the replay can give the answer.
         nothing = {"scores": [0] * players, "places": [1] * players, "winners": []}
-        pk = old_schema.game(
+        case.rows[f"{title}-{players}"] = old.game(
             title, options=options, result=nothing, events=stream(setup, moves, undone=stray)
         )
-        expected[pk] = (title, players, engine.result(final))
-    migrate_forward()
-    for pk, (title, players, result) in expected.items():
-        assert stored(pk) == result, (title, players)
+    return case
 
 
-def test_a_game_that_no_longer_replays_is_converted_field_by_field(old_schema):
-    expected = {}
-    for title, players, options, old in TITLES:
+def unreplayable_games(old: OldRows) -> Case:
+    """Every title's game with no action events, whose replay stops at the
+    setup, where the game has not ended: its old result is all there is."""
+    case = Case()
+    for title, players, options, old_result in TITLES:
         _, _, final = finished_game(title, players, seed=12, options=options)
-        # No action events: the replay stops at the setup, where the game has not ended.
         setup = base.get(title).setup(players, options, 12)
-        pk = old_schema.game(title, options=options, result=old(final), events=stream(setup, []))
-        expected[pk] = (title, players, base.get(title).result(final))
-    migrate_forward()
-    for pk, (title, players, result) in expected.items():
-        assert stored(pk) == result, (title, players)
+        case.rows[f"{title}-{players}"] = old.game(
+            title, options=options, result=old_result(final), events=stream(setup, [])
+        )
+    return case
 
 
-def test_a_title_no_longer_installed_keeps_what_its_old_result_says(old_schema):
-    gone = old_schema.game("gone", result={"scores": [3, 5, 3], "ranking": [1, 0, 2]})
-    said = old_schema.game("gone", result={"scores": [4], "places": [1], "end": "Pile ran out!"})
-    empty = old_schema.game("gone", result={"winners": [0]})
-    migrate_forward()
-    assert stored(gone) == {
+def uninstalled_games(old: OldRows) -> Case:
+    case = Case()
+    case.rows["gone"] = old.game("gone", result={"scores": [3, 5, 3], "ranking": [1, 0, 2]})
+    case.rows["said"] = old.game(
+        "gone", result={"scores": [4], "places": [1], "end": "Pile ran out!"}
+    )
+    case.rows["empty"] = old.game("gone", result={"winners": [0]})
+    return case
+
+
+def games_to_leave(old: OldRows) -> Case:
+    setup, moves, final = finished_game("havana", 2, seed=13)
+    new = base.get("havana").result(final)
+    events = stream(setup, moves)
+    case = Case()
+    case.rows["running"] = old.game("havana", status="active", result=None, events=events[:3])
+    case.rows["aborted"] = old.game("havana", status="aborted", result=None, events=events[:3])
+    case.rows["converted"] = old.game("havana", result={**new, "scores": [0, 0]}, events=events)
+    return case
+
+
+CASES = {
+    "replayed": replayed_games,
+    "unreplayable": unreplayable_games,
+    "uninstalled": uninstalled_games,
+    "left alone": games_to_leave,
+}
+
+
+def final_results(seed: int) -> dict[str, Any]:
+    """Each title's result at the end of the seeded game, as the engine gives it now."""
+    results = {}
+    for title, players, options, _ in TITLES:
+        _, _, final = finished_game(title, players, seed=seed, options=options)
+        results[f"{title}-{players}"] = base.get(title).result(final)
+    return results
+
+
+def test_a_finished_game_is_replayed_into_the_new_shape(converted):
+    assert converted["replayed"] == final_results(seed=11)
+
+
+def test_a_game_that_no_longer_replays_is_converted_field_by_field(converted):
+    assert converted["unreplayable"] == final_results(seed=12)
+
+
+def test_a_title_no_longer_installed_keeps_what_its_old_result_says(converted):
+    stored = converted["uninstalled"]
+    assert stored["gone"] == {
         "winners": [1],
         "places": [2, 1, 2],
         "scores": [3, 5, 3],
         "ended_by": "unknown",
         "breakdown": [{"total": 3}, {"total": 5}, {"total": 3}],
     }
-    assert stored(said)["ended_by"] == "pile_ran_out"
-    assert stored(empty) == {"winners": [0]}  # nothing to build the shape from
+    assert stored["said"]["ended_by"] == "pile_ran_out"
+    assert stored["empty"] == {"winners": [0]}  # nothing to build the shape from
 
 
-def test_running_aborted_and_already_converted_games_are_left_alone(old_schema):
-    setup, moves, final = finished_game("havana", 2, seed=13)
+def test_running_aborted_and_already_converted_games_are_left_alone(converted):
+    stored = converted["left alone"]
+    _, _, final = finished_game("havana", 2, seed=13)
     new = base.get("havana").result(final)
-    events = stream(setup, moves)
-    running = old_schema.game("havana", status="active", result=None, events=events[:3])
-    aborted = old_schema.game("havana", status="aborted", result=None, events=events[:3])
-    converted = old_schema.game("havana", result={**new, "scores": [0, 0]}, events=events)
-    migrate_forward()
-    assert stored(running) is None and stored(aborted) is None
-    assert stored(converted) == {**new, "scores": [0, 0]}
+    assert stored["running"] is None and stored["aborted"] is None
+    assert stored["converted"] == {**new, "scores": [0, 0]}
