@@ -308,6 +308,26 @@ def mail_pictures(request):
 
 
 @pytest.fixture(autouse=True)
+def mail_held(request):
+    """Notifications wait in the outbox, as they do in production until a
+    worker takes them, unless a test is marked `mail` (or `redis`, where a
+    real worker takes them): delivering each at once in the test's process
+    rendered a mail for every move of every test, a tenth of the suite's
+    time for tests that never read one.  The rows are still written with
+    their events; only the hand-over to the worker waits."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    if request.node.get_closest_marker("mail") or request.node.get_closest_marker("redis"):
+        return
+    from notifications import tasks
+
+    def held(task, notification_id: int) -> bool:
+        return False  # not handed over: the outbox sweep would queue it
+
+    request.getfixturevalue("monkeypatch").setattr(tasks, "enqueue", held)
+
+
+@pytest.fixture(autouse=True)
 def mail_unpaced(request):
     """Turn mails go at once unless a test paces them itself
     (notifications.pacing): tests of other things read every mail."""

@@ -17,7 +17,7 @@ from accounts.models import ApiToken, User
 from notifications.models import Notification
 from tests.accounts.conftest import PASSWORD, log_in, token_client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.mail]
 
 NEW = "a brand new phrase 3"
 

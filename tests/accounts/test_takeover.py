@@ -17,7 +17,7 @@ from accounts.models import ApiToken, User
 from notifications.models import Notification
 from tests.accounts.conftest import PASSWORD, log_in, token_client
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.mail]
 
 THIEF = "thief@evil.test"
 NEW = "a brand new phrase 3"

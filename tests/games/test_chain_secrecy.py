@@ -164,6 +164,7 @@ def table(alice, bob, carol, eve):
     return [alice, bob, carol], eve
 
 
+@pytest.mark.mail  # the seat's mails are searched too
 @pytest.mark.parametrize("title", sorted(TITLES))
 def test_another_seat_and_a_spectator_recover_no_hidden_choice(
     title, table, sink, django_capture_on_commit_callbacks

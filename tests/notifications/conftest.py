@@ -13,6 +13,7 @@ import time
 import uuid
 from email import message_from_bytes
 from email.policy import default as default_policy
+from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -20,6 +21,16 @@ from aiosmtpd.controller import Controller
 from games.services.creation import do_create_game
 from notifications.addresses import reply_address
 from tests.support.worker import private_queue, real_worker
+
+HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items):
+    """Every test here is about mail: the outbox is delivered as it is
+    written (tests/conftest.py, mail_held)."""
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.mail)
 
 
 class Sink:

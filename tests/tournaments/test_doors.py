@@ -22,7 +22,7 @@ from tests.tournaments.conftest import play_round
 from tournaments import selectors
 from tournaments.models import Entry, Seating, Tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.mail]
 
 GOOD = {"name": "Autumn cup", "title": "duel", "table_size": 2, "rounds": 2}
 

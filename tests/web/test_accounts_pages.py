@@ -13,7 +13,7 @@ from accounts.models import User
 from games.models import Vacation
 from notifications.models import Notification
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.mail]
 
 GOOD = "a long passphrase 9"
 
