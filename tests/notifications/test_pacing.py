@@ -214,19 +214,22 @@ def test_the_page_and_its_polls_say_a_player_is_there(paced, alice, bob, charlie
 @pytest.mark.django_db(transaction=True)
 def test_with_a_real_worker_the_mail_waits_for_the_player_to_leave(worker, sink, paced, alice,
                                                                    bob):  # fmt: skip
-    paced.CORREO_PRESENCE_SECONDS = 2
+    # Long enough for a loaded machine's worker to take the mail while she
+    # is still at the table; the wait below counts from her visit.
+    paced.CORREO_PRESENCE_SECONDS = 6
     paced.CORREO_COALESCE_SECONDS = 0
     game = duel(alice, bob)
     sink.wait_for(lambda m: "alice@example.org" in m.envelope_to)
     page = Client()
     page.force_login(alice)
     assert page.get(f"/games/{game.pk}/").status_code == 200  # at the table
+    seen = time.monotonic()
     play(game, alice, 0)
     play(game, bob, 1)
     row = Notification.objects.filter(user=alice, kind="your_turn").latest("pk")
     wait_until(lambda: Notification.objects.get(pk=row.pk).next_attempt_at is not None)
     assert len(sink.to("alice@example.org")) == 1
-    time.sleep(2.2)  # she left without moving
+    time.sleep(max(0.0, seen + 6.2 - time.monotonic()))  # she left without moving
     assert sweep() >= 1
     wait_until(lambda: Notification.objects.get(pk=row.pk).status == "sent")
     assert len(sink.to("alice@example.org")) == 2
