@@ -70,9 +70,10 @@ def column_values(model: type[models.Model], names, values) -> dict[str, Any]:
     """Some of a row's columns, by field name (`names`, read in that order),
     as the ORM would read them: {attname: value}."""
     db = connections[DEFAULT_DB_ALIAS]
+    by_name = _by_name(model)
     read = {}
     for name, value in zip(names, values, strict=True):
-        attname, column, converters = _by_name(model)[name]
+        attname, column, converters = by_name[name]
         for convert in converters:
             value = convert(value, column, db)
         read[attname] = value

@@ -53,11 +53,11 @@ def _prepared(model: type[models.Model], values: dict[str, Any]) -> list[Any]:
 
 
 @cache
-def _select(model: type[models.Model]) -> str:
+def _select(model: type[models.Model], alias: str | None = None) -> str:
     """A model's concrete columns as a select list, in the order that
-    `instances.from_row` reads them."""
-    table = model._meta.db_table
-    return ", ".join(f"{_name(table)}.{_name(f.column)}" for f in model._meta.concrete_fields)
+    `instances.from_row` reads them, qualified by its table or `alias`."""
+    source = alias or _name(model._meta.db_table)
+    return ", ".join(f"{source}.{_name(f.column)}" for f in model._meta.concrete_fields)
 
 
 class _PreparingCursor(psycopg.Cursor):
@@ -120,7 +120,7 @@ def _game_sql(with_players: bool = False, lateral: bool = False) -> str:
         # statistics (a new or fast-growing table) scans the game's whole
         # stream for the seq, a read that grows with every move.  LIMIT
         # keeps the planner from folding the subquery back into a join.
-        head = ", ".join(f"head.{_name(field.column)}" for field in Event._meta.concrete_fields)
+        head = _select(Event, "head")
         head_join = (
             f"LEFT JOIN LATERAL (SELECT {_select(Event)} FROM {event} WHERE {at_head} LIMIT 1) "
             "AS head ON TRUE"

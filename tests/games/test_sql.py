@@ -54,9 +54,9 @@ def test_the_head_event_is_read_by_its_key_however_long_the_stream(game):
         event = next_event(game)
         sql.append(event, game.seq, {"seq": event.seq, "head_hash": event.hash}, None)
         game.seq, game.head_hash = event.seq, event.hash
-    query = sql._game_sql(True, True)
+    query = "EXPLAIN (ANALYZE, FORMAT JSON) " + sql._game_sql(True, True)
     with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + query, [None, "active", game.pk])
+        cursor.execute(query, [None, Seat.Status.ACTIVE, game.pk])
         plan = cursor.fetchone()[0]
     plan = json.loads(plan) if isinstance(plan, str) else plan
     nodes = plan_nodes(plan[0]["Plan"])
