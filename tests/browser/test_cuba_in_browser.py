@@ -30,10 +30,6 @@ MAP_MOVES = ("lay", "station", "home")
 AMOUNT_KEYS = ("amount", "price")
 
 
-def seq(page: Page) -> int:
-    return int(page.get_attribute("#game", "data-seq"))
-
-
 def shown_seq(page: Page) -> int | None:
     """The seq the page shows, None before it shows a game."""
     shown = page.evaluate("document.querySelector('#game')?.dataset.seq ?? null")
@@ -71,7 +67,7 @@ def form_index(page: Page, action: dict, ranged: bool) -> int:
 def click_move(page: Page, action: dict) -> None:
     """Make `action` from the page as a player would: on the map for a lay
     or a station, in the number input for an amount, else its button."""
-    before = seq(page)
+    before = shown_seq(page)
     forms = page.locator(".cuba-moves form[data-action]")
     if action["type"] in MAP_MOVES:
         page.locator(f'#cuba-map a.hex-target[data-hex="{action["hex"]}"]').click()

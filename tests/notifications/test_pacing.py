@@ -216,7 +216,7 @@ def test_with_a_real_worker_the_mail_waits_for_the_player_to_leave(worker, sink,
                                                                    bob):  # fmt: skip
     # Long enough for a loaded machine's worker to take the mail while she
     # is still at the table; the wait below counts from her visit.
-    paced.CORREO_PRESENCE_SECONDS = 6
+    paced.CORREO_PRESENCE_SECONDS = presence = 6
     paced.CORREO_COALESCE_SECONDS = 0
     game = duel(alice, bob)
     sink.wait_for(lambda m: "alice@example.org" in m.envelope_to)
@@ -229,7 +229,7 @@ def test_with_a_real_worker_the_mail_waits_for_the_player_to_leave(worker, sink,
     row = Notification.objects.filter(user=alice, kind="your_turn").latest("pk")
     wait_until(lambda: Notification.objects.get(pk=row.pk).next_attempt_at is not None)
     assert len(sink.to("alice@example.org")) == 1
-    time.sleep(max(0.0, seen + 6.2 - time.monotonic()))  # she left without moving
+    time.sleep(max(0.0, seen + presence + 0.2 - time.monotonic()))  # she left without moving
     assert sweep() >= 1
     wait_until(lambda: Notification.objects.get(pk=row.pk).status == "sent")
     assert len(sink.to("alice@example.org")) == 2
