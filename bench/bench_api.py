@@ -188,9 +188,9 @@ def committed_insert(conn, pause: float) -> float:
     return time.perf_counter() - started
 
 
-def single_plays(title: str) -> list[tuple[int, str, int, int, dict]]:
+def single_plays(title: str) -> list[tuple[int, str, int, dict]]:
     """SINGLE moves of `title` for the single client, each as (game id, the
-    mover's token, seq, seat, action): one 2-player game after another
+    mover's token, seq, action): one 2-player game after another
     (seeds 5, 6, ...) between the same two players, since a game of Point
     City ends after some forty moves and the median of so few moved by
     tenths from run to run."""
@@ -203,13 +203,13 @@ def single_plays(title: str) -> list[tuple[int, str, int, int, dict]]:
     for seed in range(5, 5 + SINGLE):
         game = do_create_game(title=title, players=players, seed=seed)
         for seq, seat, action in planned_moves(game.pk, SINGLE - len(plays)):
-            plays.append((game.pk, tokens[seat], seq, seat, action))
+            plays.append((game.pk, tokens[seat], seq, action))
         if len(plays) >= SINGLE:
             break
     return plays
 
 
-def single_client(titles: dict[str, list[tuple[int, str, int, int, dict]]]) -> None:
+def single_client(titles: dict[str, list[tuple[int, str, int, dict]]]) -> None:
     """One client, request by request: per title, a move beside the trivial
     view and one committed INSERT measured alone (what a durable
     acknowledgement cannot go below), and the move's cost as a multiple of
@@ -230,7 +230,7 @@ def single_client(titles: dict[str, list[tuple[int, str, int, int, dict]]]) -> N
                 continue
             trivial.append(timed("GET", "/api/ping/", conn=http_conn)[0])
             insert.append(committed_insert(insert_conn, pause=0.005))
-            game_id, token, seq, _seat, action = plays.pop(0)
+            game_id, token, seq, action = plays.pop(0)
             body = {"seq": seq, "action": action}
             path = f"/api/games/{game_id}/actions/"
             moves[title].append(timed("POST", path, token, body, http_conn)[0])

@@ -245,18 +245,31 @@ def fast_password_hashing(request):
 @pytest.fixture(autouse=True)
 def celery_in_process(request):
     """Tasks run in-process unless a test is marked `redis` (and then a real
-    worker consumes them); nothing is left queued in the real Redis."""
+    worker consumes them); nothing is left queued in the real Redis.
+
+    Notifications wait in the outbox, as they do in production until a
+    worker takes them, unless the test is marked `mail`: delivering each at
+    once rendered a mail for every move of every test, a tenth of the
+    suite's time for tests that never read one.  The rows are still written
+    with their events; only the hand-over to the worker waits."""
     if request.node.get_closest_marker("redis") or not request.config.pluginmanager.hasplugin(
         "django"
     ):
         yield
         return
     from config.celery import app
+    from notifications import tasks
 
+    if not request.node.get_closest_marker("mail"):
+        request.getfixturevalue("monkeypatch").setattr(tasks, "enqueue", _held)
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = eager
+
+
+def _held(task, notification_id: int) -> bool:
+    return False  # not handed over: the outbox sweep would queue it
 
 
 @pytest.fixture(autouse=True)
@@ -305,26 +318,6 @@ def mail_pictures(request):
         return
     if request.node.get_closest_marker("mail_pictures") is None:
         request.getfixturevalue("settings").NOTIFICATIONS_BOARD_IMAGE = False
-
-
-@pytest.fixture(autouse=True)
-def mail_held(request):
-    """Notifications wait in the outbox, as they do in production until a
-    worker takes them, unless a test is marked `mail` (or `redis`, where a
-    real worker takes them): delivering each at once in the test's process
-    rendered a mail for every move of every test, a tenth of the suite's
-    time for tests that never read one.  The rows are still written with
-    their events; only the hand-over to the worker waits."""
-    if not request.config.pluginmanager.hasplugin("django"):
-        return
-    if request.node.get_closest_marker("mail") or request.node.get_closest_marker("redis"):
-        return
-    from notifications import tasks
-
-    def held(task, notification_id: int) -> bool:
-        return False  # not handed over: the outbox sweep would queue it
-
-    request.getfixturevalue("monkeypatch").setattr(tasks, "enqueue", held)
 
 
 @pytest.fixture(autouse=True)

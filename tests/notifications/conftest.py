@@ -27,7 +27,7 @@ HERE = Path(__file__).parent
 
 def pytest_collection_modifyitems(items):
     """Every test here is about mail: the outbox is delivered as it is
-    written (tests/conftest.py, mail_held)."""
+    written (tests/conftest.py, celery_in_process)."""
     for item in items:
         if HERE in item.path.parents:
             item.add_marker(pytest.mark.mail)
