@@ -182,6 +182,7 @@ class CubaEngine(EngineBase):
         """The step that owns the action says why (it validates on its own);
         only a move no step of this round knows gets the round's sentence."""
         probe = self.copy_state(state)
+        log.start(probe)  # the copy shares the log: its notes go to a list of its own
         try:
             flow.current(probe).process(probe, seat, action)
         except IllegalAction as exc:

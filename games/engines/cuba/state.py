@@ -7,9 +7,9 @@ drift apart. Parts of it stay empty until the rounds that fill them exist.
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import Annotated, Any, NotRequired, TypedDict
 
-from ..typed import copier
+from ..typed import SHARED, copier
 from .map.board import Board
 from .rules.cash import Ledger
 
@@ -74,8 +74,10 @@ class CubaState(TypedDict):
     # {"reason": `ENDED_BY`}, and for a bankruptcy "bankrupt": the seat
     end: dict[str, Any] | None
     # What the latest move set off without a decision (`rules.log`): absent in
-    # a game's setup (stored setups keep their keys), emptied by every move.
-    log: NotRequired[list[dict[str, Any]]]
+    # a game's setup (stored setups keep their keys).  Every move starts a new
+    # list (`log.start`) rather than emptying the old one, so a copy shares it:
+    # copying it through JSON was most of a copy's cost.
+    log: NotRequired[Annotated[list[dict[str, Any]], SHARED]]
 
 
 # The copy `apply` plays on, generated from the declaration above as the
