@@ -6,7 +6,7 @@ on here, to be measured again:
 
 - `reads`: games.stream.sql's hand-written reads (the game with the player's seat
   and head event, the players, the events since a seq) from prepared
-  statements, made model instances by games.stream.rows (`from_db`, the
+  statements, made model instances by ops.rows (`from_db`, the
   fields' converters); the plain way is the ORM's querysets.
 - `serializers`: games.api.serializers.validated reused one serializer per
   class and thread, resetting DRF's private result attributes; the plain way
@@ -61,8 +61,9 @@ from accounts.models import User  # noqa: E402
 from games.api import serializers  # noqa: E402
 from games.models import Event, Game, Seat  # noqa: E402
 from games.services.creation import do_create_game  # noqa: E402
-from games.stream import rows as instances  # noqa: E402
 from games.stream import sql, store  # noqa: E402
+from ops import rows as instances  # noqa: E402
+from ops import statements  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "11"))
 MOVES = int(os.environ.get("BENCH_MOVES", "30"))  # per game and round
@@ -296,7 +297,7 @@ def bench_calls() -> None:
     """Each trick alone, per call, against its plain way."""
     users = [User.objects.create(username=f"calls{side}") for side in "ab"]
     game = do_create_game(title="havana", players=users, seed=99)
-    row = sql._rows(sql._game_sql(), [users[0].pk, Seat.Status.ACTIVE, game.pk])[0]
+    row = statements.rows(sql._game_sql(), [users[0].pk, Seat.Status.ACTIVE, game.pk])[0]
     width = len(Game._meta.concrete_fields)
     body = {"seq": 7, "action": {"type": "pass"}}
     values = {"seq": 8, "head_hash": "0" * 64, "to_act": [1]}

@@ -6,7 +6,7 @@ spend most of its time building the same handful of statements.  They never
 change shape, so they are written out here.  Table and column names come
 from the models' _meta and every value is prepared by its model field, so the
 statements follow the models and run on SQLite and PostgreSQL alike.
-What they read comes back as model instances built by games.stream.rows, the
+What they read comes back as model instances built by ops.rows, the
 small adapter that leans on Django's internals to build them as the ORM
 would (docs/benchmarks.md, "Django and DRF internals": what that saves).
 Everything else uses the ORM.
@@ -18,15 +18,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import psycopg
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 
 from games.fields import from_text
 from games.hooks import Row
 from games.models import Event, Game, Seat, Snapshot
-from games.stream import rows as instances
+from ops import rows as instances
+from ops import statements
 
 
 def _name(name: str) -> str:
@@ -60,35 +59,6 @@ def _select(model: type[models.Model], alias: str | None = None) -> str:
     return ", ".join(f"{source}.{_name(f.column)}" for f in model._meta.concrete_fields)
 
 
-class _PreparingCursor(psycopg.Cursor):
-    """A psycopg cursor that binds on the server and prepares each statement
-    the first time a connection runs it."""
-
-    def execute(self, query, params=None, *, prepare=True, binary=None):
-        return super().execute(query, params, prepare=prepare, binary=binary)
-
-
-def _cursor():
-    """A cursor for the statements here: on PostgreSQL, unless
-    CORREO_PREPARED_STATEMENTS is off, one that prepares them, since planning
-    them took PostgreSQL three times as long as running them."""
-    db = _db()
-    if db.vendor != "postgresql" or not settings.CORREO_PREPARED_STATEMENTS:
-        return db.cursor()
-    db.close_if_health_check_failed()
-    db.ensure_connection()
-    cursor = _PreparingCursor(db.connection)
-    if db.queries_logged:
-        return db.make_debug_cursor(cursor)
-    return db.make_cursor(cursor)
-
-
-def _rows(sql: str, params: list[Any]) -> list[tuple]:
-    with _cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
-
-
 @cache
 def _head_sql() -> str:
     return (
@@ -99,7 +69,7 @@ def _head_sql() -> str:
 
 def head(pk: int) -> tuple[int, str] | None:
     """A game's (seq, head_hash), or None if there is no such game."""
-    with _cursor() as cursor:
+    with statements.cursor() as cursor:
         cursor.execute(_head_sql(), [pk])
         row = cursor.fetchone()
     return tuple(row) if row else None
@@ -149,7 +119,7 @@ def game(pk: int, user_id: int | None = None, *, with_players: bool = False) -> 
     """
     postgresql = _db().vendor == "postgresql"
     with_players = with_players and postgresql
-    rows = _rows(_game_sql(with_players, postgresql), [user_id, Seat.Status.ACTIVE, pk])
+    rows = statements.rows(_game_sql(with_players, postgresql), [user_id, Seat.Status.ACTIVE, pk])
     if not rows:
         return None
     width = len(Game._meta.concrete_fields)
@@ -181,7 +151,10 @@ def _events_sql() -> str:
 
 def events_between(game_id: int, after: int, upto: int) -> list[Event]:
     """The game's events after seq `after` up to seq `upto`, in order."""
-    return [instances.from_row(Event, row) for row in _rows(_events_sql(), [game_id, after, upto])]
+    return [
+        instances.from_row(Event, row)
+        for row in statements.rows(_events_sql(), [game_id, after, upto])
+    ]
 
 
 @cache
@@ -202,7 +175,7 @@ def events_told(game_id: int, after: int, upto: int, limit: int) -> list[Event]:
     user = get_user_model()
     width = len(Event._meta.concrete_fields)
     told = []
-    for row in _rows(_told_sql(), [game_id, after, upto, max(limit, 0)]):
+    for row in statements.rows(_told_sql(), [game_id, after, upto, max(limit, 0)]):
         event = instances.from_row(Event, row[:width])
         actor = None if event.actor_id is None else instances.from_row(user, row[width:])
         instances.attach(event, "actor", actor)
@@ -226,7 +199,7 @@ def table(pk: int) -> tuple[Game, list[Seat]] | None:
     """A game and all its seats (replaced ones too) with their users, in
     seat order, read in one statement so that they agree; None if the game
     has no seats.  Every seat's `game` is the one Game instance."""
-    rows = _rows(_table_sql(), [pk])
+    rows = statements.rows(_table_sql(), [pk])
     if not rows:
         return None
     user = get_user_model()
@@ -251,7 +224,7 @@ def _seat_sql() -> str:
 
 def active_seat(game_id: int, user_id: int) -> int | None:
     """The seat the user plays in the game, if an active one."""
-    with _cursor() as cursor:
+    with statements.cursor() as cursor:
         cursor.execute(_seat_sql(), [game_id, user_id, Seat.Status.ACTIVE])
         row = cursor.fetchone()
     return row[0] if row else None
@@ -287,7 +260,7 @@ def players(game_id: int, indexes=None) -> list[Player]:
     """The game's seats but replaced ones (or just `indexes`) with their users."""
     chosen = None if indexes is None else sorted(indexes)
     sql = _players_sql(None if chosen is None else len(chosen))
-    rows = _rows(sql, [game_id, *(chosen or []), Seat.Status.REPLACED])
+    rows = statements.rows(sql, [game_id, *(chosen or []), Seat.Status.REPLACED])
     user = get_user_model()
     return [Player(row[-2], row[-1], instances.from_row(user, row[:-2])) for row in rows]
 
@@ -337,7 +310,7 @@ def _advance_params(pk: int, expected_seq: int, values: dict[str, Any]) -> list[
 
 def advance(pk: int, expected_seq: int, values: dict[str, Any]) -> bool:
     """Set `values` on the game only while its seq is still `expected_seq`."""
-    with _cursor() as cursor:
+    with statements.cursor() as cursor:
         cursor.execute(_advance_sql(tuple(values)), _advance_params(pk, expected_seq, values))
         return cursor.rowcount == 1
 
@@ -387,7 +360,7 @@ def append(
     for row in rows:
         params += _new_values(row.instance)
     params += _new_values(event)
-    with _cursor() as cursor:
+    with statements.cursor() as cursor:
         cursor.execute(_append_sql(tuple(values), flagged, shape), params)
         event_id, *row_ids = cursor.fetchone()
     if event_id is None:
@@ -409,7 +382,9 @@ def _read_back_sql() -> str:
 
 
 def _read_back(game_id: int) -> dict[str, Any]:
-    return instances.column_values(Game, READ_BACK, _rows(_read_back_sql(), [game_id])[0])
+    return instances.column_values(
+        Game, READ_BACK, statements.rows(_read_back_sql(), [game_id])[0]
+    )
 
 
 @cache
@@ -470,7 +445,7 @@ def _new_values(obj: models.Model) -> list[Any]:
 def insert(obj: models.Model) -> None:
     """Insert a new row for `obj` (what obj.save() does, without the query builder)."""
     model, db = type(obj), _db()
-    with _cursor() as cursor:
+    with statements.cursor() as cursor:
         cursor.execute(_insert_sql(model), _new_values(obj))
         if db.features.can_return_columns_from_insert:
             pk = cursor.fetchone()[0]
@@ -482,7 +457,7 @@ def insert(obj: models.Model) -> None:
 def insert_new(obj: models.Model, unique: str) -> bool:
     """Insert `obj` unless a row with its `unique` value exists; True if it was
     inserted.  The database skips the duplicate, so no savepoint is needed."""
-    with _cursor() as cursor:
+    with statements.cursor() as cursor:
         cursor.execute(_insert_sql(type(obj), (unique,)), _new_values(obj))
         row = cursor.fetchone()
     if row is None:
@@ -520,7 +495,7 @@ def save_snapshot(snapshot: Snapshot, prune_upto: int) -> None:
     the game's snapshots up to seq `prune_upto`: one statement on PostgreSQL."""
     prune, insert = _prune_snapshots_sql(), _insert_sql(Snapshot, ("game", "seq"))
     params = [snapshot.game_id, prune_upto, *_new_values(snapshot)]
-    with _cursor() as cursor:
+    with statements.cursor() as cursor:
         if _db().vendor == "postgresql":
             cursor.execute(f"WITH pruned AS ({prune}) {insert}", params)
         else:
@@ -548,5 +523,5 @@ def _flag_params(to_act: list[int], game_params: list[Any]) -> list[Any]:
 
 def flag_seats_to_act(game_id: int, to_act: list[int]) -> None:
     """Seat.to_act is true exactly for the seats in `to_act` (rows already right stay)."""
-    with _cursor() as cursor:
+    with statements.cursor() as cursor:
         cursor.execute(_flags_statement(len(to_act), "%s"), _flag_params(to_act, [game_id]))

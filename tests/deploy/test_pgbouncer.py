@@ -146,12 +146,12 @@ def test_server_side_cursors_must_be_off_behind_transaction_pooling(pgbouncer):
 PREPARE = """
 import json, os, psycopg
 from django.conf import settings
-from games.stream import sql
+from ops import statements
 other = psycopg.connect(os.environ["DATABASE_URL"], autocommit=True)
 prepare = settings.CORREO_PREPARED_STATEMENTS
 errors = []
 def ours(n):
-    with sql._cursor() as cursor:
+    with statements.cursor() as cursor:
         cursor.execute(f"SELECT {n}")
         return cursor.fetchone()[0]
 for step in range(3):

@@ -1,4 +1,4 @@
-"""games.stream.rows, the adapter on Django's internals: what it relies on is
+"""ops.rows, the adapter on Django's internals: what it relies on is
 still there and still behaves, so that a Django upgrade that changes it
 fails here, by name, instead of somewhere on the move path."""
 
@@ -17,10 +17,10 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from games.models import Event, Game, Seat, Snapshot
 from games.services.moves import do_submit_action
-from games.stream import rows as instances
 from games.stream import sql, store
 from games.stream.derived import engine_for
 from notifications.models import Notification
+from ops import rows as instances
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,7 @@ CHECKED_ON = (5, 2)
 
 def test_the_adapter_was_checked_on_this_django():
     assert django.VERSION[:2] == CHECKED_ON, (
-        f"Django {django.get_version()}: games.stream.rows leans on Django's internals and "
+        f"Django {django.get_version()}: ops.rows leans on Django's internals and "
         f"was checked on {CHECKED_ON}.  Run this file, run bench/bench_internals.py and "
         'compare with docs/benchmarks.md ("Django and DRF internals"); then move CHECKED_ON.'
     )

@@ -1,8 +1,9 @@
-"""Model instances for the rows games.stream.sql reads and writes with its own
-statements: the one place that leans on Django's internals to do it.
+"""Model instances for the rows the hot paths read and write with their own
+statements (games.stream.sql, accounts.tokens; ops.statements runs them):
+the one place that leans on Django's internals to do it.
 
-games.stream.sql's prepared statements spare a move the ORM's query building and
-the database's planning: with ORM querysets in their place a move took about
+Those prepared statements spare a move the ORM's query building and the
+database's planning: with ORM querysets in their place a move took about
 twice the CPU (docs/benchmarks.md, "Django and DRF internals").  They can
 serve a model instance only by building it as the ORM would.  That needs two things Django does not
 document as public: each field's converters from database values (what
