@@ -83,7 +83,7 @@ def find(key: str) -> ApiToken | None:
     expired.  One prepared statement: a player who moves minutes apart,
     whom this process no longer remembers (accounts.token_memory), makes
     this lookup on every move, and the ORM's query for it took 0.9 ms to
-    build and run against 0.2 ms (docs/benchmarks.md)."""
+    build and run against 0.3 ms for this (docs/benchmarks.md)."""
     found = statements.rows(_find_sql(), [digest(key)])
     if not found:
         return None
