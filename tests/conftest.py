@@ -8,6 +8,7 @@ moderator.
 from __future__ import annotations
 
 import os
+import threading
 
 import pytest
 from django.conf import settings
@@ -270,6 +271,24 @@ def celery_in_process(request):
 
 def _held(task, notification_id: int) -> bool:
     return False  # not handed over: the outbox sweep would queue it
+
+
+@pytest.fixture(autouse=True)
+def bots_left_no_timer(request):
+    """A bot's paced move waits in a timer when Celery runs eagerly
+    (games.tasks.queue_bot, CORREO_BOT_PACE_SECONDS): one a test left behind
+    would play after it, against rows that are gone, and once the worker's
+    database is dropped it logged a traceback to a closed stream.  A test
+    that waits for a bot waits inside it; what is still waiting at its end
+    is called off."""
+    yield
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    from games import tasks
+
+    for thread in threading.enumerate():
+        if isinstance(thread, threading.Timer) and thread.function is tasks._play_in_thread:
+            thread.cancel()
 
 
 @pytest.fixture(autouse=True)
