@@ -15,7 +15,7 @@ import secrets
 from functools import cache
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -89,7 +89,7 @@ def find(key: str) -> ApiToken | None:
         return None
     width = len(ApiToken._meta.concrete_fields)
     token = rows.from_row(ApiToken, found[0][:width])
-    token.user = rows.from_row(User, found[0][width:])
+    rows.attach(token, "user", rows.from_row(User, found[0][width:]))
     if token.expires <= timezone.now():
         return None
     return token
@@ -97,15 +97,12 @@ def find(key: str) -> ApiToken | None:
 
 @cache
 def _find_sql() -> str:
-    quote = connection.ops.quote_name
-    keys, people = quote(ApiToken._meta.db_table), quote(User._meta.db_table)
-    columns = [f"{keys}.{quote(f.column)}" for f in ApiToken._meta.concrete_fields]
-    columns += [f"{people}.{quote(f.column)}" for f in User._meta.concrete_fields]
-    owner = quote(ApiToken._meta.get_field("user").column)
+    keys, people = statements.table(ApiToken), statements.table(User)
+    owner, pk = statements.column(ApiToken, "user"), statements.quote(User._meta.pk.column)
     return (
-        f"SELECT {', '.join(columns)} FROM {keys} JOIN {people} "
-        f"ON {people}.{quote(User._meta.pk.column)} = {keys}.{owner} "
-        f"WHERE {keys}.{quote(ApiToken._meta.get_field('digest').column)} = %s"
+        f"SELECT {statements.select(ApiToken)}, {statements.select(User)} FROM {keys} "
+        f"JOIN {people} ON {people}.{pk} = {keys}.{owner} "
+        f"WHERE {keys}.{statements.column(ApiToken, 'digest')} = %s"
     )
 
 

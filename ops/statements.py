@@ -6,15 +6,18 @@ statement took PostgreSQL three times as long as running it.  The few
 statements that every move or every API request makes are written out
 (games.stream.sql, accounts.tokens) and run here, prepared once per
 connection; what they read becomes model instances through ops.rows.
+Their table and column names come from the models' _meta (the helpers
+below), so the statements follow the models.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import psycopg
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 
 
 class _PreparingCursor(psycopg.Cursor):
@@ -45,3 +48,23 @@ def rows(sql: str, params: list[Any]) -> list[tuple]:
     with cursor() as prepared:
         prepared.execute(sql, params)
         return prepared.fetchall()
+
+
+def quote(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+def table(model: type[models.Model]) -> str:
+    return quote(model._meta.db_table)
+
+
+def column(model: type[models.Model], field: str) -> str:
+    return quote(model._meta.get_field(field).column)
+
+
+@cache
+def select(model: type[models.Model], alias: str | None = None) -> str:
+    """A model's concrete columns as a select list, in the order that
+    `ops.rows.from_row` reads them, qualified by its table or `alias`."""
+    source = alias or table(model)
+    return ", ".join(f"{source}.{quote(f.column)}" for f in model._meta.concrete_fields)

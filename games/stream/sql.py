@@ -27,17 +27,14 @@ from games.models import Event, Game, Seat, Snapshot
 from ops import rows as instances
 from ops import statements
 
-
-def _name(name: str) -> str:
-    return connection.ops.quote_name(name)
-
-
-def _table(model: type[models.Model]) -> str:
-    return _name(model._meta.db_table)
-
-
-def _column(model: type[models.Model], field: str) -> str:
-    return _name(model._meta.get_field(field).column)
+# The statements below name tables and columns through ops.statements, under
+# short private names (this module's own `table` reads a game and its seats).
+_name, _table, _column, _select = (
+    statements.quote,
+    statements.table,
+    statements.column,
+    statements.select,
+)
 
 
 def _db():
@@ -49,14 +46,6 @@ def _db():
 def _prepared(model: type[models.Model], values: dict[str, Any]) -> list[Any]:
     db = _db()
     return [model._meta.get_field(f).get_db_prep_save(v, db) for f, v in values.items()]
-
-
-@cache
-def _select(model: type[models.Model], alias: str | None = None) -> str:
-    """A model's concrete columns as a select list, in the order that
-    `instances.from_row` reads them, qualified by its table or `alias`."""
-    source = alias or _name(model._meta.db_table)
-    return ", ".join(f"{source}.{_name(f.column)}" for f in model._meta.concrete_fields)
 
 
 @cache
