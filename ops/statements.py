@@ -17,7 +17,8 @@ from typing import Any
 
 import psycopg
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, models
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 
 
 class _PreparingCursor(psycopg.Cursor):
@@ -39,8 +40,26 @@ def cursor():
     db.ensure_connection()
     prepared = _PreparingCursor(db.connection)
     if db.queries_logged:
-        return db.make_debug_cursor(prepared)
+        return _LoggedCursor(prepared, db)
     return db.make_cursor(prepared)
+
+
+class _LoggedCursor(CursorDebugWrapper):
+    """Django's query log (DEBUG, the tests' CaptureQueriesContext) takes a
+    statement's text from what psycopg kept of it, and psycopg keeps none
+    of a statement it binds on the server: the log said "sql": None.  Here
+    each statement is logged by its own text, its parameters filled in."""
+
+    def execute(self, sql, params=None):
+        with self.debug_sql(_as_logged(self.db, sql, params), params):
+            return CursorWrapper.execute(self, sql, params)
+
+
+def _as_logged(db, sql: str, params) -> str:
+    try:
+        return db.ops.compose_sql(sql, params)
+    except (DatabaseError, psycopg.Error):
+        return sql  # parameters the statement would refuse too: its text alone
 
 
 def rows(sql: str, params: list[Any]) -> list[tuple]:

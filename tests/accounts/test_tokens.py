@@ -32,10 +32,7 @@ def age(key: str, **delta) -> None:
 
 
 def updates_of_tokens(queries: CaptureQueriesContext) -> list[str]:
-    # A prepared statement's text is not in Django's log (ops.statements):
-    # its entry has no "sql", and the lookups here are such statements.
-    updates = [q["sql"] or "" for q in queries]
-    return [sql for sql in updates if sql.startswith('UPDATE "accounts_apitoken"')]
+    return [q["sql"] for q in queries if q["sql"].startswith('UPDATE "accounts_apitoken"')]
 
 
 # --- issued, stored, listed ---------------------------------------------------------

@@ -7,12 +7,14 @@ import json
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.hooks import Row
 from games.models import Event, Game, Seat, Snapshot
 from games.stream import sql
 from notifications.models import Notification
+from ops import statements
 
 
 @pytest.fixture
@@ -73,6 +75,18 @@ def plan_nodes(node: dict):
     yield node
     for child in node.get("Plans", ()):
         yield from plan_nodes(child)
+
+
+def test_the_query_log_holds_each_statement_with_its_parameters(game):
+    """Each run of a statement (on PostgreSQL the first prepares it, the
+    next run the prepared one) is in Django's log by its text."""
+    with CaptureQueriesContext(connection) as queries:
+        for _ in range(3):
+            sql.head(game.pk)
+        assert statements.rows("SELECT %s", ["logged"]) == [("logged",)]
+    said = [query["sql"] for query in queries]
+    assert len(said) == 4 and all(f"= {game.pk}" in text for text in said[:3])
+    assert said[3] == "SELECT 'logged'"
 
 
 def test_game_brings_the_seat_the_user_plays(game, bob, eve):
