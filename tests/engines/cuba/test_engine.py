@@ -195,3 +195,27 @@ def test_the_opening_sequence_of_every_variant(variant):
     assert state["round"]["kind"] == "stock" and state["round"]["number"] == 1
     assert ENGINE.to_act(state) == {state["order"][0]}
     assert all(state["privates"][f"M{n}"]["out"] for n in range(1, 7))
+
+
+def test_a_copy_shares_the_moves_log_and_no_call_writes_into_the_one_it_was_given():
+    """The copy `apply` plays on shares the state's log (every move starts
+    a new one); `why_not` plays the move on such a copy to find its
+    refusal, and a move that is legal after all sets off effects there.
+    Neither may add to the log of the state it was handed."""
+    rng = random.Random(3)
+    state = ENGINE.setup(3, {}, 3)
+    noted = 0
+    for _ in range(400):
+        if ENGINE.result(state) is not None:
+            break
+        seat = min(ENGINE.to_act(state))
+        action = rng.choice(ENGINE.legal_actions(state, seat))
+        log = list(state.get("log", []))
+        if "log" in state:
+            assert ENGINE.copy_state(state)["log"] is state["log"]
+        ENGINE.why_not(state, seat, action)
+        after = ENGINE.apply(state, seat, action)
+        assert state.get("log", []) == log
+        noted += bool(after["log"])
+        state = after
+    assert noted > 10, noted  # moves that set something off were among them
