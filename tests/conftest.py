@@ -8,7 +8,6 @@ moderator.
 from __future__ import annotations
 
 import os
-import threading
 
 import pytest
 from django.conf import settings
@@ -285,10 +284,9 @@ def bots_left_no_timer(request):
     if not request.config.pluginmanager.hasplugin("django"):
         return
     from games import tasks
+    from tests.support.threads import call_off
 
-    for thread in threading.enumerate():
-        if isinstance(thread, threading.Timer) and thread.function is tasks._play_in_thread:
-            thread.cancel()
+    call_off(tasks._play_in_thread)
 
 
 @pytest.fixture(autouse=True)

@@ -24,6 +24,7 @@ from games.stream.payloads import public_payload
 from notifications import outbox
 from notifications.models import Notification
 from tests.bots.play import BOT_TITLES, person_moves, play_to_the_end
+from tests.support.threads import call_off
 from tests.support.waiting import wait_until
 
 whole_games = pytest.mark.django_db(transaction=True)
@@ -191,6 +192,16 @@ def test_the_sweep_queues_the_move_of_a_bot_left_waiting(alice, monkeypatch):
     late = now + timedelta(seconds=bot_seats.OVERDUE_SECONDS + 1)
     assert tasks.queue_overdue_bots(late) == 1
     assert queued == [(game.pk, 1)]
+
+
+@whole_games
+def test_a_paced_bot_move_a_test_leaves_waiting_is_called_off(settings, alice):
+    """What tests/conftest.py does when a test ends (bots_left_no_timer)."""
+    settings.CORREO_BOT_PACE_SECONDS = 30
+    game = do_create_game(title="havana", players=[alice, Wanted("random")], seed=2)
+    assert call_off(tasks._play_in_thread) == 1
+    wait_until(lambda: call_off(tasks._play_in_thread) == 0, timeout=5)
+    assert bot_events(game) == []
 
 
 @whole_games

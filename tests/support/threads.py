@@ -1,4 +1,5 @@
-"""Run callables at the same time, as concurrent requests would."""
+"""Run callables at the same time, as concurrent requests would; call off
+timers a test left waiting."""
 
 from __future__ import annotations
 
@@ -49,3 +50,15 @@ def failures_at_once(*targets: Callable[[], object]) -> list[str]:
 
     run_together(*(released(target) for target in targets))
     return failures
+
+
+def call_off(function: Callable[..., object]) -> int:
+    """Cancel every timer still waiting to call `function`; how many."""
+    waiting = [
+        thread
+        for thread in threading.enumerate()
+        if isinstance(thread, threading.Timer) and thread.function is function
+    ]
+    for timer in waiting:
+        timer.cancel()
+    return len(waiting)
