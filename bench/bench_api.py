@@ -2,8 +2,11 @@
 
 The stack is the one players use: PostgreSQL, Redis as broker, cache and
 throttle store, and mail on (every player has an address, so a move writes
-its notification rows and publishes their delivery to the broker; no worker
-consumes them here, so the publish is what is counted, not the sending).
+its notification rows and hands them off to the workers,
+notifications.handoff).  A Celery worker as deployed runs beside gunicorn
+and makes the publish of each row's delivery, on the same two cores; it
+consumes no queue the mail goes to, so the publish is what is counted, not
+the sending.
 
 Reports requests per second and p50/p99 latency for a trivial JSON view (the
 stack's ceiling), game detail, submitting a move, a durable write floor
@@ -27,7 +30,9 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import secrets
 import statistics
+import subprocess
 import threading
 import time
 
@@ -167,6 +172,22 @@ def planned_moves(game_id: int, count: int = MOVES) -> list[tuple[int, int, dict
     return moves
 
 
+def start_forwarder(redis_url: str) -> subprocess.Popen:
+    """A Celery worker as deployed whose only work is its hand-off drain:
+    it consumes a queue nothing is sent to, and publishes what the web
+    processes hand off to the notification queue, which nobody consumes."""
+    env = dict(os.environ, DATABASE_URL=support.database_url(), REDIS_URL=redis_url,
+               CELERY_TASK_ALWAYS_EAGER="0", DJANGO_DEBUG="0",
+               SECRET_KEY="bench-" + secrets.token_hex(32), CHAIN_KEY=secrets.token_hex(32),
+               LOG_LEVEL="WARNING", CORREO_EMBEDDED_SWEEP="0")  # fmt: skip
+    return subprocess.Popen(
+        [str(support.ROOT / ".venv/bin/celery"), "-A", "config", "--quiet", "worker",
+         "--pool", "solo", "--queues", "bench-forward-only", "--loglevel", "WARNING",
+         "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=support.ROOT, env=env,
+    )  # fmt: skip
+
+
 def timed(method, path, token=None, body=None, conn=None, expect=(200, 201)):
     started = time.perf_counter()
     status, data = request(method, path, token, body, conn)
@@ -247,6 +268,21 @@ def single_client(titles: dict[str, list[tuple[int, str, int, dict]]]) -> None:
              target=MOVE_VS_FLOOR, met=ratio <= MOVE_VS_FLOOR, moves=len(seconds))  # fmt: skip
 
 
+def emit_handed_off(redis_url: str) -> None:
+    """That the forwarder did the publishing: the hand-off list drained,
+    the deliveries waiting in the queue nobody consumes here."""
+    import redis
+
+    from notifications import handoff
+
+    client = redis.Redis.from_url(redis_url)
+    deadline = time.monotonic() + 10
+    while client.llen(handoff.KEY) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    emit("api.handoff.left", client.llen(handoff.KEY), "items")
+    emit("api.handoff.published", client.llen("celery"), "tasks")
+
+
 def emit_spread(name: str, seconds: list[float]) -> None:
     ordered = sorted(seconds)
     emit(f"{name}.p50", statistics.median(ordered) * 1000, "ms", requests=len(ordered),
@@ -269,6 +305,7 @@ def main() -> None:
         singles = {title: single_plays(title) for title in SINGLE_TITLES}
         floor_urls.create_table()
         server = start_gunicorn(redis_url)
+        forwarder = start_forwarder(redis_url)
         try:
 
             def trivial(i, conn):
@@ -313,9 +350,11 @@ def main() -> None:
                 met = {"target": target, "met": ratio >= target} if target else {}
                 emit(f"api.{name}.vs_trivial", ratio, "%", **met)
             single_client(singles)
+            emit_handed_off(redis_url)
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            for process in (server, forwarder):
+                process.terminate()
+                process.wait(timeout=20)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Celery tasks: thin wrappers that fetch by id and call notifications.delivery
 (and webhooks), and the handing of work to them: what the outbox wrote, once
-it is durable, and the password-reset form's request."""
+it is durable (through the hand-off, notifications.handoff, where there is
+one), and the password-reset form's request."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 
-from notifications import delivery, webhooks
+from notifications import delivery, handoff, webhooks
 from notifications.models import Notification
 from notifications.outbox import password_reset_for
 from ops import after_response, outage
@@ -69,13 +70,48 @@ def password_reset(email: str) -> int:
 def queue_after_commit(row: Notification) -> None:
     """The mail and the webhook are two tasks on two queues: neither waits
     for the other, and a slow hook holds no mail.  In a request they are
-    published once its response is written (ops.after_response)."""
+    handed on once its response is written (ops.after_response)."""
     if row.status == Notification.Status.PENDING:
-        transaction.on_commit(partial(after_response.run, partial(enqueue, deliver, row.pk)))
+        transaction.on_commit(partial(after_response.run, partial(hand_on, deliver, row.pk)))
     if row.webhook_status == Notification.Webhook.PENDING:
         transaction.on_commit(
-            partial(after_response.run, partial(enqueue, deliver_webhook, row.pk))
+            partial(after_response.run, partial(hand_on, deliver_webhook, row.pk))
         )
+
+
+def hand_on(task, notification_id: int) -> bool:
+    """Through the hand-off when there is Redis and a worker (a push, where
+    a publish would cost this process five times as much CPU); published
+    here when tasks run eagerly or there is no Redis to push to."""
+    if task.app.conf.task_always_eager or not settings.REDIS_URL:
+        return enqueue(task, notification_id)
+    return handoff.give(task.name, notification_id)
+
+
+# What a worker may be asked to publish through the hand-off, by task name.
+FORWARDED = {task.name: task for task in (deliver, deliver_webhook)}
+
+
+def forward(item: bytes) -> bool:
+    """A worker's Drain calls this for each item a process handed off:
+    the publish `hand_on` left to the worker.  An item that is not one of
+    ours is logged and dropped."""
+    parsed = handoff.parse(item)
+    task = FORWARDED.get(parsed[0]) if parsed else None
+    if parsed is None or task is None:
+        log.warning("hand-off item %r is not a notification task; dropped", item[:80])
+        return False
+    return enqueue(task, parsed[1])
+
+
+def drain_handoff() -> handoff.Drain | None:
+    """Start this worker's thread that publishes what was handed off (the
+    worker's HandOff step, config.celery); None without Redis."""
+    if not settings.REDIS_URL:
+        return None
+    drain = handoff.Drain(settings.REDIS_URL, forward)
+    drain.start()
+    return drain
 
 
 def queue_of(task) -> str:

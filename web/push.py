@@ -29,7 +29,7 @@ import redis
 from django.conf import settings
 from redis import asyncio as aioredis
 
-from ops import after_response, outage
+from ops import after_response, outage, redis_clients
 
 log = logging.getLogger(__name__)
 
@@ -49,21 +49,6 @@ def publish_committed(game, event) -> None:
     """The hooks.on_committed listener (web.apps): in a request, once its
     answer is written (the mover need not wait for Redis)."""
     after_response.run(partial(publish, game.pk, event.seq))
-
-
-_clients: dict[str, redis.Redis] = {}
-_clients_lock = threading.Lock()
-
-
-def _client() -> redis.Redis:
-    url = settings.REDIS_URL
-    with _clients_lock:
-        if url not in _clients:
-            _clients[url] = redis.Redis.from_url(
-                url, socket_connect_timeout=settings.CORREO_REDIS_TIMEOUT,
-                socket_timeout=settings.CORREO_REDIS_TIMEOUT,
-            )  # fmt: skip
-        return _clients[url]
 
 
 def publish(game_id: int, seq: int) -> None:
@@ -115,7 +100,7 @@ class Held:
             self._keep(batch, down)
             return
         try:
-            with _client().pipeline(transaction=False) as pipe:
+            with redis_clients.client(settings.REDIS_URL).pipeline(transaction=False) as pipe:
                 for game_id, seq in batch.items():
                     pipe.publish(channel(), f"{game_id} {seq}")
                 pipe.execute()

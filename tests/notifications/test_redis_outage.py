@@ -112,15 +112,16 @@ def test_play_goes_on_without_redis_and_every_mail_goes_out_once_it_is_back(
         counters = web.text("/metrics")
         # the throttles counted their windows in this process's memory
         assert metric(counters, "correo_degraded_total", service="cache", operation="count") > 0
-        waiting = {"service": "broker", "operation": "notifications.deliver"}
+        # the mail waits in the outbox: its hand-off to the workers failed
+        waiting = {"service": "handoff", "operation": "notifications.deliver"}
         assert metric(counters, "correo_degraded_total", **waiting) == 4
         assert statuses() == {"sent": 2, "pending": 4}  # in the outbox, for the sweep
         assert len(sink.messages) == 2
         said = outage_warnings(web)
-        # One for the cache, one for the broker, one for the pages' push: not one a request.
+        # One for the cache, one for the hand-off, one for the pages' push: not one a request.
         assert len(said) == 3, said
         assert any(m.startswith("cache unreachable") for m in said)
-        assert any(m.startswith("broker unreachable") for m in said)
+        assert any(m.startswith("handoff unreachable") for m in said)
         assert any(m.startswith("push unreachable") for m in said)
 
         door.open()  # Redis is back
@@ -163,9 +164,9 @@ def test_a_hanging_redis_holds_up_one_request_for_its_timeouts_and_no_other(
         later.append(web.call("POST", f"/api/games/{game}/actions/", keys["alice"], move))
         later.append(web.call("GET", "/api/games/", keys["bob"]))
         assert [answer.status for answer in later] == [200, 200, 201, 200]
-        # The cache's timeout, then the broker's (its reads wait a second
-        # more), paid once: by the creation, or by the request after it on
-        # the same worker, since the publish follows the creation's answer
+        # The cache's timeout, then the hand-off's and the push's, paid
+        # once: by the creation, or by the request after it on the same
+        # worker, since the hand-off follows the creation's answer
         # (ops.after_response).  Redis is left alone after that.
         answers = [created, *later]
         assert sum(answer.seconds for answer in answers) < 0.5 + 1.5 + 1 + 1

@@ -1,0 +1,31 @@
+"""One Redis client per process and address, for the short commands a
+request or a worker thread sends (a push, a hand-off).
+
+redis-py's client is thread-safe and keeps a pool of connections, so one
+per address is enough; building one is not free (its reply table alone is
+some eighty entries), which a command sent on every move would pay each
+time.  Every socket has the timeouts of CORREO_REDIS_TIMEOUT, so a Redis
+that hangs holds no one for long (ops.outage says what happens then).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import redis
+from django.conf import settings
+
+_clients: dict[str, redis.Redis] = {}
+_lock = threading.Lock()
+
+
+def client(url: str) -> redis.Redis:
+    """The process's client for `url`."""
+    found = _clients.get(url)
+    if found is None:
+        with _lock:
+            found = _clients.setdefault(url, redis.Redis.from_url(
+                url, socket_connect_timeout=settings.CORREO_REDIS_TIMEOUT,
+                socket_timeout=settings.CORREO_REDIS_TIMEOUT,
+            ))  # fmt: skip
+    return found
