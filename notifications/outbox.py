@@ -42,6 +42,10 @@ def _written(row: Notification) -> None:
         queue(row)
 
 
+# Django rebuilds a choices enum's `values` list at every read; a turn's
+# row is built on most moves.
+KINDS = frozenset(Notification.Kind.values)
+
 # Kinds that follow the player's preference (every turn / daily digest / off).
 GAME_KINDS = {
     Notification.Kind.YOUR_TURN,
@@ -160,7 +164,7 @@ def build(
     """The unsaved row `notify` writes, or None when the user wants no mail
     and has no webhook.  It goes to the user's address unless `to_email`
     says otherwise (an address change is told to the old one)."""
-    if kind not in Notification.Kind.values:
+    if kind not in KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
     if getattr(user, "bot", ""):
         return None  # a bot reads no mail (accounts.bots)
