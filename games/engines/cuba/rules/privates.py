@@ -269,10 +269,15 @@ def assignable(state: State, seat: int) -> list[tuple[str, str]]:
     """Every (card, company) `seat` may assign now.  Asked at every step
     (whether the ability step is open), so the card's own faults are asked
     once per card, not once per company."""
+    account = cash.player(seat)
     return [
         (info.card, sym)
         for info in CONCESSIONS
-        if info.assign_to is not None and _card_fault(state, seat, info.card) is None
+        # A card the seat does not own is the usual case, refused here
+        # without building the sentence `_card_fault` would give it.
+        if info.assign_to is not None
+        and state["privates"][info.card]["owner"] == account
+        and _card_fault(state, seat, info.card) is None
         for sym in sorted(state["companies"])
         if _company_fault(state, seat, info, sym) is None
     ]

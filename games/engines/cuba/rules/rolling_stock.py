@@ -395,10 +395,14 @@ def over_limit(state: State) -> list[tuple[str, SurplusKind]]:
     (only a phase change puts one there: every purchase checks the limit
     first), as (company, "trains" | "wagons"), in the printed order of the
     charters: the order in which their directors choose."""
+    # Asked at every step of every round (whether the surplus step is
+    # open), so the phase's limit is looked up once, not once per company.
+    limit = phase_of(state["phase"]).major_train_limit
     out: list[tuple[str, SurplusKind]] = []
+    if limit is None:
+        return out
     for sym in in_game(state["companies"]):
-        limit = train_limit(state, sym)
-        if limit is None or kind_of(sym) != "major":
+        if kind_of(sym) != "major":
             continue
         charter = state["companies"][sym]
         kinds: tuple[SurplusKind, ...] = ("trains", "wagons")
