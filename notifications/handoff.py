@@ -66,6 +66,19 @@ def give(task_name: str, notification_id: int) -> bool:
     return True
 
 
+def waiting() -> int | None:
+    """How many items wait in the list for a worker (None: Redis cannot say
+    now).  It stays near zero while the workers drain it; a list that grows
+    says no worker does."""
+    url = settings.REDIS_URL
+    if not url or outage.of("handoff", url).skipping():
+        return None
+    try:
+        return redis_clients.client(url).llen(KEY)
+    except redis.RedisError:
+        return None  # the push that fails says so (ops.outage); a scrape need not
+
+
 def parse(item: bytes) -> tuple[str, int] | None:
     """(task name, notification id) of an item `give` pushed, or None."""
     try:

@@ -5,6 +5,10 @@
 - `correo_webhook_backlog{status}`: webhook notices still to POST (pending,
   sending), read at scrape time: it grows when no worker consumes the
   webhook queue (deploy/README.md);
+- `correo_handoff_waiting`: mail a process handed off to the workers and
+  no worker has taken yet (the hand-off list's length, read from Redis at
+  scrape time, absent while Redis cannot say): near zero while workers
+  drain it, growing when none does (notifications.handoff);
 - `correo_notification_failures_total{cause,kind}`: failed deliveries, by
   cause: `transient` (retried with backoff), `bug` (not retried; the row
   is flagged `needs_attention` for an operator, notifications.delivery) or
@@ -40,6 +44,20 @@ def backlogs() -> list:
     return families
 
 
+def handoff_waiting() -> list:
+    from notifications import handoff
+
+    count = handoff.waiting()
+    if count is None:
+        return []
+    family = GaugeMetricFamily(
+        "correo_handoff_waiting", "Mail handed off to the workers and not yet taken by one"
+    )
+    family.add_metric([], count)
+    return [family]
+
+
 def install() -> None:
     """Called once from notifications.apps.NotificationsConfig.ready()."""
     metrics.database_gauges(backlogs)
+    metrics.database_gauges(handoff_waiting)

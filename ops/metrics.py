@@ -23,7 +23,7 @@
 - `correo_degraded_total{service,operation}`: operations done without an
   unreachable Redis (`ops.outage`): cache operations served from the
   per-process memory (service `cache`), notifications left in the outbox for
-  the sweep (service `broker`, operation the task's name).
+  the sweep (service `handoff` or `broker`, operation the task's name).
 
 The counters of a concern live with it (games.metrics, notifications.metrics);
 this module holds the request counters, the outage counter, /metrics itself
@@ -79,7 +79,9 @@ _READERS: list[Callable[[], Iterable]] = []
 
 
 def database_gauges(reader: Callable[[], Iterable]) -> None:
-    """Read `reader()`'s gauges from the database at every scrape."""
+    """Read `reader()`'s gauges at every scrape: from the database (whose
+    failure the collector reports), or from Redis, whose failure the reader
+    answers itself by giving nothing."""
     if reader not in _READERS:
         _READERS.append(reader)
 

@@ -176,3 +176,29 @@ def test_a_drain_outlives_an_item_whose_forwarding_fails(lane, settings, caplog)
     finally:
         drain.stop()
     assert "was not forwarded" in caplog.text
+
+
+def test_metrics_say_how_much_mail_waits_for_a_worker(lane, client, settings):
+    from tests.deploy.test_metrics import scrape, value
+
+    for notification_id in (1, 2, 3):
+        handoff.give("notifications.deliver", notification_id)
+    assert value(scrape(client), "correo_handoff_waiting") == 3
+    drain = handoff.Drain(settings.REDIS_URL, lambda item: None)
+    drain.start()
+    try:
+        wait_until(lambda: lane.llen(handoff.KEY) == 0)
+    finally:
+        drain.stop()
+    samples = scrape(client)
+    assert ("correo_handoff_waiting", ()) in samples
+    assert value(samples, "correo_handoff_waiting") == 0
+
+
+def test_metrics_leave_the_hand_off_out_while_redis_cannot_say(lane, client, settings):
+    from tests.deploy.test_metrics import scrape
+
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    samples = scrape(client)
+    assert ("correo_handoff_waiting", ()) not in samples
+    assert samples[("correo_metrics_database_ok", ())] == 1  # the rest is there
