@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 KEY = "correo:handoff"  # one list per Redis database, like push's channel
 LIMIT = 100_000  # items (some 3 MB); beyond it the oldest go to the sweep instead
 WAIT = 5.0  # seconds a worker's pop blocks before it looks again
+BATCH = 100  # items a worker takes in one round trip once a pop found work
 
 
 def give(task_name: str, notification_id: int) -> bool:
@@ -92,7 +93,11 @@ class Drain(threading.Thread):
     """A worker's thread: pops what was handed off and gives each item to
     `forward` (notifications.tasks.forward, which publishes it).  It blocks
     in BRPOP on the shared list and on a wake-up list of its own, which
-    `stop` pushes to, so a worker's shutdown does not wait out the pop.
+    `stop` pushes to, so a worker's shutdown does not wait out the pop;
+    once a pop finds work it takes what else waits BATCH items at a time
+    (RPOP with a count, Redis 6.2 or later), oldest first, so a burst (a
+    tournament's round starting) costs a round trip per hundred mails, not
+    per mail.
     While Redis is away it tries again every CORREO_REDIS_RETRY_SECONDS,
     and the sweep sends what waits meanwhile."""
 
@@ -113,14 +118,24 @@ class Drain(threading.Thread):
         down = outage.of("handoff", self.url)
         while not self.stopping.is_set():
             try:
-                popped = self.client.brpop([KEY, self.wake], timeout=WAIT)
+                self._drain_once()
             except redis.RedisError as error:
                 down.failed("drain", error, "the outbox sweep queues what was handed off")
                 self.stopping.wait(settings.CORREO_REDIS_RETRY_SECONDS)
                 continue
             down.reached()
-            if popped is not None and popped[0] == KEY.encode():
-                self._forward(popped[1])
+
+    def _drain_once(self) -> None:
+        """One blocking pop, then what else waits, until the list is empty
+        (or the worker stops: what was popped is forwarded first)."""
+        popped = self.client.brpop([KEY, self.wake], timeout=WAIT)
+        items = [popped[1]] if popped is not None and popped[0] == KEY.encode() else []
+        while items:
+            for item in items:
+                self._forward(item)
+            if self.stopping.is_set():
+                return
+            items = self.client.rpop(KEY, BATCH) or []
 
     def _forward(self, item: bytes) -> None:
         try:

@@ -202,3 +202,29 @@ def test_metrics_leave_the_hand_off_out_while_redis_cannot_say(lane, client, set
     samples = scrape(client)
     assert ("correo_handoff_waiting", ()) not in samples
     assert samples[("correo_metrics_database_ok", ())] == 1  # the rest is there
+
+
+def test_a_drain_takes_a_burst_in_batches_oldest_first(lane, settings):
+    burst = 2 * handoff.BATCH + 17
+    for notification_id in range(burst):
+        handoff.give("notifications.deliver", notification_id)
+    heard: list[bytes] = []
+    drain = handoff.Drain(settings.REDIS_URL, heard.append)
+    takes: list[int] = []
+    rpop = drain.client.rpop
+
+    def counted(key, count=None):
+        taken = rpop(key, count)
+        takes.append(len(taken or ()))
+        return taken
+
+    drain.client.rpop = counted
+    drain.start()
+    try:
+        wait_until(lambda: len(heard) == burst)
+    finally:
+        drain.stop()
+    assert heard == [f"notifications.deliver {n}".encode() for n in range(burst)]
+    assert lane.llen(handoff.KEY) == 0
+    # one item by the blocking pop, then the rest in full batches and the remainder
+    assert takes[:3] == [handoff.BATCH, handoff.BATCH, 16]
