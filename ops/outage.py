@@ -17,6 +17,7 @@ Redis servers (a test, or a broker apart from the cache) keeps them apart.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 
@@ -94,6 +95,19 @@ def of(service: str, address: str) -> Outage:
         with _registry_lock:
             outage = _outages.setdefault(key, Outage(service))
     return outage
+
+
+def _after_fork_in_child() -> None:
+    """A Celery worker forks its pool's processes while its threads (the
+    mail's hand-off drain) may hold one of these locks: a child must not
+    inherit a lock that no thread of its own will ever release."""
+    global _registry_lock
+    _registry_lock = threading.Lock()
+    for outage in _outages.values():
+        outage._lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def forget_all() -> None:

@@ -10,6 +10,7 @@ that hangs holds no one for long (ops.outage says what happens then).
 
 from __future__ import annotations
 
+import os
 import threading
 
 import redis
@@ -17,6 +18,17 @@ from django.conf import settings
 
 _clients: dict[str, redis.Redis] = {}
 _lock = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    """A forked child (a Celery pool process) gets a lock of its own: the
+    parent's threads may hold this one as it forks.  The clients stay;
+    redis-py gives a child new connections."""
+    global _lock
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def client(url: str) -> redis.Redis:
