@@ -1,5 +1,5 @@
 """The outbox: Notification rows written together with the event that
-causes them, handed to Celery once that event is durable.
+causes them, handed on to the workers once that event is durable.
 
 `rows_for_event` is registered with games.hooks.on_rows (see apps.py): the
 game service writes the rows it returns in the same statement or
@@ -7,7 +7,9 @@ transaction as the event.  Other apps (clocks) call `notify()` for anything
 that is not an event of its own, such as a reminder; called inside their
 transaction it commits or rolls back with it.  Each row written is handed to
 the delivery's queueing (notifications.tasks, which apps.py sets with
-`deliver_with`), which hands it to Celery once it is durable.
+`deliver_with`), which hands it on once it is durable: a push for a
+worker to publish (notifications.handoff), or a Celery publish where
+there is no Redis.
 """
 
 from __future__ import annotations

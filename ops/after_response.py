@@ -1,7 +1,7 @@
 """Work a request hands on to others, done after its response is written.
 
 Two things a move does after its commit only tell others about it: the
-publish of its outbox rows to the broker (notifications.tasks.enqueue) and
+hand-off of its outbox rows to the workers (notifications.handoff) and
 the push to open game pages (web.push).  Each is a round trip to Redis
 that the player who moved need not wait for.  So inside a request they wait
 for the response to be closed, which the WSGI server does once it has sent
