@@ -332,3 +332,50 @@ def test_save_snapshot_inserts_keeps_the_first_and_prunes_older_ones(game):
     stored = Snapshot.objects.filter(game=game).order_by("seq")
     assert [(s.seq, s.state) for s in stored] == [(4, {"at": 4}), (6, {"at": 6})]
     assert stored[0].created_at is not None
+
+
+def prepared_by_the_fields(obj) -> list:
+    return [
+        f.get_db_prep_save(f.pre_save(obj, True), connection)
+        for f in sql._insert_fields(type(obj))
+    ]
+
+
+def typed(values: list) -> list:
+    """Each value with its type; psycopg's JSON wrappers, which do not
+    compare, by what they wrap."""
+    return [(type(value), getattr(value, "obj", value)) for value in values]
+
+
+def test_a_new_rows_values_are_prepared_as_its_fields_prepare_them(game, alice, monkeypatch):
+    """Integer, text and flag columns are prepared by type (sql._savers);
+    every value must come out as the field's own get_db_prep_save gives it,
+    type included (the driver's integer wrappers on PostgreSQL): enum
+    members, None, strings of digits, foreign keys and JSON alike."""
+    now = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: now)  # auto_now columns agree
+    event = Event(game=game, seq=7, kind=Event.Kind.ACTION, seat=2, actor=alice, source="api",
+                  payload={"type": "pass", "n": [1, None]}, created_at=now, prev_hash="a" * 64,
+                  hash="b" * 64, nonce="", key_id="k1", mac="c" * 64)  # fmt: skip
+    bare = Event(game=game, seq=0, kind="note", seat=None, actor=None, source="moderator",
+                 payload={}, created_at=now, prev_hash="", hash="", nonce="123")  # fmt: skip
+    mail = Notification(key="1:2:your_turn:3", kind=Notification.Kind.YOUR_TURN, user=alice,
+                        to_email="a@example.org", game=game, seq=3, seat=0, context={},
+                        status="pending", webhook_status="")  # fmt: skip
+    other = Notification(key="x", kind="digest", user=alice, to_email="", game=None,
+                         seq=None, seat=None, context={"n": 10**20},
+                         status=Notification.Status.HELD)  # fmt: skip
+    snapshot = Snapshot(game=game, seq=12, engine_version=1, event_hash="d" * 64,
+                        state={"k": True})  # fmt: skip
+    for obj in (event, bare, mail, other, snapshot):
+        assert typed(sql._new_values(obj)) == typed(prepared_by_the_fields(obj)), obj
+    kinds = [kind for _, kind, _ in sql._savers(Event, connection.vendor)]
+    assert int in kinds and str in kinds  # the fast way is taken for some columns
+    # The game's advance: the columns an append sets, by name.
+    values = {"seq": 9, "head_hash": "e" * 64, "updated_at": now, "status": Game.Status.ACTIVE,
+              "to_act": [1], "result": None, "deadline": None, "spectator_seq": 4,
+              "spectator_at": now, "orders_written": True}  # fmt: skip
+    by_fields = [
+        Game._meta.get_field(k).get_db_prep_save(v, connection) for k, v in values.items()
+    ]
+    assert typed(sql._prepared(Game, values)) == typed(by_fields)
