@@ -69,3 +69,12 @@ def child_exit(server, worker):
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)
+
+
+def post_worker_init(worker):
+    """Every title imported before the worker's first request, not by it
+    (games.engines.registry.warm): otherwise the first move of a title after
+    each start or recycle (GUNICORN_MAX_REQUESTS) waited for its import."""
+    from games.engines import registry
+
+    registry.warm()

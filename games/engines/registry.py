@@ -4,6 +4,7 @@ missing title never stops the others from loading."""
 from __future__ import annotations
 
 import importlib
+import logging
 
 from .protocol import Engine
 
@@ -16,6 +17,8 @@ KNOWN_TITLES: dict[str, str] = {
 }
 
 _registry: dict[str, Engine] = {}
+
+log = logging.getLogger(__name__)
 
 
 def register(engine: Engine) -> Engine:
@@ -51,3 +54,19 @@ def available() -> dict[str, Engine]:
             if exc.name != KNOWN_TITLES[name]:
                 raise
     return dict(_registry)
+
+
+def warm() -> dict[str, str]:
+    """Import every title now (a web worker, as it starts): the first move
+    or page of a title in a fresh worker then does not wait for its import,
+    some 100 ms for 18Cuba, after every start and recycle.  A title that
+    fails to import is logged and returned (name: error), and the others
+    are still imported: a worker serves them, as the lazy import would."""
+    failed = {}
+    for name in KNOWN_TITLES:
+        try:
+            get(name)
+        except Exception as error:  # one broken title must not stop a worker
+            failed[name] = f"{type(error).__name__}: {error}"
+            log.exception("the title %s could not be imported; the others serve", name)
+    return failed
