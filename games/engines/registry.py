@@ -41,18 +41,23 @@ def get(name: str) -> Engine:
     return _registry[name]
 
 
+def _load(name: str) -> None:
+    """Import a known title.  A title whose package is absent, or still
+    under construction (no ENGINE yet), is skipped; a title that fails
+    inside raises: it must not disappear silently."""
+    try:
+        get(name)
+    except KeyError:
+        return
+    except ModuleNotFoundError as exc:
+        if exc.name != KNOWN_TITLES[name]:
+            raise
+
+
 def available() -> dict[str, Engine]:
     """Every title that imports cleanly, by API name."""
     for name in KNOWN_TITLES:
-        try:
-            get(name)
-        except KeyError:
-            continue
-        except ModuleNotFoundError as exc:
-            # Only a title whose package is absent is skipped; a title that
-            # fails inside must not disappear silently.
-            if exc.name != KNOWN_TITLES[name]:
-                raise
+        _load(name)
     return dict(_registry)
 
 
@@ -65,7 +70,7 @@ def warm() -> dict[str, str]:
     failed = {}
     for name in KNOWN_TITLES:
         try:
-            get(name)
+            _load(name)
         except Exception as error:  # one broken title must not stop a worker
             failed[name] = f"{type(error).__name__}: {error}"
             log.exception("the title %s could not be imported; the others serve", name)

@@ -43,6 +43,16 @@ def test_a_title_that_fails_to_import_is_logged_and_the_others_still_serve(
     assert "pointcity could not be imported" in caplog.text
 
 
+def test_an_absent_title_is_skipped_without_a_word_as_the_lazy_import_skips_it(
+    cold, monkeypatch, caplog
+):
+    titles = {**registry.KNOWN_TITLES, "ghost": "games.engines.no_such_title"}
+    monkeypatch.setattr(registry, "KNOWN_TITLES", titles)
+    with caplog.at_level(logging.ERROR, logger="games.engines.registry"):
+        assert cold.warm() == {}
+    assert "ghost" not in cold._registry and caplog.text == ""
+
+
 def test_a_gunicorn_worker_warms_the_titles_once_it_has_loaded_the_app(cold):
     conf = runpy.run_path(str(Path(__file__).parents[2] / "deploy" / "gunicorn.conf.py"))
     conf["post_worker_init"](worker=None)
