@@ -4,8 +4,8 @@ Building a query with the ORM costs this server about a third of a
 millisecond of CPU, more than PostgreSQL takes to run it, and a move used to
 spend most of its time building the same handful of statements.  They never
 change shape, so they are written out here.  Table and column names come
-from the models' _meta and every value is prepared by its model field, so the
-statements follow the models and run on SQLite and PostgreSQL alike.
+from the models' _meta and every value is prepared as its model field would
+prepare it (`_savers`), so the statements follow the models and run on SQLite and PostgreSQL alike.
 What they read comes back as model instances built by ops.rows, the
 small adapter that leans on Django's internals to build them as the ORM
 would (docs/benchmarks.md, "Django and DRF internals": what that saves).
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
@@ -428,19 +428,18 @@ def _new_values(obj: models.Model) -> list[Any]:
     db = _db()
     values = []
     for saver in _savers(type(obj), db.vendor):
-        field, plain = saver[0], saver[1] is not None
+        field = saver.field
         # A plain field's pre_save only reads the attribute; others (auto_now) set it.
-        value = getattr(obj, field.attname) if plain else field.pre_save(obj, True)
+        value = getattr(obj, field.attname) if saver.kind else field.pre_save(obj, True)
         values.append(_prepare(saver, value, db))
     return values
 
 
-def _prepare(saver: tuple[models.Field, type | None, Any], value: Any, db) -> Any:
+def _prepare(saver: _Saver, value: Any, db) -> Any:
     """`value` as `field.get_db_prep_save` gives it, by its type where that is enough."""
-    field, kind, wrap = saver
-    if kind is None or type(value) is not kind:
-        return field.get_db_prep_save(value, db)
-    return value if wrap is None else wrap(value)
+    if saver.kind is None or type(value) is not saver.kind:
+        return saver.field.get_db_prep_save(value, db)
+    return value if saver.wrap is None else saver.wrap(value)
 
 
 # The field classes whose get_db_prep_save gives back a value of one exact
@@ -458,29 +457,40 @@ _PLAIN: dict[type[models.Field], type] = {
 }  # fmt: skip
 
 
-@cache
-def _savers(model: type[models.Model], vendor: str) -> list[tuple[models.Field, type | None, Any]]:
-    """Per insert field of `model`: the field, the type whose values it
-    saves as they are (None: ask the field), and the wrapper it puts an
-    integer in (None: none).  A foreign key saves as its target's column."""
-    return [_saver(field) for field in _insert_fields(model)]
+class _Saver(NamedTuple):
+    """How a value of one field goes into a statement: as it is when its
+    type is `kind` (None: always through the field), in `wrap` if an
+    integer column's driver type asks for one.  A foreign key saves as its
+    target's column."""
+
+    field: models.Field
+    kind: type | None
+    wrap: Any
 
 
 @cache
-def _savers_by_name(model: type[models.Model], vendor: str) -> dict[str, tuple]:
-    return {field.name: _saver(field) for field in model._meta.concrete_fields}
-
-
-def _saver(field: models.Field) -> tuple[models.Field, type | None, Any]:
+def _savers_by_name(model: type[models.Model], vendor: str) -> dict[str, _Saver]:
+    """Every concrete field's saver, by field name; `vendor` keys the cache,
+    since the integer wrappers are the backend's."""
     wrappers = getattr(_db().ops, "integerfield_type_map", {})
-    target = field.target_field if field.is_relation else field
-    kind = _PLAIN.get(type(target))
-    if field.is_relation and not isinstance(field, models.ForeignKey):
-        kind = None
-    if type(field).pre_save is not models.Field.pre_save:
-        kind = None  # it sets the value itself (auto_now and the like)
-    wrap = wrappers.get(target.get_internal_type()) if kind is int else None
-    return field, kind, wrap
+    savers = {}
+    for field in model._meta.concrete_fields:
+        target = field.target_field if field.is_relation else field
+        kind = _PLAIN.get(type(target))
+        if field.is_relation and not isinstance(field, models.ForeignKey):
+            kind = None
+        if type(field).pre_save is not models.Field.pre_save:
+            kind = None  # it sets the value itself (auto_now and the like)
+        wrap = wrappers.get(target.get_internal_type()) if kind is int else None
+        savers[field.name] = _Saver(field, kind, wrap)
+    return savers
+
+
+@cache
+def _savers(model: type[models.Model], vendor: str) -> list[_Saver]:
+    """The savers of `model`'s insert fields, in their order."""
+    by_name = _savers_by_name(model, vendor)
+    return [by_name[field.name] for field in _insert_fields(model)]
 
 
 def insert(obj: models.Model) -> None:
