@@ -54,11 +54,7 @@ def give(task_name: str, notification_id: int) -> bool:
         return False
     client = redis_clients.client(url)
     try:
-        # A pipeline of one: redis-py's plain command path costs more CPU.
-        with client.pipeline(transaction=False) as pipe:
-            pipe.lpush(KEY, f"{task_name} {notification_id}")
-            (length,) = pipe.execute()
-        if length > LIMIT:
+        if client.lpush(KEY, f"{task_name} {notification_id}") > LIMIT:
             client.ltrim(KEY, 0, LIMIT - 1)
     except redis.RedisError as error:
         down.failed(task_name, error, f"notification {notification_id} waits for the sweep")
