@@ -32,7 +32,6 @@ import json
 import os
 import secrets
 import statistics
-import subprocess
 import threading
 import time
 
@@ -172,19 +171,13 @@ def planned_moves(game_id: int, count: int = MOVES) -> list[tuple[int, int, dict
     return moves
 
 
-def start_forwarder(redis_url: str) -> subprocess.Popen:
+def start_forwarder(redis_url: str):
     """A Celery worker as deployed whose only work is its hand-off drain:
     it consumes a queue nothing is sent to, and publishes what the web
     processes hand off to the notification queue, which nobody consumes."""
-    env = dict(os.environ, DATABASE_URL=support.database_url(), REDIS_URL=redis_url,
-               CELERY_TASK_ALWAYS_EAGER="0", DJANGO_DEBUG="0",
-               SECRET_KEY="bench-" + secrets.token_hex(32), CHAIN_KEY=secrets.token_hex(32),
-               LOG_LEVEL="WARNING", CORREO_EMBEDDED_SWEEP="0")  # fmt: skip
-    return subprocess.Popen(
-        [str(support.ROOT / ".venv/bin/celery"), "-A", "config", "--quiet", "worker",
-         "--pool", "solo", "--queues", "bench-forward-only", "--loglevel", "WARNING",
-         "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=support.ROOT, env=env,
+    return support.start_worker(
+        redis_url, "bench-forward-only", DJANGO_DEBUG="0", CORREO_EMBEDDED_SWEEP="0",
+        SECRET_KEY="bench-" + secrets.token_hex(32), CHAIN_KEY=secrets.token_hex(32),
     )  # fmt: skip
 
 
@@ -273,14 +266,15 @@ def emit_handed_off(redis_url: str) -> None:
     the deliveries waiting in the queue nobody consumes here."""
     import redis
 
-    from notifications import handoff
+    from notifications import handoff, tasks
 
     client = redis.Redis.from_url(redis_url)
     deadline = time.monotonic() + 10
     while client.llen(handoff.KEY) and time.monotonic() < deadline:
         time.sleep(0.1)
     emit("api.handoff.left", client.llen(handoff.KEY), "items")
-    emit("api.handoff.published", client.llen("celery"), "tasks")
+    queue = tasks.queue_of(tasks.deliver) or "celery"  # Celery's default queue
+    emit("api.handoff.published", client.llen(queue), "tasks")
 
 
 def emit_spread(name: str, seconds: list[float]) -> None:

@@ -6,7 +6,7 @@ their deadline with both seats to act (a round's face-down choice): 1 000
 seats whose clock ran out, each a timeout event; 200 more games have a
 reminder due.  The sweep runs as beat
 runs it (`games.tasks.sweep_and_queue`): the outage check, the reminders
-(each a notification row whose delivery is published to the broker), the
+(each a notification row handed off to the workers, notifications.handoff), the
 claim of the due games and the publishing of their timeout tasks to Redis.
 Then one Celery worker (one process, as `celery -A config worker -c 1`)
 consumes the timeouts; the clock stops when the last due seat has its
@@ -25,12 +25,11 @@ from __future__ import annotations
 import datetime
 import os
 import statistics
-import subprocess
 import sys
 import time
 
 import support
-from support import ROOT, deployed_redis, django_setup, emit, throwaway_database
+from support import deployed_redis, django_setup, emit, throwaway_database
 
 REDIS_DB = 13
 MAIL_QUEUE = "bench-clocks-mail"
@@ -95,15 +94,6 @@ def make_reminding(game_ids: list[int], now: datetime.datetime) -> None:
     )
 
 
-def start_worker(redis_url: str) -> subprocess.Popen:
-    env = dict(os.environ, DATABASE_URL=support.database_url(), REDIS_URL=redis_url,
-               LOG_LEVEL="WARNING", CELERY_TASK_ALWAYS_EAGER="0")  # fmt: skip
-    command = [str(ROOT / ".venv/bin/celery"), "-A", "config", "worker", "--pool", "solo",
-               "--concurrency", "1", "-Q", "celery", "--loglevel", "WARNING",
-               "--without-gossip", "--without-mingle", "--without-heartbeat"]  # fmt: skip
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
-
-
 def wait_for_timeouts(game_ids: list[int], seats: int, limit: float = 600) -> float:
     """Seconds until every due seat of `game_ids` has its timeout event."""
     started = time.perf_counter()
@@ -146,7 +136,7 @@ def main() -> None:
         idle_games(
             users, ACTIVE - RUNS * (DUE + REMINDING), timezone.now() + datetime.timedelta(hours=5)
         )
-        worker = start_worker(redis_url)
+        worker = support.start_worker(redis_url, "celery")
         try:
             results = [one_run(users, run) for run in range(RUNS)]
         finally:

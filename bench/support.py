@@ -143,3 +143,16 @@ def start_gunicorn(
             time.sleep(0.1)
     server.kill()
     raise RuntimeError("gunicorn did not start")
+
+
+def start_worker(redis_url: str, queues: str, **env: str) -> subprocess.Popen:
+    """A Celery worker as deployed (one process, the solo pool) on the
+    current database and `redis_url`, consuming `queues` (comma-separated);
+    `env` adds settings.  Its HandOff step drains the mail's hand-off too."""
+    settings = dict(os.environ, DATABASE_URL=database_url(), REDIS_URL=redis_url,
+                    LOG_LEVEL="WARNING", CELERY_TASK_ALWAYS_EAGER="0", **env)  # fmt: skip
+    command = [str(ROOT / ".venv/bin/celery"), "-A", "config", "--quiet", "worker",
+               "--pool", "solo", "--concurrency", "1", "--queues", queues,
+               "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
+               "--without-heartbeat"]  # fmt: skip
+    return subprocess.Popen(command, cwd=ROOT, env=settings, stdout=subprocess.DEVNULL)
