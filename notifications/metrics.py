@@ -60,4 +60,4 @@ def handoff_waiting() -> list:
 def install() -> None:
     """Called once from notifications.apps.NotificationsConfig.ready()."""
     metrics.database_gauges(backlogs)
-    metrics.database_gauges(handoff_waiting)
+    metrics.shared_gauges(handoff_waiting)

@@ -27,8 +27,9 @@
 
 The counters of a concern live with it (games.metrics, notifications.metrics);
 this module holds the request counters, the outage counter, /metrics itself
-and the gauges read from the database at scrape time, which each app adds
-with `database_gauges(reader)` when it is ready.
+and the gauges read at scrape time, which each app adds when it is ready:
+from the database with `database_gauges(reader)`, from Redis with
+`shared_gauges(reader)`.
 
 Several processes (gunicorn workers, Celery, smtpd) on one machine share
 counters when `PROMETHEUS_MULTIPROC_DIR` names an empty directory in all of
@@ -73,17 +74,33 @@ DEGRADED = Counter(
 
 BACKLOG_STATUSES = ("pending", "sending")
 
-# Readers of gauges from the database, each a function that returns metric
-# families; the apps add theirs (database_gauges) when they are ready.
+# Readers of gauges computed at scrape time, each a function that returns
+# metric families; the apps add theirs when they are ready: from the
+# database (database_gauges), or from elsewhere (shared_gauges).
 _READERS: list[Callable[[], Iterable]] = []
+_SHARED_READERS: list[Callable[[], Iterable]] = []
 
 
 def database_gauges(reader: Callable[[], Iterable]) -> None:
-    """Read `reader()`'s gauges at every scrape: from the database (whose
-    failure the collector reports), or from Redis, whose failure the reader
-    answers itself by giving nothing."""
+    """Read `reader()`'s gauges from the database at every scrape."""
     if reader not in _READERS:
         _READERS.append(reader)
+
+
+def shared_gauges(reader: Callable[[], Iterable]) -> None:
+    """Read `reader()`'s gauges from a store other than the database (Redis)
+    at every scrape, whatever the database's state: the reader answers its
+    store's failure itself, by giving nothing."""
+    if reader not in _SHARED_READERS:
+        _SHARED_READERS.append(reader)
+
+
+class SharedCollector:
+    """The gauges `shared_gauges` registered."""
+
+    def collect(self):
+        for reader in _SHARED_READERS:
+            yield from reader()
 
 
 class DatabaseCollector:
@@ -119,15 +136,16 @@ def counted(query, field: str, statuses=BACKLOG_STATUSES) -> dict[str, int]:
 
 def scrape() -> bytes:
     """This process's metrics (or all processes' with PROMETHEUS_MULTIPROC_DIR)
-    and the database gauges."""
+    and the gauges computed at scrape time."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         processes = CollectorRegistry()
         multiprocess.MultiProcessCollector(processes)
     else:
         processes = REGISTRY
-    database = CollectorRegistry()
-    database.register(DatabaseCollector())
-    return generate_latest(processes) + generate_latest(database)
+    computed = CollectorRegistry()
+    computed.register(DatabaseCollector())
+    computed.register(SharedCollector())
+    return generate_latest(processes) + generate_latest(computed)
 
 
 def metrics_view(request):

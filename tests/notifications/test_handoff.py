@@ -228,3 +228,20 @@ def test_a_drain_takes_a_burst_in_batches_oldest_first(lane, settings):
     assert lane.llen(handoff.KEY) == 0
     # one item by the blocking pop, then the rest in full batches and the remainder
     assert takes[:3] == [handoff.BATCH, handoff.BATCH, 16]
+
+
+def test_metrics_say_how_much_mail_waits_while_the_database_cannot_say(lane, client, monkeypatch):
+    from django.db import OperationalError
+
+    from ops import metrics
+    from tests.deploy.test_metrics import scrape, value
+
+    def down(self):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(metrics.DatabaseCollector, "read", down)
+    for notification_id in (1, 2):
+        handoff.give("notifications.deliver", notification_id)
+    samples = scrape(client)
+    assert value(samples, "correo_metrics_database_ok") == 0
+    assert value(samples, "correo_handoff_waiting") == 2
