@@ -105,12 +105,18 @@ def _plays_delayed(user) -> bool:
     return Game.objects.filter(seen_late(), Exists(seats)).exists()
 
 
+# The largest OFFSET + LIMIT the databases take (a signed 64-bit integer).
+LAST_ROW = 2**63 - 1
+
+
 def page_rows(rows, number: int, size: int) -> tuple[list[Any], bool]:
     """Page `number` (from 1) of `size` rows of the sliceable `rows`, and
     whether a next page exists: one row more is read than is shown, so a
     long list is never counted to page it (the archive, the API's list: a
     count of a million games took half a second)."""
     start = (number - 1) * size
+    if start + size + 1 > LAST_ROW:
+        return [], False  # no list is that long, and no database takes the offset
     found = list(rows[start : start + size + 1])
     return found[:size], len(found) > size
 

@@ -39,6 +39,13 @@ def test_the_first_pages_links_and_a_page_past_the_end(as_, carol, five):
     assert as_(carol).get("/api/games/?page_size=500").json()["results"] != []
 
 
+def test_a_page_further_than_any_database_can_count_is_past_the_end(as_, carol, five):
+    """Its offset is beyond a 64-bit integer: the database refused it (a 500)."""
+    for page in (2**63 // 100, 2204183905366814464, 10**30):
+        answer = as_(carol).get(f"/api/games/?page_size=100&page={page}")
+        assert answer.status_code == 404, page
+
+
 def test_a_list_within_the_cap_is_counted_exactly(as_, carol, five, monkeypatch):
     monkeypatch.setattr(pagination, "CAP", 5)
     page = as_(carol).get("/api/games/").json()
