@@ -80,6 +80,19 @@ class EngineBase:
         self.play(state, seat, self.legal_match(state, seat, action))
         return state
 
+    def apply_recorded(self, state: State, seat: int, action: Action) -> State:
+        """``apply`` for an action this engine accepted when its event was
+        appended, read back from the chain: played on a copy without listing
+        the candidates it was matched against then.  A process that catches
+        up on the moves others appended uses it; a verification replays
+        with every check (``advance``).  A title with an ``apply`` of its
+        own gives what that returns."""
+        if type(self).apply is not EngineBase.apply:
+            return self.apply(state, seat, action)
+        new = self.copy_state(state)
+        self.play(new, seat, action)
+        return new
+
     def legal_match(self, state: State, seat: int, action: Action) -> Action:
         """The engine's own copy of ``action`` if it is legal now; else the
         refusal, worded for the player."""

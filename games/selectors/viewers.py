@@ -10,7 +10,7 @@ from django.utils.translation import gettext_noop
 
 from games.errors import Forbidden, NotFound
 from games.models import Game, Seat
-from games.stream import sql
+from games.stream import sql, store
 from games.stream.lru import LRU
 from games.stream.sql import Player
 
@@ -35,7 +35,7 @@ class Viewer:
 
 def game(pk: int) -> Game:
     """The game row as it is now (NotFound if there is none)."""
-    row = sql.game(pk)
+    row = sql.game(pk, after=store.known_seq(pk))
     if row is None:
         raise NotFound(gettext_noop("no such game"))
     return row

@@ -60,7 +60,7 @@ def check_submit_action_by_id(
     """`check_submit_action` for a game known by id: the row and the player's
     seat come in one read (the API's hot path), with the players, whom a
     move that hands the turn on tells."""
-    game = sql.game(pk, user.pk, with_players=True)
+    game = sql.game(pk, user.pk, with_players=True, after=store.known_seq(pk))
     if game is None:
         raise NotFound(gettext_noop("no such game"))
     require_active(game)

@@ -50,21 +50,32 @@ def is_live(seq: int, ranges: list[tuple[int, int]]) -> bool:
     return any(lo <= seq <= hi for lo, hi in ranges)
 
 
-def apply_event(engine: Engine, state: State, kind: str, seat: int | None, payload: dict) -> State:
-    """The engine state after one live event."""
+def apply_event(
+    engine: Engine,
+    state: State,
+    kind: str,
+    seat: int | None,
+    payload: dict,
+    recorded: bool = False,
+) -> State:
+    """The engine state after one live event; `recorded`: its action was
+    judged legal when the event was appended (EngineBase.apply_recorded)."""
     if kind in ("action", "timeout"):
-        return engine.apply(state, seat, payload["action"])
+        play = getattr(engine, "apply_recorded", engine.apply) if recorded else engine.apply
+        return play(state, seat, payload["action"])
     if kind == "resign":
         after = engine.resign(state, seat)
         return state if after is None else after
     return state
 
 
-def fold(engine: Engine, state: State, events: Iterable[Any]) -> State:
-    """Apply events (objects with kind, seat, payload) in order."""
+def fold(engine: Engine, state: State, events: Iterable[Any], recorded: bool = False) -> State:
+    """Apply events (objects with kind, seat, payload) in order; `recorded`:
+    events of this game's own chain, whose actions were checked when they
+    were appended, played without their legality listed again."""
     for event in events:
         if event.kind == "created":
             state = event.payload["setup"]
         else:
-            state = apply_event(engine, state, event.kind, event.seat, event.payload)
+            state = apply_event(engine, state, event.kind, event.seat, event.payload, recorded)
     return state

@@ -80,7 +80,7 @@ def _game_sql(with_players: bool = False, lateral: bool = False) -> str:
         # statistics (a new or fast-growing table) scans the game's whole
         # stream for the seq, a read that grows with every move.  LIMIT
         # keeps the planner from folding the subquery back into a join.
-        head = _select(Event, "head")
+        head = f"{_select(Event, 'head')}, {_between_json_sql(game)}"
         head_join = (
             f"LEFT JOIN LATERAL (SELECT {_select(Event)} FROM {event} WHERE {at_head} LIMIT 1) "
             "AS head ON TRUE"
@@ -95,12 +95,35 @@ def _game_sql(with_players: bool = False, lateral: bool = False) -> str:
     )
 
 
-def game(pk: int, user_id: int | None = None, *, with_players: bool = False) -> Game | None:
-    """The game row as it is now, read with two things a move needs.
+# At most this many events between a process's state and the head come
+# with the game's read; a process further behind reads them on their own.
+BETWEEN_LIMIT = 16
+
+
+def _between_json_sql(game: str) -> str:
+    """The events after the seq given as the statement's first parameter and
+    before the head of the game row `game` (SQL), as one JSON array of
+    objects keyed by column, in seq order; NULL when there are none."""
+    event = _table(Event)
+    seq = _column(Event, "seq")
+    return (
+        f"(SELECT CAST(json_agg(row_to_json(since) ORDER BY since.{seq}) AS text) "
+        f"FROM (SELECT {_select(Event)} FROM {event} "
+        f"WHERE {event}.{_column(Event, 'game')} = {game}.{_column(Game, 'id')} "
+        f"AND {event}.{seq} > %s AND {event}.{seq} < {game}.{_column(Game, 'seq')} "
+        f"ORDER BY {event}.{seq} LIMIT {BETWEEN_LIMIT}) AS since)"
+    )
+
+
+def game(
+    pk: int, user_id: int | None = None, *, with_players: bool = False, after: int | None = None
+) -> Game | None:
+    """The game row as it is now, read with what a move needs.
 
     `player_seat`: the seat the user plays (None: no active seat).
-    The event at the game's head (`head_event(row)`), so that a worker whose
-    state is one event behind (the other worker made the last move) catches
+    The event at the game's head and, on PostgreSQL, the events after seq
+    `after` before it (`events_after(row, after)`): so that a process whose
+    state stands at `after` (the other workers made the last moves) catches
     up without another read (`store.load`).
 
     `with_players`, on PostgreSQL: the players too, as one JSON text that
@@ -109,17 +132,21 @@ def game(pk: int, user_id: int | None = None, *, with_players: bool = False) -> 
     """
     postgresql = _db().vendor == "postgresql"
     with_players = with_players and postgresql
-    rows = statements.rows(_game_sql(with_players, postgresql), [user_id, Seat.Status.ACTIVE, pk])
+    params = [user_id, Seat.Status.ACTIVE, pk]
+    if postgresql:
+        params.insert(0, after)
+    rows = statements.rows(_game_sql(with_players, postgresql), params)
     if not rows:
         return None
     width = len(Game._meta.concrete_fields)
     row = instances.from_row(Game, rows[0][:width])
     row.player_seat = rows[0][width]
+    head_end = width + 1 + len(Event._meta.concrete_fields)
+    row.head_event_values = rows[0][width + 1 : head_end]
+    if postgresql:
+        row.between_read = (after, rows[0][head_end])
     if with_players:
-        row.head_event_values = rows[0][width + 1 : -1]
         row.players_read = rows[0][-1] or "[]"
-    else:
-        row.head_event_values = rows[0][width + 1 :]
     return row
 
 
@@ -128,6 +155,22 @@ def head_event(game: Game) -> Event | None:
     demand, since only a worker that is behind needs it."""
     values = getattr(game, "head_event_values", None)
     return None if values is None else instances.from_row(Event, values)
+
+
+def events_after(game: Game, after: int) -> list[Event] | None:
+    """The game's events after seq `after` up to its head, from what its read
+    brought (`game(..., after=after)`, or the head event alone when `after`
+    is the seq before it); None when the read did not bring them all."""
+    head = head_event(game)
+    if head is None or head.seq != game.seq or after >= game.seq:
+        return None
+    if after == game.seq - 1:
+        return [head]
+    asked, between = getattr(game, "between_read", (None, None))
+    if asked != after or between is None:
+        return None
+    events = [instances.from_json(Event, columns) for columns in from_text(between)]
+    return [*events, head] if len(events) == game.seq - after - 1 else None
 
 
 @cache

@@ -67,7 +67,10 @@ def _usable_snapshot(game: Game, engine: Engine, ranges, head: int) -> Snapshot 
     return None
 
 
-# Per game, the newest state this process has seen (with its seq and hash).
+# Per game (by pk), the newest state this process has seen (with its seq
+# and hash), beside the engine it was made by.  Keyed by the pk alone so
+# that a game's read can ask for the events since it (`known_seq`) before
+# the game, and so its engine, is known.
 _newest = LRU(settings.CORREO_STATE_CACHE_SIZE)
 
 
@@ -89,38 +92,49 @@ def load(
     at_row_head = memo and head in (None, game.seq) and use_snapshots and game.head_hash
     if not at_row_head:
         return _replay(game, engine, game.seq if head is None else head, use_snapshots)
-    known = _newest.get(_key(game, engine))
+    known = _known(game.pk, engine)
     if known is not None and (known.seq, known.head_hash) == (game.seq, game.head_hash):
         return known
     caught_up = _catch_up(game, engine, known) if known and known.seq < game.seq else None
     loaded = caught_up or _replay(game, engine, game.seq, True)
     # The last state loaded or written wins: rows are read fresh, so it is the
     # newest but for a rare stale row, which costs the next load a catch-up.
-    _newest.put(_key(game, engine), loaded)
+    remember(game, engine, loaded)
     return loaded
 
 
 def remember(game: Game, engine: Engine, loaded: Loaded) -> None:
     """Hold the state a writer just produced at the game's new head (the next
     move then starts from it instead of replaying)."""
-    _newest.put(_key(game, engine), loaded)
+    _newest.put(game.pk, (_engine_key(engine), loaded))
+
+
+def known_seq(pk: int) -> int | None:
+    """The seq of the newest state this process holds of game `pk`, if any:
+    what a read of the game asks the events after (sql.game's `after`)."""
+    held = _newest.get(pk)
+    return None if held is None else held[1].seq
 
 
 def forget_all() -> None:
     _newest.clear()
 
 
-def _key(game: Game, engine: Engine) -> tuple:
-    return (game.pk, engine.NAME, engine.VERSION)
+def _known(pk: int, engine: Engine) -> Loaded | None:
+    held = _newest.get(pk)
+    return held[1] if held is not None and held[0] == _engine_key(engine) else None
+
+
+def _engine_key(engine: Engine) -> tuple[str, int]:
+    return (engine.NAME, engine.VERSION)
 
 
 def _catch_up(game: Game, engine: Engine, known: Loaded) -> Loaded | None:
     """`known` folded forward to the row's head, or None when the events since
-    do not simply extend it (an undo among them, or another chain)."""
-    head_event = sql.head_event(game)
-    if head_event is not None and head_event.seq == game.seq == known.seq + 1:
-        events = [head_event]
-    else:
+    do not simply extend it (an undo among them, or another chain).  The
+    events come with the game's read when it asked for them (`known_seq`)."""
+    events = sql.events_after(game, known.seq)
+    if events is None:
         events = sql.events_between(game.pk, known.seq, game.seq)
     extends = (
         len(events) == game.seq - known.seq
@@ -130,7 +144,9 @@ def _catch_up(game: Game, engine: Engine, known: Loaded) -> Loaded | None:
     )
     if not extends:
         return None
-    state = replay.fold(engine, known.state, events)
+    # The events extend this process's own state along the chain, and every
+    # action among them passed apply's checks when it was appended.
+    state = replay.fold(engine, known.state, events, recorded=True)
     return Loaded(state, game.seq, game.head_hash, known.snapshot_seq)
 
 

@@ -189,3 +189,47 @@ def test_one_event_behind_the_head_event_read_with_the_row_is_enough(game):
         loaded = store.load(row, engine)
     assert len(queries) == 0
     assert exact(loaded.state) == exact(store.load(game, engine, use_snapshots=False).state)
+
+
+@pytest.mark.postgres
+def test_several_events_behind_the_events_read_with_the_row_are_enough(game):
+    """The other workers made the last few moves: the game's read asked for
+    the events since the state this process holds, and brought them."""
+    engine = hold_an_older_state(game, random.Random(13), moves_then=1, moves_since=4)
+    row = sql.game(game.pk, after=store.known_seq(game.pk))
+    with CaptureQueriesContext(connection) as queries:
+        loaded = store.load(row, engine)
+    assert len(queries) == 0
+    assert (loaded.seq, loaded.head_hash) == (game.seq, game.head_hash)
+    assert exact(loaded.state) == exact(store.load(game, engine, use_snapshots=False).state)
+
+
+def test_a_state_held_for_another_engine_version_is_not_used(game, monkeypatch):
+    engine = hold_an_older_state(game, random.Random(14), moves_then=2, moves_since=0)
+    other = type(engine)()
+    monkeypatch.setattr(other, "VERSION", engine.VERSION + 1, raising=False)
+    rebuilt = []
+    real = store._rebuild
+    monkeypatch.setattr(store, "_rebuild", lambda *args: rebuilt.append(1) or real(*args))
+    store.load(game, other)
+    assert rebuilt == [1]
+
+
+@pytest.mark.parametrize("title", ["havana", "pointcity", "estates", "18cuba"])
+def test_a_catch_up_plays_the_recorded_moves_without_listing_them_again(
+    make_game, alice, bob, title, monkeypatch
+):
+    """The moves another worker appended were checked when they were; the
+    catch-up plays them on a copy and comes to the very state a checked
+    replay does."""
+    game = make_game(title, players=[alice, bob], seed=7)
+    engine = hold_an_older_state(game, random.Random(15), moves_then=3, moves_since=4)
+    monkeypatch.setattr(
+        type(engine), "candidates", lambda *args: pytest.fail("listed the legal moves")
+    )
+    monkeypatch.setattr(store, "_rebuild", lambda *args: pytest.fail("replayed from scratch"))
+    game.refresh_from_db()
+    loaded = store.load(game, engine)
+    monkeypatch.undo()
+    assert loaded.seq == game.seq
+    assert exact(loaded.state) == exact(store.load(game, engine, use_snapshots=False).state)

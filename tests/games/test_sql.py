@@ -58,7 +58,7 @@ def test_the_head_event_is_read_by_its_key_however_long_the_stream(game):
         game.seq, game.head_hash = event.seq, event.hash
     query = "EXPLAIN (ANALYZE, FORMAT JSON) " + sql._game_sql(True, True)
     with connection.cursor() as cursor:
-        cursor.execute(query, [None, Seat.Status.ACTIVE, game.pk])
+        cursor.execute(query, [38, None, Seat.Status.ACTIVE, game.pk])
         plan = cursor.fetchone()[0]
     plan = json.loads(plan) if isinstance(plan, str) else plan
     nodes = plan_nodes(plan[0]["Plan"])
@@ -67,7 +67,8 @@ def test_the_head_event_is_read_by_its_key_however_long_the_stream(game):
         for node in nodes
         if node.get("Relation Name") == "games_event"
     ]
-    assert events_read == [1]
+    # The two events between seq 38 and the head, and the head.
+    assert sorted(events_read) == [1, 2]
     assert sql.head_event(sql.game(game.pk)).seq == game.seq == 41
 
 
@@ -266,6 +267,56 @@ def test_events_between_reads_events_as_the_orm_does(game):
     assert [[getattr(e, n) for n in names] for e in read] == [
         [getattr(e, n) for n in names] for e in orm
     ]
+
+
+def append_events(game: Game, moves: int) -> None:
+    for _ in range(moves):
+        event = next_event(game)
+        sql.append(event, game.seq, {"seq": event.seq, "head_hash": event.hash}, None)
+        game.seq, game.head_hash = event.seq, event.hash
+
+
+@pytest.mark.postgres
+def test_a_read_asked_for_the_events_after_a_seq_brings_them_as_the_orm_reads_them(game):
+    """A process whose state stands a few events behind catches up from the
+    game's own read: every field as the ORM reads it."""
+    append_events(game, 4)
+    row = sql.game(game.pk, after=2)
+    orm = list(Event.objects.filter(game=game, seq__gt=2).order_by("seq"))
+    names = [f.attname for f in Event._meta.concrete_fields]
+    with CaptureQueriesContext(connection) as queries:
+        read = sql.events_after(row, 2)
+    assert len(queries) == 0
+    assert [[getattr(e, n) for n in names] for e in read] == [
+        [getattr(e, n) for n in names] for e in orm
+    ]
+    assert [e.seq for e in read] == [3, 4, 5]
+
+
+def test_the_events_after_another_seq_than_the_read_asked_for_are_not_claimed(game):
+    append_events(game, 4)
+    row = sql.game(game.pk, after=2)
+    assert sql.events_after(row, 1) is None
+    assert sql.events_after(row, game.seq) is None  # nothing after the head
+    assert [e.seq for e in sql.events_after(row, game.seq - 1)] == [game.seq]  # the head alone
+    assert sql.events_after(Game.objects.get(pk=game.pk), game.seq - 1) is None  # not read with it
+
+
+@pytest.mark.postgres
+def test_a_read_further_behind_than_its_limit_brings_no_partial_stream(game):
+    append_events(game, sql.BETWEEN_LIMIT + 2)
+    assert sql.events_after(sql.game(game.pk, after=1), 1) is None
+    within = game.seq - sql.BETWEEN_LIMIT - 1
+    assert len(sql.events_after(sql.game(game.pk, after=within), within)) == game.seq - within
+
+
+@pytest.mark.postgres
+def test_a_row_refreshed_since_its_read_claims_no_events(game):
+    append_events(game, 3)
+    row = sql.game(game.pk, after=1)
+    append_events(game, 1)
+    row.refresh_from_db()
+    assert sql.events_after(row, 1) is None
 
 
 def test_players_are_the_seats_with_their_users_in_order(game, alice, bob, carol):
