@@ -10,11 +10,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Event, Game, Snapshot
+from games.selectors import viewers
 from games.services.creation import do_create_game
+from games.services.moves import check_submit_action_by_id
 from games.services.undo import check_undo
 from games.stream import replay, sql, store
 from games.stream.derived import engine_for
-from tests.support.play import current_state, random_move
+from tests.support.play import current_state, random_move, users_by_seat
 
 
 def exact(state) -> str:
@@ -202,6 +204,32 @@ def test_several_events_behind_the_events_read_with_the_row_are_enough(game):
     assert len(queries) == 0
     assert (loaded.seq, loaded.head_hash) == (game.seq, game.head_hash)
     assert exact(loaded.state) == exact(store.load(game, engine, use_snapshots=False).state)
+
+
+@pytest.mark.postgres
+def test_a_move_on_a_worker_several_events_behind_reads_the_game_once(game, monkeypatch):
+    """The API's move asks its game read for the events since the state this
+    process holds: no second read, no replay."""
+    engine = hold_an_older_state(game, random.Random(16), moves_then=1, moves_since=3)
+    game.refresh_from_db()
+    state = store.load(game, engine, use_snapshots=False).state  # a replay: the memo stays
+    seat = min(engine.to_act(state))
+    action = engine.legal_actions(state, seat)[0]
+    monkeypatch.setattr(sql, "events_between", lambda *args: pytest.fail("read the events again"))
+    monkeypatch.setattr(store, "_rebuild", lambda *args: pytest.fail("replayed from scratch"))
+    event = check_submit_action_by_id(
+        game.pk, users_by_seat(game)[seat], action=action, expected_seq=game.seq
+    )
+    assert event.seq == game.seq + 1
+
+
+@pytest.mark.postgres
+def test_a_page_or_api_read_of_a_game_brings_the_events_since_too(game, monkeypatch):
+    engine = hold_an_older_state(game, random.Random(17), moves_then=2, moves_since=2)
+    row = viewers.game(game.pk)
+    monkeypatch.setattr(sql, "events_between", lambda *args: pytest.fail("read the events again"))
+    game.refresh_from_db()
+    assert store.load(row, engine).seq == row.seq == game.seq
 
 
 def test_a_state_held_for_another_engine_version_is_not_used(game, monkeypatch):
